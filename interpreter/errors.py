@@ -1,0 +1,117 @@
+"""Error types of cardrules, each able to point at the file, line and column it is about.
+
+Every error a user can cause (a card, a rule file, a deck, a scenario, a decision) is a
+`CardrulesError`; the CLI prints `str(error)` and exits 1. Errors are split by phase as
+rule-engine does: syntax (the text does not parse), validation (it parses but names or types are
+wrong), rules (a rule file or deck breaks its schema or its rules), decision (an illegal choice
+at play time), runtime (a rule loop ran away).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Span:
+    """A region of a source file: 1-based line and column of its start and end."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NO_SPAN = Span("<builtin>", 0, 0)
+
+# Source texts by file name, so an error can show the offending line with a caret.
+_SOURCES: dict[str, str] = {}
+
+
+def register_source(file: str, text: str) -> None:
+    """Remember a file's text so errors located in it can quote the line."""
+    _SOURCES[file] = text
+
+
+def source_line(span: Span) -> str | None:
+    text = _SOURCES.get(span.file)
+    if text is None or span.line <= 0:
+        return None
+    lines = text.splitlines()
+    if span.line > len(lines):
+        return None
+    return lines[span.line - 1]
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """A ' (did you mean X?)' hint, or '' when nothing is close."""
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f" (did you mean {matches[0]!r}?)" if matches else ""
+
+
+class CardrulesError(Exception):
+    """Base of every error caused by user input; `str()` is the full located message."""
+
+    phase = "error"
+
+    def __init__(self, message: str, span: Span | None = None, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+
+    def __str__(self) -> str:
+        if self.span is None or self.span is NO_SPAN:
+            head = f"{self.phase} error: {self.message}"
+        else:
+            head = f"{self.span}: {self.phase} error: {self.message}"
+        parts = [head]
+        if self.span is not None:
+            line = source_line(self.span)
+            if line is not None:
+                parts.append("    " + line)
+                parts.append("    " + " " * max(0, self.span.column - 1) + "^")
+        if self.hint:
+            parts.append(f"hint: {self.hint}")
+        return "\n".join(parts)
+
+
+class CardSyntaxError(CardrulesError):
+    phase = "syntax"
+
+
+class ValidationError(CardrulesError):
+    phase = "validation"
+
+
+class RulesError(CardrulesError):
+    phase = "rules"
+
+
+class DeckError(CardrulesError):
+    phase = "deck"
+
+
+class IllegalDecisionError(CardrulesError):
+    phase = "decision"
+
+
+class RuntimeRuleError(CardrulesError):
+    phase = "runtime"
+
+
+class ErrorList(CardrulesError):
+    """Several errors found in one load, reported together."""
+
+    def __init__(self, errors: list[CardrulesError]) -> None:
+        super().__init__(f"{len(errors)} errors")
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)

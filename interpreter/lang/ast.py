@@ -1,0 +1,454 @@
+"""The AST of the card-effect language: frozen dataclasses that carry their source span.
+
+Spans are excluded from equality so that parse -> print -> parse compares equal. Node classes
+mirror the grammar in grammar/cardrules.lark one to one; the transformer in `parser.py` builds
+them and the printer in `printer.py` turns them back into canonical text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import NO_SPAN, Span
+
+
+def _span() -> Span:
+    return field(default=NO_SPAN, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Node:
+    pass
+
+
+# ----------------------------------------------------------------- expressions
+@dataclass(frozen=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class IntLit(Expr):
+    value: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class StrLit(Expr):
+    value: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class BoolLit(Expr):
+    value: bool
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class NoneLit(Expr):
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    id: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Attribute(Expr):
+    obj: Expr
+    name: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class NamedArg(Node):
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: str
+    args: tuple[Expr, ...] = ()
+    kwargs: tuple[NamedArg, ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Comprehension(Expr):
+    element: Expr
+    var: str
+    source: Expr
+    condition: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Select(Expr):
+    """`all VAR in SOURCE [where COND] [ordered by KEY [desc]]`: a filtered, ordered list."""
+
+    var: str
+    source: Expr
+    where: Expr | None
+    order_by: Expr | None
+    descending: bool
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Choose(Expr):
+    """A decision: `choose [N | up to N | order] ["label"] from OPTIONS [by PLAYER]`.
+
+    kind is 'one' (a single value), 'exactly' (a list of `count` values), 'up_to' (a list of
+    0..count values) or 'order' (a permutation of all the options).
+    """
+
+    kind: str
+    count: Expr | None
+    label: str | None
+    source: Expr
+    chooser: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    """Arithmetic, comparison, `and`, `or` and `in` (op is the operator text)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    operand: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Neg(Expr):
+    operand: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class IsType(Expr):
+    operand: Expr
+    type_name: str
+    negated: bool
+    span: Span = _span()
+
+
+# ----------------------------------------------------------------- statements
+@dataclass(frozen=True)
+class Stmt(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class AttrDef(Node):
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    target: Expr
+    op: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class CallStmt(Stmt):
+    call: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class IfBranch(Node):
+    condition: Expr
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    branches: tuple[IfBranch, ...]
+    orelse: tuple[Stmt, ...] | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    var: str
+    iterable: Expr
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Repeat(Stmt):
+    count: Expr
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class While(Stmt):
+    condition: Expr
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    card: Expr
+    zone: Expr
+    position: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Create(Stmt):
+    card_name: Expr
+    zone: Expr
+    attrs: tuple[AttrDef, ...]
+    bind: str | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    zone: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Emit(Stmt):
+    event: str
+    args: tuple[NamedArg, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Attach(Stmt):
+    card: Expr
+    target: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Detach(Stmt):
+    card: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Delete(Stmt):
+    card: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ModifyUntil(Stmt):
+    """`modify TARGET.attr by|to AMOUNT until EVENT`: a modifier that ends when EVENT is emitted."""
+
+    target: Expr
+    mode: str
+    amount: Expr
+    until: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class GrantUntil(Stmt):
+    keyword: str
+    args: tuple[Expr, ...]
+    target: Expr
+    until: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class May(Stmt):
+    """A yes/no decision: `may ["label"] [by PLAYER] { yes } [else { no }]`."""
+
+    label: str | None
+    chooser: Expr | None
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...] | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Break(Stmt):
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Stop(Stmt):
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Win(Stmt):
+    player: Expr
+    reason: str | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Lose(Stmt):
+    player: Expr
+    reason: str | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Tie(Stmt):
+    reason: str | None
+    span: Span = _span()
+
+
+# ----------------------------------------------------------------- abilities
+@dataclass(frozen=True)
+class StaticModify(Node):
+    target: Expr
+    mode: str
+    amount: Expr
+    condition: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class StaticGrant(Node):
+    keyword: str
+    args: tuple[Expr, ...]
+    target: Expr
+    condition: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Static(Node):
+    effects: tuple[StaticModify | StaticGrant, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Triggered(Node):
+    event: str
+    condition: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Replacement(Node):
+    event: str
+    condition: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Activated(Node):
+    label: str | None
+    cost: Expr | None
+    condition: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+Ability = Static | Triggered | Replacement | Activated
+
+
+# ----------------------------------------------------------------- definitions
+@dataclass(frozen=True)
+class KeywordUse(Node):
+    name: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Part(Node):
+    """A named part of a card (a zone of an Initiative card, a face of a keep): its effect and
+    the abilities that work while the card has this part active."""
+
+    name: str
+    body: tuple[Stmt, ...]
+    abilities: tuple[Ability, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class CardDef(Node):
+    name: str
+    type: str
+    attrs: tuple[AttrDef, ...]
+    keywords: tuple[KeywordUse, ...]
+    parts: tuple[Part, ...]
+    abilities: tuple[Ability, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Procedure(Node):
+    name: str
+    params: tuple[str, ...]
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Function(Node):
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class KeywordDef(Node):
+    name: str
+    params: tuple[str, ...]
+    abilities: tuple[Ability, ...]
+    span: Span = _span()
+
+
+Definition = CardDef | Procedure | Function | KeywordDef
+
+
+@dataclass(frozen=True)
+class Module(Node):
+    items: tuple[Definition, ...]
+    span: Span = _span()

@@ -1,0 +1,476 @@
+"""Parse card-effect text into the AST: Lark (LALR, positions kept) plus a Transformer.
+
+The parser is built once per process (`functools.lru_cache`), as python-hcl2 does. Syntax
+errors become `CardSyntaxError` with file:line:col, the source line, a caret and what was
+expected, in words.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import functools
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import CardSyntaxError, Span, register_source
+from . import ast
+
+GRAMMAR_FILE = "cardrules.lark"
+
+
+def grammar_path() -> Path:
+    """The grammar file: beside the checkout, or shipped as package data."""
+    checkout = Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_FILE
+    if checkout.is_file():
+        return checkout
+    return Path(str(resources.files("interpreter").joinpath("data", "grammar", GRAMMAR_FILE)))
+
+
+@functools.cache
+def _parser(start: str) -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        start=start,
+        maybe_placeholders=True,
+    )
+
+
+def grammar_text() -> str:
+    return grammar_path().read_text(encoding="utf-8")
+
+
+# Words for the terminals Lark reports as expected, so errors read as English.
+TERMINAL_WORDS = {
+    "NAME": "a name",
+    "STRING": "a string in double quotes",
+    "INT": "a number",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "DOT": "'.'",
+    "EQUAL": "'='",
+    "ASSIGN_OP": "'=', '+=' or '-='",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'",
+    "MINUS": "'-'",
+    "DESC": "'desc'",
+    "$END": "the end of the file",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = []
+    for name in sorted(expected):
+        if name in TERMINAL_WORDS:
+            words.append(TERMINAL_WORDS[name])
+        elif name.isupper() and name.replace("_", "").isalpha():
+            words.append(f"'{name.lower()}'")
+        else:
+            words.append(name)
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _syntax_error(err: UnexpectedInput, file: str) -> CardSyntaxError:
+    line = getattr(err, "line", 0) or 0
+    column = getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedToken):
+        token = err.token
+        if token.type == "$END":
+            found = "the end of the file"
+        else:
+            found = repr(str(token))
+        expected = _describe_expected(set(err.accepts or err.expected))
+        message = f"unexpected {found}; expected {expected}"
+    elif isinstance(err, UnexpectedCharacters):
+        message = f"unexpected character {err.char!r}"
+        allowed = getattr(err, "allowed", None)
+        if allowed:
+            message += f"; expected {_describe_expected(set(allowed))}"
+    elif isinstance(err, UnexpectedEOF):
+        message = f"unexpected end of the file; expected {_describe_expected(set(err.expected))}"
+    else:  # pragma: no cover - Lark has no other kinds
+        message = str(err)
+    return CardSyntaxError(message, Span(file, line, column))
+
+
+def parse(text: str, file: str = "<text>", start: str = "start") -> ast.Module:
+    """Parse a card or rule code file into an `ast.Module` (or another start rule's node)."""
+    register_source(file, text)
+    if "\x00" in text:
+        raise CardSyntaxError("the file is binary, not card text", Span(file, 1, 1))
+    try:
+        tree = _parser(start).parse(text)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, file) from None
+    return ToAst(file).transform(tree)
+
+
+def parse_expression(text: str, file: str = "<expr>", line: int = 1, column: int = 1) -> ast.Expr:
+    """Parse one expression (used for the short code strings in rule files)."""
+    module = parse_block(f"let _ = {text}", file, line, column - len("let _ = "))
+    return module[0].value  # type: ignore[attr-defined]
+
+
+def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1) -> tuple[ast.Stmt, ...]:
+    """Parse statements, as found in a rule file, reporting positions relative to the file."""
+    wrapped = "procedure _() {" + text + "\n}"
+    try:
+        tree = _parser("start").parse(wrapped)
+    except UnexpectedInput as err:
+        error = _syntax_error(err, file)
+        span = error.span
+        assert span is not None
+        err_line = span.line + line - 1
+        err_col = span.column - len("procedure _() {") + column - 1 if span.line == 1 else span.column
+        error.span = Span(file, err_line, max(1, err_col))
+        raise error from None
+    module = ToAst(file, line - 1, column - 1 - len("procedure _() {")).transform(tree)
+    return module.items[0].body  # type: ignore[union-attr]
+
+
+def _unquote(token: Token) -> str:
+    return pyast.literal_eval(str(token))
+
+
+class ToAst(Transformer):
+    """Turns the Lark parse tree into `ast` nodes with spans.
+
+    line_offset and first_line_col_offset place code embedded in a rule file (a YAML string)
+    at its real line and column in that file.
+    """
+
+    def __init__(self, file: str, line_offset: int = 0, first_line_col_offset: int = 0) -> None:
+        super().__init__()
+        self.file = file
+        self.line_offset = line_offset
+        self.col_offset = first_line_col_offset
+
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.file, 0, 0)
+        line = meta.line
+        col = meta.column + (self.col_offset if line == 1 else 0)
+        end_col = meta.end_column + (self.col_offset if meta.end_line == 1 else 0)
+        return Span(self.file, line + self.line_offset, max(1, col), meta.end_line + self.line_offset, end_col)
+
+    # --------------------------------------------------------------- files
+    @v_args(meta=True)
+    def start(self, meta, items):
+        return ast.Module(tuple(items), span=self._span(meta))
+
+    @v_args(meta=True)
+    def card(self, meta, children):
+        name, type_name, *members = children
+        attrs = tuple(m for m in members if isinstance(m, ast.AttrDef))
+        keywords = tuple(m for m in members if isinstance(m, ast.KeywordUse))
+        parts = tuple(m for m in members if isinstance(m, ast.Part))
+        abilities = tuple(m for m in members if isinstance(m, (ast.Static, ast.Triggered, ast.Replacement, ast.Activated)))
+        return ast.CardDef(_unquote(name), str(type_name), attrs, keywords, parts, abilities, span=self._span(meta))
+
+    @v_args(meta=True)
+    def attr_def(self, meta, children):
+        return ast.AttrDef(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def keyword_use(self, meta, children):
+        name, args = children
+        positional = tuple(a for a in (args or ()) if not isinstance(a, ast.NamedArg))
+        return ast.KeywordUse(str(name), positional, span=self._span(meta))
+
+    @v_args(meta=True)
+    def part(self, meta, children):
+        name, *items = children
+        body = tuple(i for i in items if isinstance(i, ast.Stmt))
+        abilities = tuple(i for i in items if not isinstance(i, ast.Stmt))
+        return ast.Part(str(name), body, abilities, span=self._span(meta))
+
+    @v_args(meta=True)
+    def procedure(self, meta, children):
+        name, params, body = children
+        return ast.Procedure(str(name), tuple(params or ()), body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def function(self, meta, children):
+        name, params, body = children
+        return ast.Function(str(name), tuple(params or ()), body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def keyword_def(self, meta, children):
+        name, params, *abilities = children
+        return ast.KeywordDef(str(name), tuple(params or ()), tuple(abilities), span=self._span(meta))
+
+    def modify_mode(self, children):
+        return str(children[0])
+
+    def params(self, children):
+        return [str(c) for c in children]
+
+    # --------------------------------------------------------------- abilities
+    @v_args(meta=True)
+    def static(self, meta, children):
+        return ast.Static(tuple(children), span=self._span(meta))
+
+    @v_args(meta=True)
+    def static_modify(self, meta, children):
+        target, mode, amount, condition = children
+        return ast.StaticModify(target, str(mode), amount, condition, span=self._span(meta))
+
+    @v_args(meta=True)
+    def static_grant(self, meta, children):
+        name, args, target, condition = children
+        return ast.StaticGrant(str(name), tuple(args or ()), target, condition, span=self._span(meta))
+
+    @v_args(meta=True)
+    def triggered(self, meta, children):
+        event, condition, body = children
+        return ast.Triggered(str(event), condition, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def replacement(self, meta, children):
+        event, condition, body = children
+        return ast.Replacement(str(event), condition, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def activated(self, meta, children):
+        label, cost, condition, body = children
+        return ast.Activated(_unquote(label) if label is not None else None, cost, condition, body, span=self._span(meta))
+
+    # --------------------------------------------------------------- statements
+    def block(self, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def let(self, meta, children):
+        return ast.Let(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def assign(self, meta, children):
+        target, op, value = children
+        return ast.Assign(target, str(op), value, span=self._span(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, children):
+        return ast.CallStmt(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, children):
+        condition, body, *rest = children
+        orelse = rest.pop() if rest else None
+        branches = (ast.IfBranch(condition, body, span=self._span(meta)), *rest)
+        return ast.If(tuple(branches), orelse, span=self._span(meta))
+
+    @v_args(meta=True)
+    def elif_clause(self, meta, children):
+        return ast.IfBranch(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, children):
+        return ast.For(str(children[0]), children[1], children[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, children):
+        return ast.Repeat(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, children):
+        return ast.While(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def move(self, meta, children):
+        return ast.Move(children[0], children[1], children[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def create(self, meta, children):
+        name, zone, *rest = children
+        bind = rest.pop()
+        attrs = tuple(a for a in rest if a is not None)
+        return ast.Create(name, zone, attrs, str(bind) if bind is not None else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def shuffle(self, meta, children):
+        return ast.Shuffle(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def emit(self, meta, children):
+        name, kwargs = children
+        return ast.Emit(str(name), tuple(kwargs or ()), span=self._span(meta))
+
+    def kwargs(self, children):
+        return list(children)
+
+    @v_args(meta=True)
+    def kwarg(self, meta, children):
+        return ast.NamedArg(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def attach(self, meta, children):
+        return ast.Attach(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def detach(self, meta, children):
+        return ast.Detach(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def delete(self, meta, children):
+        return ast.Delete(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def modify_until(self, meta, children):
+        target, mode, amount, until = children
+        return ast.ModifyUntil(target, str(mode), amount, str(until), span=self._span(meta))
+
+    @v_args(meta=True)
+    def grant_until(self, meta, children):
+        name, args, target, until = children
+        return ast.GrantUntil(str(name), tuple(args or ()), target, str(until), span=self._span(meta))
+
+    @v_args(meta=True)
+    def may(self, meta, children):
+        label, chooser, body, orelse = children
+        return ast.May(_unquote(label) if label is not None else None, chooser, body, orelse, span=self._span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, children):
+        return ast.Break(span=self._span(meta))
+
+    @v_args(meta=True)
+    def stop_stmt(self, meta, children):
+        return ast.Stop(span=self._span(meta))
+
+    @v_args(meta=True)
+    def win(self, meta, children):
+        return ast.Win(children[0], _unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def lose(self, meta, children):
+        return ast.Lose(children[0], _unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def tie(self, meta, children):
+        return ast.Tie(_unquote(children[0]) if children[0] is not None else None, span=self._span(meta))
+
+    # --------------------------------------------------------------- expressions
+    @v_args(meta=True)
+    def choose(self, meta, children):
+        count_tree, label, source, chooser = children
+        kind, count = "one", None
+        if count_tree is not None:
+            kind = {"choose_exactly": "exactly", "choose_up_to": "up_to", "choose_order": "order"}[count_tree.data]
+            if count_tree.children:
+                count = count_tree.children[0]
+                if isinstance(count, Token):
+                    count = ast.IntLit(int(count), span=self._span(meta))
+        return ast.Choose(kind, count, _unquote(label) if label is not None else None, source, chooser, span=self._span(meta))
+
+    @v_args(meta=True)
+    def select(self, meta, children):
+        var, source, where, order_by, desc = children
+        return ast.Select(str(var), source, where, order_by, desc is not None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def or_op(self, meta, children):
+        return ast.BinOp("or", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def and_op(self, meta, children):
+        return ast.BinOp("and", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_op(self, meta, children):
+        return ast.Not(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def compare(self, meta, children):
+        return ast.BinOp(str(children[1]), children[0], children[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def binary(self, meta, children):
+        return ast.BinOp(str(children[1]), children[0], children[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def contains(self, meta, children):
+        return ast.BinOp("in", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def is_type(self, meta, children):
+        return ast.IsType(children[0], str(children[1]), False, span=self._span(meta))
+
+    @v_args(meta=True)
+    def is_not_type(self, meta, children):
+        return ast.IsType(children[0], str(children[1]), True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, children):
+        operand = children[0]
+        return ast.Neg(operand, span=self._span(meta))
+
+    @v_args(meta=True)
+    def attribute(self, meta, children):
+        return ast.Attribute(children[0], str(children[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, children):
+        return ast.Index(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def int_lit(self, meta, children):
+        return ast.IntLit(int(children[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def str_lit(self, meta, children):
+        return ast.StrLit(_unquote(children[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def true_lit(self, meta, children):
+        return ast.BoolLit(True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def false_lit(self, meta, children):
+        return ast.BoolLit(False, span=self._span(meta))
+
+    @v_args(meta=True)
+    def none_lit(self, meta, children):
+        return ast.NoneLit(span=self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, children):
+        return ast.Name(str(children[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, children):
+        name, args = children
+        args = args or []
+        positional = tuple(a for a in args if not isinstance(a, ast.NamedArg))
+        named = tuple(a for a in args if isinstance(a, ast.NamedArg))
+        return ast.Call(str(name), positional, named, span=self._span(meta))
+
+    def args(self, children):
+        return list(children)
+
+    @v_args(meta=True)
+    def named_arg(self, meta, children):
+        return ast.NamedArg(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, children):
+        return ast.ListLit(tuple(c for c in children if c is not None), span=self._span(meta))
+
+    @v_args(meta=True)
+    def comprehension(self, meta, children):
+        element, var, source, condition = children
+        return ast.Comprehension(element, str(var), source, condition, span=self._span(meta))
+
