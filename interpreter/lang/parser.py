@@ -125,8 +125,13 @@ def parse_expression(text: str, file: str = "<expr>", line: int = 1, column: int
     return module[0].value  # type: ignore[attr-defined]
 
 
-def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1) -> tuple[ast.Stmt, ...]:
-    """Parse statements, as found in a rule file, reporting positions relative to the file."""
+def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1,
+                block_indent: bool = False) -> tuple[ast.Stmt, ...]:
+    """Parse statements, as found in a rule file, reporting positions relative to the file.
+
+    (line, column) is where the text starts in the file; with block_indent (a YAML literal
+    block) every line of the text is indented by column - 1 in the file, not only the first.
+    """
     wrapped = "procedure _() {" + text + "\n}"
     try:
         tree = _parser("start").parse(wrapped)
@@ -135,10 +140,14 @@ def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1)
         span = error.span
         assert span is not None
         err_line = span.line + line - 1
-        err_col = span.column - len("procedure _() {") + column - 1 if span.line == 1 else span.column
+        if span.line == 1:
+            err_col = span.column - len("procedure _() {") + column - 1
+        else:
+            err_col = span.column + (column - 1 if block_indent else 0)
         error.span = Span(file, err_line, max(1, err_col))
         raise error from None
-    module = ToAst(file, line - 1, column - 1 - len("procedure _() {")).transform(tree)
+    module = ToAst(file, line - 1, column - 1 - len("procedure _() {"),
+                   column - 1 if block_indent else 0).transform(tree)
     return module.items[0].body  # type: ignore[union-attr]
 
 
@@ -153,18 +162,20 @@ class ToAst(Transformer):
     at its real line and column in that file.
     """
 
-    def __init__(self, file: str, line_offset: int = 0, first_line_col_offset: int = 0) -> None:
+    def __init__(self, file: str, line_offset: int = 0, first_line_col_offset: int = 0,
+                 other_lines_col_offset: int = 0) -> None:
         super().__init__()
         self.file = file
         self.line_offset = line_offset
         self.col_offset = first_line_col_offset
+        self.other_col_offset = other_lines_col_offset
 
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(self.file, 0, 0)
         line = meta.line
-        col = meta.column + (self.col_offset if line == 1 else 0)
-        end_col = meta.end_column + (self.col_offset if meta.end_line == 1 else 0)
+        col = meta.column + (self.col_offset if line == 1 else self.other_col_offset)
+        end_col = meta.end_column + (self.col_offset if meta.end_line == 1 else self.other_col_offset)
         return Span(self.file, line + self.line_offset, max(1, col), meta.end_line + self.line_offset, end_col)
 
     # --------------------------------------------------------------- files

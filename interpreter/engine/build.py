@@ -1,0 +1,198 @@
+"""Compile a checked `Ruleset` into runnable `Rules`: closures, ability indexes, the main program.
+
+`Rules` is immutable after construction and shared by every game made from it; `new_game`
+creates the cards of the decks and starts the main program (set-up, then the turn loop).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import NO_SPAN, DeckError, Span, did_you_mean
+from ..lang.compiler import Code, Compiler, Frame, Names, constant
+from ..lang.values import ZoneKey
+from ..rules.checker import Definitions
+from ..rules.decks import Deck, load_deck
+from ..rules.model import Ruleset
+from .game import Game
+
+
+class EndCheck:
+    __slots__ = ("when", "winner", "loser", "draw", "reason")
+
+    def __init__(self, when, winner, loser, draw, reason) -> None:
+        self.when, self.winner, self.loser, self.draw, self.reason = when, winner, loser, draw, reason
+
+
+class Rules:
+    """A loaded, checked and compiled ruleset with its options: make games with `new_game`."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.name = ruleset.name
+        self.title = ruleset.title
+        self.options = dict(ruleset.options)
+        self.player_count = ruleset.player_count
+        self.step_budget = ruleset.step_budget
+        self.turn_active = ruleset.turn_active
+        self.zones = ruleset.zones
+        self.events = ruleset.events
+        defs: Definitions = ruleset.extra["definitions"]
+        self.definitions = defs
+
+        keys, by_name, active = [], {}, []
+        for z in ruleset.zones.values():
+            seats = range(1, ruleset.player_count + 1) if z.per_player else [0]
+            rows = z.rows or ("",)
+            by_name[z.name] = [ZoneKey(z.name, s, r) for s in seats for r in rows]
+            keys.extend(by_name[z.name])
+            if z.active:
+                active.extend(by_name[z.name])
+        self.zone_keys = tuple(keys)
+        self.zone_keys_by_name = by_name
+        self.active_zone_keys = tuple(active)
+        self.player_defaults = {n: _copy(s.default) for n, s in ruleset.player_attributes.items()}
+        self.player_clamps = {n: s.clamp for n, s in ruleset.player_attributes.items() if s.clamp}
+        self.global_defaults = {n: _copy(s.default) for n, s in ruleset.globals.items()}
+        self.root_frame = Frame(None, {})
+
+        compiler = Compiler(Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords,
+                                  set(ruleset.card_types), set(defs.cards)))
+        compiler.compile_all()
+        self.compiler = compiler
+        self.keyword_abilities = {name: compiler.keyword_bundle(k) for name, k in defs.keywords.items()}
+        self.keyword_tables = {"triggers": {}, "replacements": {}}
+        for name, abilities in self.keyword_abilities.items():
+            params = defs.keywords[name].params
+            for a in abilities:
+                table = {"triggered": "triggers", "replacement": "replacements"}.get(a.kind)
+                if table:
+                    self.keyword_tables[table].setdefault(name, {}).setdefault(a.event, []).append((a, params))
+
+        self.card_defs = {}
+        for name, c in defs.cards.items():
+            self.card_defs[name] = self._card(c, compiler)
+        self.playable_card_names = [n for n, d in self.card_defs.items() if not d.token]
+
+        self.listened: set[str] = set()
+        self.replaced: set[str] = set()
+        self.statically_modified: set[str] = set()
+        for abilities in [*self.keyword_abilities.values(), *(d.abilities for d in self.card_defs.values())]:
+            for a in abilities:
+                if a.kind == "triggered":
+                    self.listened.add(a.event)
+                elif a.kind == "replacement":
+                    self.replaced.add(a.event)
+                elif a.kind == "static":
+                    self.statically_modified.update(e.attr for e in a.statics)
+
+        self.end_checks: dict[str, list[EndCheck]] = {}
+        self.end_checks_any: list[EndCheck] = []
+        checks = []
+        for e in ruleset.end:
+            check = EndCheck(compiler.expression(e.when),
+                             compiler.expression(e.winner) if e.winner is not None else None,
+                             compiler.expression(e.loser) if e.loser is not None else None, e.draw, e.reason)
+            checks.append((e.check_on, check))
+        events = set(ruleset.events) | {ev for on, _ in checks if on for ev in on}
+        for ev in events:
+            self.end_checks[ev] = [c for on, c in checks if on is None or ev in on]
+        self.end_checks_any = [c for on, c in checks if on is None]
+
+        self.main, self.phase_pcs = self._main_program(compiler)
+        self.codes = dict(compiler.codes)
+        self.codes[self.main.name] = self.main
+
+    # ------------------------------------------------------------------ pieces
+    def _card(self, c, compiler: Compiler):
+        ctype = self.ruleset.card_types[c.type]
+        printed = {a.name: constant(a.value) for a in c.attrs}
+        defn = compiler.card(c, printed, ctype.token)
+        initial = {n: _copy(s.default) for n, s in ctype.attributes.items()}
+        initial.update(printed)
+        defn.initial = initial
+        defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
+        defn.label = ctype.label
+        defn.label_fields = [n for n in ctype.attributes if ctype.label and "{" + n + "}" in ctype.label]
+        bound = [(a, {}) for a in defn.abilities]
+        for kw_name, args in defn.keywords:
+            params = self.ruleset.extra["definitions"].keywords[kw_name].params
+            for a in self.keyword_abilities[kw_name]:
+                bound.append((a, dict(zip(params, args))))
+        defn.triggers = {}
+        defn.replacements = {}
+        defn.static_abilities = []
+        for a, local_values in bound:
+            if a.kind == "triggered":
+                defn.triggers.setdefault(a.event, []).append((a, local_values))
+            elif a.kind == "replacement":
+                defn.replacements.setdefault(a.event, []).append((a, local_values))
+            elif a.kind == "static":
+                defn.static_abilities.append((a, local_values))
+        defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
+        return defn
+
+    def _main_program(self, compiler: Compiler) -> tuple[Code, dict[str, int]]:
+        main = Code("main", NO_SPAN)
+        for s in self.ruleset.setup:
+            compiler.stmt(s, main, [])
+        head = len(main.instrs)
+        main.instrs.append(lambda g, f: g.begin_turn())
+        phase_pcs = {}
+        for phase in self.ruleset.phases:
+            phase_pcs[phase.name] = len(main.instrs)
+            main.instrs.append(lambda g, f, name=phase.name: g.begin_phase(name))
+            for s in phase.body:
+                compiler.stmt(s, main, [])
+
+        def loop(g, f):
+            f.pc = head
+
+        main.instrs.append(loop)
+        return main, phase_pcs
+
+    # ------------------------------------------------------------------ games
+    def deck(self, source: Any, seat: int = 1) -> Deck:
+        """Load and validate one deck: a deck file path, a mapping {card: count} or a list of names."""
+        return load_deck(source, self, seat)
+
+    def default_decks(self) -> list[Deck]:
+        d = self.ruleset.decks
+        if d is None or not d.defaults:
+            return []
+        files = list(d.defaults)
+        return [self.deck(files[i % len(files)], i + 1) for i in range(self.player_count)]
+
+    def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
+        """A new game, set up and running until its first decision."""
+        game = self.empty_game(seed, decks, log)
+        game.start(Frame(self.main, {}))
+        return game
+
+    def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
+        """A game with its decks in place and nothing run yet (scenarios arrange it further)."""
+        game = Game(self, seed, log)
+        if decks is None:
+            loaded = self.default_decks()
+        else:
+            if len(decks) != self.player_count:
+                raise DeckError(f"{self.name} needs {self.player_count} decks, got {len(decks)}")
+            loaded = [d if isinstance(d, Deck) else self.deck(d, i + 1) for i, d in enumerate(decks)]
+        game.decks = loaded
+        zone = self.ruleset.decks.zone if self.ruleset.decks else None
+        for seat, deck in enumerate(loaded, start=1):
+            key = ZoneKey(zone, seat, "")
+            for name in deck.cards:
+                game.new_card(self.card_defs[name], key, game.players[seat - 1])
+        return game
+
+    def card_span(self, name: str) -> Span:
+        defn = self.card_defs.get(name)
+        return defn.span if defn else NO_SPAN
+
+    def unknown_card(self, name: str) -> str:
+        return f"no card named {name!r}{did_you_mean(name, self.card_defs)}"
+
+
+def _copy(value):
+    return list(value) if isinstance(value, list) else value

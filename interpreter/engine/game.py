@@ -1,0 +1,760 @@
+"""A running game: the state, the frame machine that runs compiled rule code, and the play API.
+
+The state is flat and cheap to copy: per-card attribute dicts keyed by card id, zone lists of
+card handles, player attribute dicts, game globals, temporary modifiers, one seeded random
+generator and the stack of frames (the continuation of the rules). Decisions suspend the frame
+machine; `apply` stores the answer in the waiting frame and resumes it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import IllegalDecisionError, RuntimeRuleError, Span
+from ..lang.compiler import Frame
+from ..lang.values import CardRef, PlayerRef, ZoneKey, value_id
+
+PART = "$part"
+ATTACHED = "$attached"
+CONTROLLER = "$controller"
+STAMP = "$ts"
+OWNER = "$owner"
+
+BUILTIN_CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part",
+                           "id", "row", "token"}
+BUILTIN_PLAYER_PROPERTIES = {"seat"}
+
+
+class _Marker:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+GAME = _Marker("game")
+OPTIONS = _Marker("options")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal answer to a decision: a stable id, a readable label, the value."""
+
+    id: str
+    label: str
+    value: Any
+    index: int
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass
+class Pending:
+    seat: int
+    var: str
+    prompt: str
+    options: list[Option]
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winner's seat (None for a draw), the reason, the turns played."""
+
+    winner: int | None
+    reason: str
+    turns: int
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+    def to_dict(self) -> dict:
+        return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns}
+
+
+class Game:
+    """One game of a compiled ruleset. Create it with `Rules.new_game`."""
+
+    GAME = GAME
+    OPTIONS = OPTIONS
+
+    # ------------------------------------------------------------------ creation
+    def __init__(self, rules, seed: int, log: bool = True) -> None:
+        self.rules = rules
+        self.options = rules.options
+        self.seed = seed
+        self.players = [PlayerRef(i + 1) for i in range(rules.player_count)]
+        self.cards: dict[int, CardRef] = {}
+        self.attrs: dict[int, dict] = {}
+        self.card_zone: dict[int, ZoneKey] = {}
+        self.zones: dict[ZoneKey, list[CardRef]] = {k: [] for k in rules.zone_keys}
+        self.player_attrs = [dict(rules.player_defaults) for _ in self.players]
+        self.globals = dict(rules.global_defaults)
+        self.globals.update({"turn": 0, "phase": "", "active": None})
+        self.temp_mods: list[tuple] = []
+        self.temp_grants: list[tuple] = []
+        self.rng = random.Random(seed)
+        self.frames: list[Frame] = []
+        self.pending: Pending | None = None
+        self.result: Result | None = None
+        self.halted = False
+        self.logging = log
+        self.log_entries: list[tuple] = []
+        self.next_id = 1
+        self.clock = 0
+        self.version = 0
+        self.revealed: set[int] = set()
+        self._static_version = -1
+        self._static_index: dict[str, list] = {}
+        self._grants: list = []
+        self._reading: set = set()
+        self.steps = 0
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def decision(self) -> tuple[int, list[Option]]:
+        """The player who must decide now (seat, 1-based) and the legal options."""
+        if self.pending is None:
+            raise IllegalDecisionError("the game is over: there is no decision to take")
+        return self.pending.seat, list(self.pending.options)
+
+    @property
+    def prompt(self) -> str:
+        return self.pending.prompt if self.pending else ""
+
+    def apply(self, option: Option | int | str) -> None:
+        """Take a decision: an Option from `decision()`, its index, its id or its label.
+
+        An illegal decision raises IllegalDecisionError and leaves the state unchanged.
+        """
+        pending = self.pending
+        if pending is None:
+            raise IllegalDecisionError("the game is over: no decision can be taken")
+        chosen = self._find_option(pending, option)
+        self.frames[-1].locals[pending.var] = chosen.value
+        self.pending = None
+        self.halted = False
+        if self.logging:
+            self.log_entries.append(("decision", pending.seat, chosen.id, chosen.label))
+        self._run()
+
+    def _find_option(self, pending: Pending, option) -> Option:
+        options = pending.options
+        if isinstance(option, Option):
+            for o in options:
+                if o.id == option.id:
+                    return o
+        elif isinstance(option, bool):
+            pass
+        elif isinstance(option, int):
+            if 0 <= option < len(options):
+                return options[option]
+        elif isinstance(option, str):
+            for o in options:
+                if o.id == option:
+                    return o
+            for o in options:
+                if o.label == option:
+                    return o
+        legal = ", ".join(f"[{o.index}] {o.label} ({o.id})" for o in options[:12])
+        more = " ..." if len(options) > 12 else ""
+        raise IllegalDecisionError(
+            f"{option!r} is not a legal option for P{pending.seat}'s decision '{pending.prompt}'; "
+            f"legal options: {legal}{more}")
+
+    @property
+    def log(self) -> list[dict]:
+        """The events and decisions so far, as JSON-ready dicts."""
+        from .serialize import log_entry
+
+        return [log_entry(self, e) for e in self.log_entries]
+
+    def clone(self) -> Game:
+        """An independent copy for search: same rules, copied state and continuation."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.cards = dict(self.cards)
+        new.attrs = {k: v.copy() for k, v in self.attrs.items()}
+        new.card_zone = dict(self.card_zone)
+        new.zones = {k: list(v) for k, v in self.zones.items()}
+        new.player_attrs = [dict(p) for p in self.player_attrs]
+        new.globals = dict(self.globals)
+        new.temp_mods = list(self.temp_mods)
+        new.temp_grants = list(self.temp_grants)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.frames = [f.copy() for f in self.frames]
+        new.log_entries = list(self.log_entries)
+        new.revealed = set(self.revealed)
+        new._static_version = -1
+        new._static_index = {}
+        new._reading = set()
+        return new
+
+    def observation(self, player: int | PlayerRef) -> dict:
+        from .observe import observation
+
+        return observation(self, player if isinstance(player, int) else player.seat)
+
+    def to_json(self) -> dict:
+        from .serialize import game_to_json
+
+        return game_to_json(self)
+
+    # ------------------------------------------------------------------ the frame machine
+    def start(self, frame: Frame) -> None:
+        self.frames.append(frame)
+        self._run()
+
+    def _run(self) -> None:
+        frames = self.frames
+        budget = self.rules.step_budget
+        steps = 0
+        while frames:
+            f = frames[-1]
+            instrs = f.code.instrs
+            pc = f.pc
+            if pc >= len(instrs):
+                frames.pop()
+                continue
+            f.pc = pc + 1
+            instrs[pc](self, f)
+            if self.halted:
+                break
+            steps += 1
+            if steps > budget:
+                raise RuntimeRuleError(
+                    f"step budget of {budget} exceeded without a decision: a rule loop ran away in "
+                    f"{f.code.name}" + (f" (card {f.self_card.name})" if f.self_card is not None else ""),
+                    f.code.span)
+        self.steps += steps
+        if not frames and self.result is None:
+            self.finish(reason="the rules ended without a result")
+
+    def runtime_error(self, message: str, span: Span | None = None):
+        where = self.frames[-1].code.name if self.frames else "rules"
+        raise RuntimeRuleError(f"{message} (in {where})", span)
+
+    # ------------------------------------------------------------------ turn structure
+    def begin_turn(self) -> None:
+        g = self.globals
+        g["turn"] += 1
+        if self.rules.turn_active == "alternate":
+            if g["active"] is None:
+                g["active"] = self.players[0]
+            elif g["turn"] > 1:
+                g["active"] = self.players[g["active"].seat % len(self.players)]
+        self.emit("turn_start", {"turn": g["turn"], "player": g["active"]})
+
+    def begin_phase(self, name: str) -> None:
+        self.globals["phase"] = name
+        if "phase_start" in self.rules.listened:
+            self.emit("phase_start", {"phase": name})
+
+    # ------------------------------------------------------------------ reading and writing
+    def read_global(self, name: str):
+        return self.globals[name]
+
+    def read(self, obj, name: str):
+        if type(obj) is CardRef:
+            d = self.attrs.get(obj.id)
+            if d is None:
+                return self._card_gone(obj, name)
+            if name in d:
+                v = d[name]
+                if self._modifiable(name):
+                    return self._modified(obj, name, v)
+                return v
+            return self._card_property(obj, d, name)
+        if type(obj) is PlayerRef:
+            if name == "seat":
+                return obj.seat
+            v = self.player_attrs[obj.seat - 1][name]
+            if self._modifiable(name):
+                return self._modified(obj, name, v)
+            return v
+        if type(obj) is list:
+            return [self.read(x, name) for x in obj]
+        if type(obj) is dict:
+            return obj.get(name)
+        if obj is GAME:
+            return self.globals[name]
+        if obj is None:
+            self.runtime_error(f"cannot read '{name}' of none")
+        self.runtime_error(f"cannot read '{name}' of {obj!r}")
+
+    def read_base(self, obj, name: str):
+        if type(obj) is CardRef:
+            return self.attrs[obj.id][name]
+        if type(obj) is PlayerRef:
+            return self.player_attrs[obj.seat - 1][name]
+        if obj is GAME:
+            return self.globals[name]
+        return self.read(obj, name)
+
+    def _card_gone(self, card: CardRef, name: str):
+        if name == "name":
+            return card.defn.name
+        if name == "zone":
+            return None
+        return None
+
+    def _card_property(self, card: CardRef, d: dict, name: str):
+        if name == "name":
+            return card.defn.name
+        if name == "zone":
+            return self.card_zone[card.id][0]
+        if name == "position":
+            return self.position(card)
+        if name == "owner":
+            return d[OWNER]
+        if name == "controller":
+            return d[CONTROLLER]
+        if name == "attached_to":
+            return d[ATTACHED]
+        if name == "part":
+            return d[PART]
+        if name == "id":
+            return card.id
+        if name == "type":
+            return card.defn.type
+        if name == "row":
+            return self.card_zone[card.id][2]
+        if name == "token":
+            return card.defn.token
+        self.runtime_error(f"card {card.defn.name} has no attribute '{name}'")
+
+    def write(self, obj, name: str, value) -> None:
+        if type(obj) is CardRef:
+            d = self.attrs[obj.id]
+            if name in d:
+                lo_hi = obj.defn.clamps.get(name)
+                if lo_hi is not None:
+                    value = _clamp(value, lo_hi)
+                d[name] = value
+            elif name == "part":
+                d[PART] = value
+                self.version += 1
+            elif name == "controller":
+                d[CONTROLLER] = value
+                self.version += 1
+            else:
+                self.runtime_error(f"card {obj.defn.name} has no attribute '{name}' to set")
+        elif type(obj) is PlayerRef:
+            lo_hi = self.rules.player_clamps.get(name)
+            if lo_hi is not None:
+                value = _clamp(value, lo_hi)
+            self.player_attrs[obj.seat - 1][name] = value
+        elif obj is GAME:
+            self.globals[name] = value
+        elif obj is None:
+            self.runtime_error(f"cannot set '{name}' of none")
+        else:
+            self.runtime_error(f"cannot set '{name}' of {obj!r}")
+
+    # ------------------------------------------------------------------ continuous effects
+    def _modifiable(self, name: str) -> bool:
+        if self.temp_mods:
+            for m in self.temp_mods:
+                if m[1] == name:
+                    return True
+        if name not in self.rules.statically_modified:
+            return False
+        return bool(self._statics().get(name))
+
+    def _statics(self) -> dict[str, list]:
+        """Active static effects by attribute ('' for keyword grants), in timestamp order."""
+        if self._static_version == self.version:
+            return self._static_index
+        found = []
+        attrs = self.attrs
+        for key in self.rules.active_zone_keys:
+            for card in self.zones[key]:
+                bound = card.defn.static_abilities
+                if not bound:
+                    continue
+                d = attrs[card.id]
+                part = d[PART]
+                for ability, local_values in bound:
+                    if ability.part is not None and ability.part != part:
+                        continue
+                    frame = Frame(None, dict(local_values), card, d[CONTROLLER])
+                    for eff in ability.statics:
+                        found.append((d[STAMP], eff, frame, card))
+        found.sort(key=lambda x: x[0])
+        index: dict[str, list] = {}
+        for _stamp, eff, frame, card in found:
+            index.setdefault(eff.attr, []).append((eff, frame, card))
+        self._static_index = index
+        self._static_version = self.version
+        return index
+
+    def _modified(self, obj, name: str, base):
+        key = (id(obj), name)
+        if key in self._reading:
+            return base
+        self._reading.add(key)
+        try:
+            value = base
+            for eff, frame, _card in self._statics().get(name, ()):
+                if eff.condition is not None and not eff.condition(self, frame):
+                    continue
+                target = eff.target(self, frame)
+                if target is obj or (type(target) is list and any(t is obj for t in target)):
+                    amount = eff.amount(self, frame)
+                    value = amount if eff.mode == "to" else value + amount
+            for target, attr, mode, amount, _until, _stamp in self.temp_mods:
+                if target is obj and attr == name:
+                    value = amount if mode == "to" else value + amount
+        finally:
+            self._reading.discard(key)
+        clamps = obj.defn.clamps if type(obj) is CardRef else self.rules.player_clamps
+        lo_hi = clamps.get(name)
+        return _clamp(value, lo_hi) if lo_hi is not None else value
+
+    def add_temporary_modifier(self, obj, attr: str, mode: str, amount, until: str, f) -> None:
+        self.clock += 1
+        self.temp_mods.append((obj, attr, mode, amount, until, self.clock))
+
+    def add_temporary_grant(self, obj, keyword: str, args: tuple, until: str, f) -> None:
+        self.clock += 1
+        self.temp_grants.append((obj, keyword, args, until, self.clock))
+        self.version += 1
+
+    def keywords_of(self, card: CardRef) -> list[tuple[str, tuple]]:
+        """Printed keywords, then granted ones (static grants, temporary grants)."""
+        out = list(card.defn.keywords)
+        for eff, frame, _src in self._statics().get("", ()):
+            if eff.condition is not None and not eff.condition(self, frame):
+                continue
+            target = eff.target(self, frame)
+            if target is card or (type(target) is list and any(t is card for t in target)):
+                entry = (eff.keyword, tuple(a(self, frame) for a in eff.keyword_args))
+                if entry[0] not in {k for k, _ in out}:
+                    out.append(entry)
+        for target, keyword, args, _until, _stamp in self.temp_grants:
+            if target is card and keyword not in {k for k, _ in out}:
+                out.append((keyword, args))
+        return out
+
+    def has_keyword(self, card, keyword: str) -> bool:
+        if type(card) is not CardRef:
+            return False
+        if not self.temp_grants and "" not in self.rules.statically_modified:
+            return any(k == keyword for k, _ in card.defn.keywords)
+        return any(k == keyword for k, _ in self.keywords_of(card))
+
+    def _abilities(self, card: CardRef, table: str, name: str):
+        """(ability, keyword locals) of a card for an event or procedure, printed and granted."""
+        own = getattr(card.defn, table).get(name, ())
+        if not self.temp_grants and "" not in self.rules.statically_modified:
+            return own
+        extra = []
+        printed = {k for k, _ in card.defn.keywords}
+        for keyword, args in self.keywords_of(card):
+            if keyword in printed:
+                continue
+            for ability, params in self.rules.keyword_tables[table].get(keyword, {}).get(name, ()):
+                extra.append((ability, dict(zip(params, args))))
+        return list(own) + extra if extra else own
+
+    # ------------------------------------------------------------------ zones and cards
+    def zone_key(self, name: str, player, row) -> ZoneKey:
+        spec = self.rules.zones[name]
+        seat = 0
+        if spec.per_player:
+            if not isinstance(player, PlayerRef):
+                self.runtime_error(f"zone '{name}' belongs to a player: got {player!r}")
+            seat = player.seat
+        elif player is not None and row is None and spec.rows and isinstance(player, str):
+            row, player = player, None
+        if spec.rows:
+            if row is None:
+                self.runtime_error(f"zone '{name}' has rows {spec.rows}: say which")
+            if row not in spec.rows:
+                self.runtime_error(f"zone '{name}' has no row {row!r} (rows: {', '.join(spec.rows)})")
+        return ZoneKey(name, seat, row or "")
+
+    def zone_cards(self, key: ZoneKey) -> list[CardRef]:
+        return self.zones[key]
+
+    def zone_cards_all(self, name: str) -> list[CardRef]:
+        out: list[CardRef] = []
+        for key in self.rules.zone_keys_by_name[name]:
+            out.extend(self.zones[key])
+        return out
+
+    def position(self, card: CardRef) -> int | None:
+        key = self.card_zone.get(card.id)
+        if key is None:
+            return None
+        return self.zones[key].index(card) + 1
+
+    def new_card(self, defn, key: ZoneKey, owner: PlayerRef | None) -> CardRef:
+        card = CardRef(self.next_id, defn)
+        self.next_id += 1
+        self.clock += 1
+        d = dict(defn.initial)
+        d[PART] = None
+        d[ATTACHED] = None
+        d[CONTROLLER] = owner
+        d[OWNER] = owner
+        d[STAMP] = self.clock
+        self.cards[card.id] = card
+        self.attrs[card.id] = d
+        self.card_zone[card.id] = key
+        self.zones[key].append(card)
+        self.version += 1
+        return card
+
+    def create(self, name: str, key: ZoneKey, attrs: dict, f) -> CardRef:
+        defn = self.rules.card_defs.get(name)
+        if defn is None:
+            self.runtime_error(f"no card named {name!r}")
+        owner = self.players[key.seat - 1] if key.seat else f.controller
+        card = self.new_card(defn, key, owner)
+        for k, v in attrs.items():
+            self.write(card, k, v)
+        return card
+
+    def move(self, card: CardRef, key: ZoneKey, position) -> None:
+        old = self.card_zone.get(card.id)
+        if old is None:
+            self.runtime_error(f"card {card!r} is no longer in the game")
+        src = self.zones[old]
+        src.remove(card)
+        dst = self.zones[key]
+        if position is None:
+            dst.append(card)
+        else:
+            dst.insert(min(max(position - 1, 0), len(dst)), card)
+        if old != key:
+            self.card_zone[card.id] = key
+            d = self.attrs[card.id]
+            d[ATTACHED] = None
+            self.clock += 1
+            d[STAMP] = self.clock
+            if old[0] != key[0]:
+                self.revealed.discard(card.id)
+        self.version += 1
+        if "moved" in self.rules.listened:
+            self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
+
+    def shuffle(self, key: ZoneKey) -> None:
+        self.rng.shuffle(self.zones[key])
+        self.version += 1
+
+    def attach(self, card, target) -> None:
+        if card is None:
+            return
+        self.attrs[card.id][ATTACHED] = target
+        self.version += 1
+
+    def detach(self, card) -> None:
+        if card is None:
+            return
+        self.attrs[card.id][ATTACHED] = None
+        self.version += 1
+
+    def attachments(self, target) -> list[CardRef]:
+        out = []
+        for key in self.rules.zone_keys:
+            for card in self.zones[key]:
+                if self.attrs[card.id][ATTACHED] is target:
+                    out.append(card)
+        return out
+
+    def delete(self, card: CardRef) -> None:
+        key = self.card_zone.pop(card.id, None)
+        if key is None:
+            return
+        self.zones[key].remove(card)
+        del self.attrs[card.id]
+        del self.cards[card.id]
+        self.version += 1
+
+    def reveal(self, what) -> None:
+        for c in what if isinstance(what, list) else [what]:
+            if isinstance(c, CardRef):
+                self.revealed.add(c.id)
+
+    def run_part(self, card: CardRef, part: str) -> None:
+        if card is None:
+            return
+        code = card.defn.parts.get(part)
+        if code is None:
+            return
+        d = self.attrs.get(card.id)
+        controller = d[CONTROLLER] if d is not None else None
+        self.frames.append(Frame(code, {}, card, controller))
+
+    def card_names(self) -> list[str]:
+        return list(self.rules.playable_card_names)
+
+    def random_choice(self, values: list):
+        if not values:
+            return None
+        return values[self.rng.randrange(len(values))]
+
+    # ------------------------------------------------------------------ procedures and events
+    def call(self, name: str, code, values: dict, f) -> None:
+        if name in self.rules.replaced:
+            for card, ability, local_values in self._active_with(name, "replacements"):
+                key = (card.id, ability.key)
+                if key in f.applied:
+                    continue
+                d = self.attrs[card.id]
+                frame = Frame(ability.code, dict(local_values), card, d[CONTROLLER], values, f.applied | {key})
+                if ability.condition is None or ability.condition(self, frame):
+                    self.frames.append(frame)
+                    return
+        self.frames.append(Frame(code, values, f.self_card, f.controller, f.event, f.applied))
+
+    def _active_with(self, name: str, table: str):
+        """Cards in active zones whose abilities (of table) listen to name, in timestamp order."""
+        found = []
+        attrs = self.attrs
+        for key in self.rules.active_zone_keys:
+            for card in self.zones[key]:
+                abilities = self._abilities(card, table, name)
+                if not abilities:
+                    continue
+                d = attrs[card.id]
+                part = d[PART]
+                for ability, local_values in abilities:
+                    if ability.part is None or ability.part == part:
+                        found.append((d[STAMP], card, ability, local_values))
+        found.sort(key=lambda x: x[0])
+        return [(c, a, lv) for _s, c, a, lv in found]
+
+    def emit(self, name: str, args: dict) -> None:
+        if self.logging:
+            self.log_entries.append(("event", name, args))
+        if self.temp_mods:
+            self.temp_mods = [m for m in self.temp_mods if m[4] != name]
+        if self.temp_grants:
+            before = len(self.temp_grants)
+            self.temp_grants = [m for m in self.temp_grants if m[3] != name]
+            if len(self.temp_grants) != before:
+                self.version += 1
+        for check in self.rules.end_checks.get(name, self.rules.end_checks_any):
+            if check.when(self, self.rules.root_frame):
+                self._end_by(check)
+                return
+        if name in self.rules.listened:
+            triggered = []
+            for card, ability, local_values in self._active_with(name, "triggers"):
+                d = self.attrs[card.id]
+                frame = Frame(ability.code, dict(local_values), card, d[CONTROLLER], args)
+                if ability.condition is None or ability.condition(self, frame):
+                    triggered.append(frame)
+            self.frames.extend(reversed(triggered))
+
+    def _end_by(self, check) -> None:
+        frame = self.rules.root_frame
+        if check.draw:
+            self.finish(reason=check.reason)
+        elif check.winner is not None:
+            self.finish(winner=check.winner(self, frame), reason=check.reason)
+        else:
+            self.finish(loser=check.loser(self, frame), reason=check.reason)
+
+    def finish(self, winner=None, loser=None, reason: str = "") -> None:
+        if self.result is not None:
+            return
+        if loser is not None and winner is None:
+            others = [p for p in self.players if p is not loser]
+            winner = others[0] if len(others) == 1 else None
+        seat = winner.seat if isinstance(winner, PlayerRef) else None
+        self.result = Result(seat, reason, self.globals["turn"])
+        self.pending = None
+        self.halted = True
+        if self.logging:
+            self.log_entries.append(("end", seat, reason))
+
+    # ------------------------------------------------------------------ decisions
+    def choose(self, f, var: str, kind: str, n, prompt, values: list, who, span, always_ask: bool = False) -> None:
+        if kind == "one":
+            candidates = _distinct(values)
+        elif kind == "exactly":
+            k = max(0, min(n, len(values)))
+            candidates = [list(c) for c in itertools.combinations(values, k)]
+        elif kind == "up_to":
+            k = max(0, min(n, len(values)))
+            candidates = [list(c) for size in range(k + 1) for c in itertools.combinations(values, size)]
+        else:
+            if len(values) > 7:
+                self.runtime_error(f"cannot offer every order of {len(values)} values (7 at most)", span)
+            candidates = [list(c) for c in itertools.permutations(values)]
+        if not candidates:
+            f.locals[var] = None if kind == "one" else []
+            return
+        if len(candidates) == 1 and not always_ask:
+            f.locals[var] = candidates[0]
+            return
+        if not isinstance(who, PlayerRef):
+            self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
+        options = []
+        seen = set()
+        for v in candidates:
+            oid = value_id(v)
+            if oid in seen:
+                continue
+            seen.add(oid)
+            options.append(Option(oid, self.label(v), v, len(options)))
+        self.pending = Pending(who.seat, var, prompt or "choose", options, span)
+        self.halted = True
+
+    def label(self, value) -> str:
+        if type(value) is CardRef:
+            template = value.defn.label
+            if template is None:
+                return value.defn.name
+            d = self.attrs.get(value.id)
+            if d is None:
+                return value.defn.name
+            fields = {k: self.read(value, k) for k in value.defn.label_fields}
+            fields["name"] = value.defn.name
+            return template.format(**fields)
+        if type(value) is PlayerRef:
+            return f"P{value.seat}"
+        if value is True:
+            return "yes"
+        if value is False:
+            return "no"
+        if value is None:
+            return "nothing"
+        if isinstance(value, list):
+            return " + ".join(self.label(v) for v in value) or "nothing"
+        return str(value)
+
+
+def _clamp(value, lo_hi):
+    lo, hi = lo_hi
+    if lo is not None and value < lo:
+        return lo
+    if hi is not None and value > hi:
+        return hi
+    return value
+
+
+def _distinct(values: list) -> list:
+    seen = set()
+    out = []
+    for v in values:
+        k = value_id(v)
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out

@@ -1,0 +1,162 @@
+"""Games to JSON and back, and log entries as JSON-ready dicts.
+
+Values are encoded so that a saved game reloads exactly: cards as {"card": id}, players as
+{"player": seat}, zone keys as [name, seat, row]; frames keep the name of their code block,
+which the loaded `Rules` resolves again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import RulesError
+from ..lang.compiler import Frame
+from ..lang.values import CardRef, PlayerRef, ZoneKey
+from .game import GAME, OPTIONS, Game, Option, Pending, Result
+
+FORMAT = 1
+
+
+def encode(value: Any) -> Any:
+    if isinstance(value, CardRef):
+        return {"card": value.id, "name": value.defn.name}
+    if isinstance(value, PlayerRef):
+        return {"player": value.seat}
+    if isinstance(value, ZoneKey):
+        return {"zone": list(value)}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {"map": [[k, encode(v)] for k, v in value.items()]}
+    if value is GAME:
+        return {"marker": "game"}
+    if value is OPTIONS:
+        return {"marker": "options"}
+    return value
+
+
+def decode(value: Any, game: Game) -> Any:
+    if isinstance(value, list):
+        return [decode(v, game) for v in value]
+    if isinstance(value, dict):
+        if "card" in value:
+            card = game.cards.get(value["card"])
+            if card is None:  # a card deleted since: keep a handle for logs and locals
+                card = CardRef(value["card"], game.rules.card_defs[value["name"]])
+            return card
+        if "player" in value:
+            return game.players[value["player"] - 1]
+        if "zone" in value:
+            return ZoneKey(*value["zone"])
+        if "map" in value:
+            return {k: decode(v, game) for k, v in value["map"]}
+        if "marker" in value:
+            return GAME if value["marker"] == "game" else OPTIONS
+    return value
+
+
+def readable(value: Any, game: Game) -> Any:
+    """A value for a log line: cards as 'Name#id', players as 'P1'."""
+    if isinstance(value, CardRef):
+        return f"{value.defn.name}#{value.id}"
+    if isinstance(value, PlayerRef):
+        return f"P{value.seat}"
+    if isinstance(value, (list, tuple)):
+        return [readable(v, game) for v in value]
+    if isinstance(value, dict):
+        return {k: readable(v, game) for k, v in value.items()}
+    return value
+
+
+def log_entry(game: Game, entry: tuple) -> dict:
+    kind = entry[0]
+    if kind == "event":
+        return {"type": "event", "event": entry[1], "args": readable(entry[2], game)}
+    if kind == "decision":
+        return {"type": "decision", "player": entry[1], "option": entry[2], "label": entry[3]}
+    return {"type": "end", "winner": entry[1], "reason": entry[2]}
+
+
+def game_to_json(game: Game) -> dict:
+    frames = []
+    for f in game.frames:
+        frames.append({
+            "code": f.code.name, "pc": f.pc, "locals": encode(f.locals), "self": encode(f.self_card),
+            "controller": encode(f.controller), "event": encode(f.event),
+            "applied": [[cid, list(key)] for cid, key in sorted(f.applied, key=repr)],
+        })
+    pending = None
+    if game.pending is not None:
+        p = game.pending
+        pending = {"seat": p.seat, "var": p.var, "prompt": p.prompt,
+                   "options": [[o.id, o.label, encode(o.value)] for o in p.options]}
+    return {
+        "format": FORMAT,
+        "ruleset": game.rules.name,
+        "ruleset_file": game.rules.ruleset.file,
+        "options": game.options,
+        "seed": game.seed,
+        "cards": [[cid, c.defn.name] for cid, c in game.cards.items()],
+        "attrs": [[cid, encode(d)] for cid, d in game.attrs.items()],
+        "zones": [[list(k), [c.id for c in v]] for k, v in game.zones.items()],
+        "players": [encode(p) for p in game.player_attrs],
+        "globals": encode(game.globals),
+        "temp_mods": [encode(list(m)) for m in game.temp_mods],
+        "temp_grants": [encode(list(m)) for m in game.temp_grants],
+        "rng": [game.rng.getstate()[0], list(game.rng.getstate()[1]), game.rng.getstate()[2]],
+        "frames": frames,
+        "pending": pending,
+        "result": game.result.to_dict() if game.result else None,
+        "log": [[e[0], *encode(list(e[1:]))] for e in game.log_entries],
+        "logging": game.logging,
+        "next_id": game.next_id,
+        "clock": game.clock,
+        "revealed": sorted(game.revealed),
+        "steps": game.steps,
+    }
+
+
+def game_from_json(data: dict, rules) -> Game:
+    if data.get("format") != FORMAT:
+        raise RulesError(f"saved game format {data.get('format')!r} is not {FORMAT}")
+    game = Game(rules, data["seed"], data.get("logging", True))
+    for cid, name in data["cards"]:
+        game.cards[cid] = CardRef(cid, rules.card_defs[name])
+    game.attrs = {cid: decode(d, game) for cid, d in data["attrs"]}
+    game.zones = {}
+    game.card_zone = {}
+    for key, ids in data["zones"]:
+        zk = ZoneKey(*key)
+        game.zones[zk] = [game.cards[i] for i in ids]
+        for i in ids:
+            game.card_zone[i] = zk
+    game.player_attrs = [decode(p, game) for p in data["players"]]
+    game.globals = decode(data["globals"], game)
+    game.temp_mods = [tuple(decode(m, game)) for m in data["temp_mods"]]
+    game.temp_grants = [tuple(decode(m, game)) for m in data["temp_grants"]]
+    version, internal, gauss = data["rng"]
+    game.rng.setstate((version, tuple(internal), gauss))
+    for fr in data["frames"]:
+        code = rules.codes.get(fr["code"])
+        if code is None:
+            raise RulesError(f"saved game refers to code {fr['code']!r} that this ruleset does not have")
+        frame = Frame(code, decode(fr["locals"], game), decode(fr["self"], game), decode(fr["controller"], game),
+                      decode(fr["event"], game), frozenset((cid, tuple(key)) for cid, key in fr["applied"]))
+        frame.pc = fr["pc"]
+        game.frames.append(frame)
+    if data["pending"] is not None:
+        p = data["pending"]
+        options = [Option(oid, label, decode(v, game), i) for i, (oid, label, v) in enumerate(p["options"])]
+        game.pending = Pending(p["seat"], p["var"], p["prompt"], options, None)
+        game.halted = True
+    if data["result"] is not None:
+        r = data["result"]
+        game.result = Result(r["winner"], r["reason"], r["turns"])
+        game.halted = True
+    game.log_entries = [(e[0], *decode(e[1:], game)) for e in data["log"]]
+    game.next_id = data["next_id"]
+    game.clock = data["clock"]
+    game.revealed = set(data["revealed"])
+    game.steps = data.get("steps", 0)
+    game.version += 1
+    return game

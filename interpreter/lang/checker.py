@@ -1,0 +1,359 @@
+"""Check card and rule code against what a ruleset declares, before anything is compiled.
+
+Finds unknown names (locals, zones, procedures, functions, keywords, attributes, events, card
+names, types) with did-you-mean hints, wrong arity, `choose` where no decision can be taken,
+`break` outside a loop and assignments to things that cannot be set. All errors of a load are
+collected and reported together, each with file:line:col.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Span, ValidationError, did_you_mean
+from . import ast
+from .compiler import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
+
+BUILTIN_EVENTS = {"turn_start": ("turn", "player"), "phase_start": ("phase",), "moved": ("card", "from", "to")}
+CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",
+                   "row", "token", "seat"}
+WRITABLE_PROPERTIES = {"part", "controller"}
+
+
+@dataclass
+class Context:
+    """Everything a ruleset declares that code may name."""
+
+    zones: dict[str, tuple[bool, tuple[str, ...]]]  # name -> (per player, rows)
+    procedures: dict[str, tuple[str, ...]]
+    functions: dict[str, tuple[str, ...]]
+    keywords: dict[str, tuple[str, ...]]
+    attributes: set[str]  # card and player attributes
+    globals: set[str]
+    options: set[str]
+    events: dict[str, set[str]] = field(default_factory=dict)  # event -> argument names
+    card_names: set[str] = field(default_factory=set)
+    card_types: set[str] = field(default_factory=set)
+
+
+class Checker:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.errors: list[ValidationError] = []
+
+    def error(self, message: str, span: Span, hint: str = "") -> None:
+        self.errors.append(ValidationError(message, span, hint))
+
+    # --------------------------------------------------------------- entry points
+    def procedure(self, p: ast.Procedure) -> None:
+        self.block(p.body, set(p.params), loop=0, effects=True)
+
+    def function(self, fn: ast.Function) -> None:
+        self.expr(fn.body, set(fn.params), choose_ok=False)
+
+    def keyword_def(self, k: ast.KeywordDef) -> None:
+        for a in k.abilities:
+            self.ability(a, set(k.params))
+
+    def card(self, c: ast.CardDef) -> None:
+        for kw in c.keywords:
+            self.keyword_use(kw.name, kw.args, kw.span)
+        for a in c.abilities:
+            self.ability(a, set())
+        for p in c.parts:
+            self.block(p.body, set(), loop=0, effects=True)
+            for a in p.abilities:
+                self.ability(a, set())
+
+    def code(self, body: tuple[ast.Stmt, ...], scope: set[str] | None = None) -> None:
+        self.block(body, set(scope or ()), loop=0, effects=True)
+
+    def condition(self, e: ast.Expr, scope: set[str] | None = None) -> None:
+        self.expr(e, set(scope or ()), choose_ok=False)
+
+    # --------------------------------------------------------------- abilities
+    def keyword_use(self, name: str, args, span: Span) -> None:
+        if name not in self.ctx.keywords:
+            self.error(f"unknown keyword {name!r}{did_you_mean(name, self.ctx.keywords)}", span,
+                       "keywords: " + ", ".join(sorted(self.ctx.keywords)))
+            return
+        params = self.ctx.keywords[name]
+        if len(args) != len(params):
+            need = f"a parameter ({', '.join(params)})" if len(params) == 1 else f"{len(params)} parameters"
+            self.error(f"keyword {name!r} takes {need if params else 'no parameter'}, "
+                       f"got {len(args)}", span)
+
+    def ability(self, a, scope: set[str]) -> None:
+        if isinstance(a, ast.Static):
+            for eff in a.effects:
+                if isinstance(eff, ast.StaticModify):
+                    self.modify_target(eff.target, scope, False)
+                    self.expr(eff.amount, scope, choose_ok=False)
+                else:
+                    self.keyword_use(eff.keyword, eff.args, eff.span)
+                    self.expr(eff.target, scope, choose_ok=False)
+                if eff.condition is not None:
+                    self.expr(eff.condition, scope, choose_ok=False)
+        elif isinstance(a, ast.Triggered):
+            if a.event not in self.ctx.events and a.event not in BUILTIN_EVENTS:
+                self.error(f"no event {a.event!r} is ever emitted"
+                           f"{did_you_mean(a.event, [*self.ctx.events, *BUILTIN_EVENTS])}", a.span)
+            self._ability_body(a, scope)
+        elif isinstance(a, ast.Replacement):
+            if a.event not in self.ctx.procedures:
+                self.error(f"'instead of' needs a procedure; {a.event!r} is not one"
+                           f"{did_you_mean(a.event, self.ctx.procedures)}", a.span)
+            self._ability_body(a, scope)
+        else:
+            if a.cost is not None:
+                self.expr(a.cost, scope, choose_ok=False)
+            self._ability_body(a, scope)
+
+    def _ability_body(self, a, scope: set[str]) -> None:
+        if a.condition is not None:
+            self.expr(a.condition, scope, choose_ok=False)
+        self.block(a.body, set(scope), loop=0, effects=True)
+
+    def modify_target(self, target: ast.Expr, scope: set[str], choose_ok: bool) -> None:
+        if not isinstance(target, ast.Attribute):
+            self.error("'modify' needs an attribute to change, like self.attack", target.span)
+            return
+        self.expr(target, scope, choose_ok)
+
+    # --------------------------------------------------------------- statements
+    def block(self, body, scope: set[str], loop: int, effects: bool) -> None:
+        for s in body:
+            self.stmt(s, scope, loop)
+
+    def stmt(self, s: ast.Stmt, scope: set[str], loop: int) -> None:
+        e = self.expr
+        if isinstance(s, ast.Let):
+            e(s.value, scope)
+            if s.name in CONTEXT_NAMES:
+                self.error(f"{s.name!r} is a built-in name; choose another", s.span)
+            scope.add(s.name)
+        elif isinstance(s, ast.Assign):
+            e(s.value, scope)
+            t = s.target
+            if isinstance(t, ast.Name):
+                if t.id in CONTEXT_NAMES:
+                    self.error(f"cannot assign to {t.id!r}", t.span)
+                elif t.id not in scope:
+                    self.error(f"unknown name {t.id!r}{did_you_mean(t.id, scope)}", t.span,
+                               f"introduce it first with 'let {t.id} = ...'")
+            elif isinstance(t, ast.Attribute):
+                if isinstance(t.obj, ast.Name) and t.obj.id == "options":
+                    self.error("options are fixed for a game; they cannot be set", t.span)
+                elif isinstance(t.obj, ast.Name) and t.obj.id == "event":
+                    self.error("event arguments cannot be set", t.span)
+                elif t.name in CARD_PROPERTIES and t.name not in WRITABLE_PROPERTIES:
+                    self.error(f"'{t.name}' is a built-in property that cannot be set", t.span)
+                e(t, scope)
+            else:
+                self.error("only a name or an attribute (x.attr) can be assigned", t.span)
+        elif isinstance(s, ast.CallStmt):
+            c = s.call
+            if not isinstance(c, ast.Call):
+                self.error("a statement must do something: a call, an assignment or a keyword statement",
+                           s.span)
+                return
+            self.call(c, scope, statement=True)
+        elif isinstance(s, ast.If):
+            for br in s.branches:
+                e(br.condition, scope)
+                self.block(br.body, set(scope), loop, True)
+            if s.orelse is not None:
+                self.block(s.orelse, set(scope), loop, True)
+        elif isinstance(s, ast.For):
+            e(s.iterable, scope)
+            self.block(s.body, scope | {s.var}, loop + 1, True)
+        elif isinstance(s, ast.Repeat):
+            e(s.count, scope)
+            self.block(s.body, set(scope), loop + 1, True)
+        elif isinstance(s, ast.While):
+            e(s.condition, scope)
+            self.block(s.body, set(scope), loop + 1, True)
+        elif isinstance(s, ast.Move):
+            e(s.card, scope)
+            self.zone_ref(s.zone, scope, need_one=True)
+            if s.position is not None:
+                e(s.position, scope)
+        elif isinstance(s, ast.Create):
+            e(s.card_name, scope)
+            if isinstance(s.card_name, ast.StrLit) and s.card_name.value not in self.ctx.card_names:
+                self.error(f"no card named {s.card_name.value!r}"
+                           f"{did_you_mean(s.card_name.value, self.ctx.card_names)}", s.card_name.span)
+            self.zone_ref(s.zone, scope, need_one=True)
+            for a in s.attrs:
+                if a.name not in self.ctx.attributes:
+                    self.error(f"unknown attribute {a.name!r}{did_you_mean(a.name, self.ctx.attributes)}", a.span)
+                e(a.value, scope)
+            if s.bind:
+                scope.add(s.bind)
+        elif isinstance(s, ast.Shuffle):
+            self.zone_ref(s.zone, scope, need_one=True)
+        elif isinstance(s, ast.Emit):
+            for a in s.args:
+                e(a.value, scope)
+        elif isinstance(s, ast.Attach):
+            e(s.card, scope)
+            e(s.target, scope)
+        elif isinstance(s, (ast.Detach, ast.Delete)):
+            e(s.card, scope)
+        elif isinstance(s, ast.ModifyUntil):
+            self.modify_target(s.target, scope, True)
+            e(s.amount, scope)
+            self.until(s.until, s.span)
+        elif isinstance(s, ast.GrantUntil):
+            self.keyword_use(s.keyword, s.args, s.span)
+            e(s.target, scope)
+            self.until(s.until, s.span)
+        elif isinstance(s, ast.May):
+            if s.chooser is not None:
+                e(s.chooser, scope)
+            self.block(s.body, set(scope), loop, True)
+            if s.orelse is not None:
+                self.block(s.orelse, set(scope), loop, True)
+        elif isinstance(s, ast.Break):
+            if loop == 0:
+                self.error("'break' outside a loop", s.span)
+        elif isinstance(s, (ast.Win, ast.Lose)):
+            e(s.player, scope)
+
+    def until(self, event: str, span: Span) -> None:
+        if event not in self.ctx.events and event not in BUILTIN_EVENTS:
+            self.error(f"'until {event}': no event {event!r} is ever emitted"
+                       f"{did_you_mean(event, [*self.ctx.events, *BUILTIN_EVENTS])}", span)
+
+    def zone_ref(self, z: ast.Expr, scope: set[str], need_one: bool) -> None:
+        if not (isinstance(z, ast.Call) and z.func in self.ctx.zones):
+            name = z.func if isinstance(z, ast.Call) else (z.id if isinstance(z, ast.Name) else "")
+            self.error(f"expected a zone, such as hand(you){did_you_mean(name, self.ctx.zones) if name else ''}",
+                       z.span, "zones: " + ", ".join(sorted(self.ctx.zones)))
+            return
+        self.zone_call(z, scope, need_one)
+
+    def zone_call(self, z: ast.Call, scope: set[str], need_one: bool) -> None:
+        per_player, rows = self.ctx.zones[z.func]
+        want = int(per_player) + int(bool(rows))
+        if need_one and len(z.args) != want:
+            parts = (["a player"] if per_player else []) + (["a row"] if rows else [])
+            self.error(f"zone {z.func!r} needs {' and '.join(parts) or 'no argument'} here, "
+                       f"like {z.func}({', '.join(['you'] * per_player + [repr(r) for r in rows[:1]])})", z.span)
+        elif len(z.args) > want:
+            self.error(f"zone {z.func!r} takes at most {want} argument(s)", z.span)
+        for a in z.args:
+            self.expr(a, scope)
+
+    # --------------------------------------------------------------- expressions
+    def call(self, c: ast.Call, scope: set[str], statement: bool, choose_ok: bool = True) -> None:
+        ctx = self.ctx
+        for a in c.args:
+            self.expr(a, scope, choose_ok)
+        for a in c.kwargs:
+            self.expr(a.value, scope, choose_ok)
+        name = c.func
+        if name in ctx.procedures:
+            if not statement:
+                self.error(f"procedure {name!r} does something and has no value: call it as a statement",
+                           c.span)
+            params = ctx.procedures[name]
+            if len(c.args) > len(params):
+                self.error(f"procedure {name!r} takes {len(params)} argument(s) ({', '.join(params)}), "
+                           f"got {len(c.args)}", c.span)
+            given = set(params[: len(c.args)])
+            for a in c.kwargs:
+                if a.name not in params:
+                    self.error(f"procedure {name!r} has no parameter {a.name!r}{did_you_mean(a.name, params)}",
+                               a.span)
+                given.add(a.name)
+            missing = [p for p in params if p not in given]
+            if missing:
+                self.error(f"procedure {name!r} is missing {', '.join(missing)}", c.span)
+            return
+        if c.kwargs:
+            self.error(f"{name!r} takes no named arguments", c.span)
+        if name in ctx.functions:
+            params = ctx.functions[name]
+            if len(c.args) != len(params):
+                self.error(f"function {name!r} takes {len(params)} argument(s), got {len(c.args)}", c.span)
+        elif name in ctx.zones:
+            self.zone_call(c, scope, need_one=False)
+        elif name in BUILTIN_FUNCTIONS:
+            lo, hi, _fn = BUILTIN_FUNCTIONS[name]
+            if not lo <= len(c.args) <= hi:
+                want = str(lo) if lo == hi else f"{lo} to {hi}"
+                self.error(f"{name!r} takes {want} argument(s), got {len(c.args)}", c.span)
+        elif name in BUILTIN_PROCEDURES:
+            if not statement:
+                self.error(f"{name!r} does something and has no value: call it as a statement", c.span)
+            if len(c.args) != BUILTIN_PROCEDURES[name]:
+                self.error(f"{name!r} takes {BUILTIN_PROCEDURES[name]} argument(s), got {len(c.args)}", c.span)
+        else:
+            known = [*ctx.procedures, *ctx.functions, *ctx.zones, *BUILTIN_FUNCTIONS, *BUILTIN_PROCEDURES]
+            self.error(f"unknown procedure, function or zone {name!r}{did_you_mean(name, known)}", c.span)
+
+    def expr(self, e: ast.Expr | None, scope: set[str], choose_ok: bool = True) -> None:
+        if e is None:
+            return
+        ctx = self.ctx
+        if isinstance(e, ast.Name):
+            if e.id in scope or e.id in CONTEXT_NAMES or e.id in ctx.keywords:
+                return
+            known = [*scope, *CONTEXT_NAMES]
+            hint = ""
+            if e.id in ctx.zones:
+                hint = f"a zone needs its player: {e.id}(you), or {e.id}() for every player's"
+            elif e.id in ctx.procedures or e.id in ctx.functions:
+                hint = f"call it: {e.id}(...)"
+            self.error(f"unknown name {e.id!r}{did_you_mean(e.id, known)}", e.span, hint)
+        elif isinstance(e, ast.Attribute):
+            self.expr(e.obj, scope, choose_ok)
+            if isinstance(e.obj, ast.Name) and e.obj.id == "game":
+                known = {*ctx.globals, "turn", "phase", "active"}
+                if e.name not in known:
+                    self.error(f"no global game.{e.name}{did_you_mean(e.name, known)}", e.span,
+                               "globals are declared under 'globals:' in the ruleset")
+            elif isinstance(e.obj, ast.Name) and e.obj.id == "options":
+                if e.name not in ctx.options:
+                    self.error(f"no option {e.name!r}{did_you_mean(e.name, ctx.options)}", e.span)
+            elif isinstance(e.obj, ast.Name) and e.obj.id == "event":
+                return
+            elif e.name not in ctx.attributes and e.name not in CARD_PROPERTIES:
+                self.error(f"unknown attribute {e.name!r}"
+                           f"{did_you_mean(e.name, [*ctx.attributes, *CARD_PROPERTIES])}", e.span)
+        elif isinstance(e, ast.Index):
+            self.expr(e.obj, scope, choose_ok)
+            self.expr(e.index, scope, choose_ok)
+        elif isinstance(e, ast.Call):
+            self.call(e, scope, statement=False, choose_ok=choose_ok)
+        elif isinstance(e, ast.ListLit):
+            for i in e.items:
+                self.expr(i, scope, choose_ok)
+        elif isinstance(e, (ast.Comprehension, ast.Select)):
+            self.expr(e.source, scope, choose_ok)
+            inner = scope | {e.var}
+            if isinstance(e, ast.Comprehension):
+                self.expr(e.element, inner, False)
+                self.expr(e.condition, inner, False)
+            else:
+                self.expr(e.where, inner, False)
+                self.expr(e.order_by, inner, False)
+        elif isinstance(e, ast.Choose):
+            if not choose_ok:
+                self.error("'choose' is not allowed here: a decision can only be taken in an effect's "
+                           "statements (not in functions, static abilities, conditions or filters)", e.span)
+            self.expr(e.source, scope, choose_ok)
+            self.expr(e.count, scope, choose_ok)
+            self.expr(e.chooser, scope, choose_ok)
+        elif isinstance(e, ast.BinOp):
+            self.expr(e.left, scope, choose_ok)
+            self.expr(e.right, scope, choose_ok)
+        elif isinstance(e, (ast.Not, ast.Neg)):
+            self.expr(e.operand, scope, choose_ok)
+        elif isinstance(e, ast.IsType):
+            self.expr(e.operand, scope, choose_ok)
+            if e.type_name not in TYPE_NAMES and e.type_name not in ctx.card_types:
+                known = [*TYPE_NAMES, *ctx.card_types]
+                self.error(f"unknown type {e.type_name!r}{did_you_mean(e.type_name, known)}", e.span,
+                           "types: " + ", ".join(sorted(known)))

@@ -1,0 +1,993 @@
+"""Compile checked AST into closures and flat instruction lists for the engine's frame machine.
+
+Expressions become closures `fn(g, f)` (g: the running game, f: the current frame). Statements
+become instructions, also closures `op(g, f)`, in a flat list per code block with jumps, so
+that execution can stop at any decision and resume later: the whole continuation is the list of
+frames (code, pc, locals), which is plain data to copy for `clone()` and to write for `to_json()`.
+A `choose` inside an expression is lifted out into an instruction that runs before the statement
+and stores the answer in a temporary local (A-normal form).
+
+The runtime interface the closures use (`g.read`, `g.move`, `g.choose`, ...) is implemented by
+`interpreter.engine.game.Game`; this module never imports the engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Span, ValidationError
+from . import ast
+from .values import CardRef, PlayerRef, type_name
+
+Fn = Callable[[Any, Any], Any]
+
+
+class Frame:
+    """One activation: a code block, the next instruction, locals and the ability context."""
+
+    __slots__ = ("code", "pc", "locals", "self_card", "controller", "event", "applied")
+
+    def __init__(self, code, locals_, self_card=None, controller=None, event=None, applied=frozenset()):
+        self.code = code
+        self.pc = 0
+        self.locals = locals_
+        self.self_card = self_card
+        self.controller = controller
+        self.event = event
+        self.applied = applied
+
+    def copy(self) -> Frame:
+        new = Frame.__new__(Frame)
+        new.code = self.code
+        new.pc = self.pc
+        new.locals = dict(self.locals)
+        new.self_card = self.self_card
+        new.controller = self.controller
+        new.event = self.event
+        new.applied = self.applied
+        return new
+
+
+class Code:
+    """A compiled block: a name (stable, for logs, errors and saved games) and its instructions."""
+
+    __slots__ = ("name", "instrs", "span", "params")
+
+    def __init__(self, name: str, span: Span, params: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.instrs: list[Fn] = []
+        self.span = span
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"<code {self.name}>"
+
+
+@dataclass
+class StaticEffect:
+    """A continuous effect: `modify OBJ.attr by|to AMOUNT [if COND]` or `grant K to OBJ`."""
+
+    attr: str  # attribute modified, or '' for a keyword grant
+    target: Fn
+    mode: str  # 'by', 'to' or 'grant'
+    amount: Fn | None
+    condition: Fn | None
+    keyword: str = ""
+    keyword_args: tuple[Fn, ...] = ()
+
+
+@dataclass
+class Ability:
+    """A compiled ability of a card or keyword."""
+
+    kind: str  # 'static' | 'triggered' | 'replacement' | 'activated'
+    owner_name: str  # card or keyword name, for errors
+    index: int
+    part: str | None = None  # active only while the card has this part
+    event: str = ""  # triggered / replacement: event or procedure name
+    condition: Fn | None = None
+    code: Code | None = None
+    statics: tuple[StaticEffect, ...] = ()
+    label: str | None = None
+    cost: Fn | None = None
+    keyword: str = ""  # set when the ability comes from a keyword
+    keyword_params: tuple[str, ...] = ()
+    span: Span | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.keyword or self.owner_name, self.part or "", self.index)
+
+
+@dataclass
+class CardDefinition:
+    """A card as written: type, printed attributes, keywords, parts and abilities."""
+
+    name: str
+    type: str
+    attrs: dict[str, Any]
+    keywords: tuple[tuple[str, tuple[Any, ...]], ...]
+    parts: dict[str, Code]
+    abilities: tuple[Ability, ...]
+    span: Span
+    token: bool = False
+    source: ast.CardDef | None = None
+    all_abilities: tuple[Ability, ...] = field(default=())
+
+
+class Names:
+    """What names mean, given by the loader from the rule model (the checker has already run)."""
+
+    def __init__(
+        self,
+        zones: dict[str, Any],
+        procedures: dict[str, ast.Procedure],
+        functions: dict[str, ast.Function],
+        keywords: dict[str, ast.KeywordDef],
+        card_types: set[str],
+        card_names: set[str],
+    ) -> None:
+        self.zones = zones
+        self.procedures = procedures
+        self.functions = functions
+        self.keywords = keywords
+        self.card_types = card_types
+        self.card_names = card_names
+
+
+CONTEXT_NAMES = {"self", "you", "event", "players", "game", "options"}
+TYPE_NAMES = {"player", "card", "list", "int", "text", "bool", "none"}
+
+
+def _is_player(v):
+    return isinstance(v, PlayerRef)
+
+
+def _is_card(v):
+    return isinstance(v, CardRef)
+
+
+def _as_list(v) -> list:
+    if v is None:
+        return []
+    if isinstance(v, list):
+        return v
+    if isinstance(v, tuple):
+        return list(v)
+    return [v]
+
+
+def _first(v):
+    v = _as_list(v)
+    return v[0] if v else None
+
+
+def _last(v):
+    v = _as_list(v)
+    return v[-1] if v else None
+
+
+def _max_of(v):
+    v = _as_list(v)
+    return max(v) if v else 0
+
+
+def _min_of(v):
+    v = _as_list(v)
+    return min(v) if v else 0
+
+
+def _index(seq, i):
+    seq = _as_list(seq)
+    if not isinstance(i, int) or i < 1 or i > len(seq):
+        return None
+    return seq[i - 1]
+
+
+def _floordiv(a, b):
+    return a // b if b else 0
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+def _eq(a, b):
+    return a is b if isinstance(a, (CardRef, PlayerRef)) or isinstance(b, (CardRef, PlayerRef)) else a == b
+
+
+BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: (_as_list(a) + _as_list(b)) if isinstance(a, list) or isinstance(b, list) else a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _floordiv,
+    "%": _mod,
+    "==": _eq,
+    "!=": lambda a, b: not _eq(a, b),
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+# Pure functions available in expressions: name -> (arity range, implementation(g, *args)).
+def _b(fn, lo, hi=None):
+    return (lo, lo if hi is None else hi, fn)
+
+
+BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
+    "count": _b(lambda g, x: len(_as_list(x)), 1),
+    "first": _b(lambda g, x: _first(x), 1),
+    "last": _b(lambda g, x: _last(x), 1),
+    "nth": _b(lambda g, x, i: _index(x, i), 2),
+    "max": _b(lambda g, *xs: max(xs), 1, 99),
+    "min": _b(lambda g, *xs: min(xs), 1, 99),
+    "max_of": _b(lambda g, x: _max_of(x), 1),
+    "min_of": _b(lambda g, x: _min_of(x), 1),
+    "sum_of": _b(lambda g, x: sum(_as_list(x)), 1),
+    "abs": _b(lambda g, x: abs(x), 1),
+    "any": _b(lambda g, x: bool(_as_list(x)), 1),
+    "is_empty": _b(lambda g, x: not _as_list(x), 1),
+    "reverse": _b(lambda g, x: list(reversed(_as_list(x))), 1),
+    "distinct": _b(lambda g, x: list({id(v): v for v in _as_list(x)}.values()), 1),
+    "combinations": _b(lambda g, x, k: [list(c) for c in itertools.combinations(_as_list(x), k)], 2),
+    "permutations": _b(lambda g, x: [list(c) for c in itertools.permutations(_as_list(x))], 1),
+    "product": _b(lambda g, a, b: [[x, y] for x in _as_list(a) for y in _as_list(b)], 2),
+    "others": _b(lambda g, p: [q for q in g.players if q is not p], 1),
+    "next_player": _b(lambda g, p: g.players[p.seat % len(g.players)], 1),
+    "random": _b(lambda g, x: g.random_choice(_as_list(x)), 1),
+    "card_names": _b(lambda g: g.card_names(), 0),
+    "attachments": _b(lambda g, x: g.attachments(x), 1),
+    "position": _b(lambda g, c: g.position(c), 1),
+    "has": _b(lambda g, c, k: g.has_keyword(c, k), 2),
+    "text": _b(lambda g, x: g.label(x), 1),
+}
+
+# Statement-level built-in procedures: name -> arity.
+BUILTIN_PROCEDURES = {"run": 2, "reveal": 1}
+
+
+class Compiler:
+    """Compiles procedures, functions, keyword bundles and cards against a `Names` table."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.procedure_codes: dict[str, Code] = {}
+        self.function_impls: dict[str, list] = {}
+        self.codes: dict[str, Code] = {}
+        self._temp = 0
+        for name, proc in names.procedures.items():
+            self.procedure_codes[name] = Code(f"procedure {name}", proc.span, proc.params)
+        for name in names.functions:
+            self.function_impls[name] = [None]
+
+    def compile_all(self) -> None:
+        for name, proc in self.names.procedures.items():
+            code = self.procedure_codes[name]
+            self._compile_body(proc.body, code)
+            self.codes[code.name] = code
+        for name, fn in self.names.functions.items():
+            self.function_impls[name][0] = self.expr(fn.body)
+
+    # ----------------------------------------------------------------- blocks
+    def block(self, name: str, body: tuple[ast.Stmt, ...], span: Span) -> Code:
+        code = Code(name, span)
+        self._compile_body(body, code)
+        if name in self.codes:
+            raise ValidationError(f"two code blocks are named {name!r}", span)
+        self.codes[name] = code
+        return code
+
+    def _compile_body(self, body, code: Code) -> None:
+        loops: list[tuple[list[int], int]] = []
+        for stmt in body:
+            self.stmt(stmt, code, loops)
+
+    def _tmp(self) -> str:
+        self._temp += 1
+        return f"${self._temp}"
+
+    # ----------------------------------------------------------------- statements
+    def stmt(self, s: ast.Stmt, code: Code, loops: list) -> None:
+        subst: dict[int, str] = {}
+        for choose in _chooses_in(s):
+            var = self._tmp()
+            self._emit_choose(choose, var, code, subst)
+            subst[id(choose)] = var
+        self._subst = subst
+        method = getattr(self, "s_" + type(s).__name__)
+        method(s, code, loops)
+
+    def _emit_choose(self, c: ast.Choose, var: str, code: Code, subst: dict[int, str]) -> None:
+        self._subst = subst
+        source = self.expr(c.source)
+        chooser = self.expr(c.chooser) if c.chooser is not None else None
+        count = self.expr(c.count) if c.count is not None else None
+        kind, label, span = c.kind, c.label, c.span
+
+        def op(g, f):
+            who = chooser(g, f) if chooser is not None else f.controller
+            n = count(g, f) if count is not None else 1
+            g.choose(f, var, kind, n, label, _as_list(source(g, f)), who, span)
+
+        code.instrs.append(op)
+
+    def s_Let(self, s: ast.Let, code: Code, loops) -> None:
+        value = self.expr(s.value)
+        name = s.name
+
+        def op(g, f):
+            f.locals[name] = value(g, f)
+
+        code.instrs.append(op)
+
+    def s_Assign(self, s: ast.Assign, code: Code, loops) -> None:
+        value = self.expr(s.value)
+        target = s.target
+        if isinstance(target, ast.Name):
+            name = target.id
+            if s.op == "=":
+                def op(g, f):
+                    f.locals[name] = value(g, f)
+            else:
+                sign = 1 if s.op == "+=" else -1
+
+                def op(g, f):
+                    f.locals[name] = f.locals[name] + sign * value(g, f)
+        else:
+            assert isinstance(target, ast.Attribute)
+            obj = self.expr(target.obj)
+            attr = target.name
+            if s.op == "=":
+                def op(g, f):
+                    g.write(obj(g, f), attr, value(g, f))
+            else:
+                sign = 1 if s.op == "+=" else -1
+
+                def op(g, f):
+                    o = obj(g, f)
+                    g.write(o, attr, g.read_base(o, attr) + sign * value(g, f))
+        code.instrs.append(op)
+
+    def s_CallStmt(self, s: ast.CallStmt, code: Code, loops) -> None:
+        call = s.call
+        assert isinstance(call, ast.Call)
+        if call.func in self.names.procedures:
+            proc_code = self.procedure_codes[call.func]
+            params = proc_code.params
+            args = [self.expr(a) for a in call.args]
+            named = {a.name: self.expr(a.value) for a in call.kwargs}
+            proc_name = call.func
+
+            def op(g, f):
+                values = {p: a(g, f) for p, a in zip(params, args, strict=False)}
+                for k, a in named.items():
+                    values[k] = a(g, f)
+                g.call(proc_name, proc_code, values, f)
+
+            code.instrs.append(op)
+        elif call.func == "run":
+            card, part = (self.expr(a) for a in call.args)
+
+            def op(g, f):
+                g.run_part(card(g, f), part(g, f))
+
+            code.instrs.append(op)
+        elif call.func == "reveal":
+            what = self.expr(call.args[0])
+
+            def op(g, f):
+                g.reveal(what(g, f))
+
+            code.instrs.append(op)
+        else:
+            fn = self.expr(call)
+
+            def op(g, f):
+                fn(g, f)
+
+            code.instrs.append(op)
+
+    def s_If(self, s: ast.If, code: Code, loops) -> None:
+        end_jumps: list[list[int]] = []
+        for branch in s.branches:
+            cond = self.expr(branch.condition)
+            skip = [0]
+
+            def test(g, f, cond=cond, skip=skip):
+                if not cond(g, f):
+                    f.pc = skip[0]
+
+            code.instrs.append(test)
+            for st in branch.body:
+                self.stmt(st, code, loops)
+            end = [0]
+            end_jumps.append(end)
+            code.instrs.append(_jump(end))
+            skip[0] = len(code.instrs)
+        if s.orelse:
+            for st in s.orelse:
+                self.stmt(st, code, loops)
+        for end in end_jumps:
+            end[0] = len(code.instrs)
+
+    def s_For(self, s: ast.For, code: Code, loops) -> None:
+        iterable = self.expr(s.iterable)
+        seq_var, idx_var, var = self._tmp(), self._tmp(), s.var
+
+        def init(g, f):
+            f.locals[seq_var] = list(_as_list(iterable(g, f)))
+            f.locals[idx_var] = 0
+
+        code.instrs.append(init)
+        head = len(code.instrs)
+        end = [0]
+
+        def step(g, f):
+            i = f.locals[idx_var]
+            seq = f.locals[seq_var]
+            if i >= len(seq):
+                f.pc = end[0]
+            else:
+                f.locals[var] = seq[i]
+                f.locals[idx_var] = i + 1
+
+        code.instrs.append(step)
+        loops.append((end, head))
+        for st in s.body:
+            self.stmt(st, code, loops)
+        loops.pop()
+        code.instrs.append(_jump([head]))
+        end[0] = len(code.instrs)
+
+    def s_Repeat(self, s: ast.Repeat, code: Code, loops) -> None:
+        count = self.expr(s.count)
+        left = self._tmp()
+
+        def init(g, f):
+            f.locals[left] = count(g, f)
+
+        code.instrs.append(init)
+        head = len(code.instrs)
+        end = [0]
+
+        def step(g, f):
+            n = f.locals[left]
+            if n <= 0:
+                f.pc = end[0]
+            else:
+                f.locals[left] = n - 1
+
+        code.instrs.append(step)
+        loops.append((end, head))
+        for st in s.body:
+            self.stmt(st, code, loops)
+        loops.pop()
+        code.instrs.append(_jump([head]))
+        end[0] = len(code.instrs)
+
+    def s_While(self, s: ast.While, code: Code, loops) -> None:
+        # chooses in the condition were lifted before the loop: re-run them at each test.
+        head = len(code.instrs)
+        lifted = len(self._subst)
+        if lifted:
+            head -= lifted
+        cond = self.expr(s.condition)
+        end = [0]
+
+        def test(g, f):
+            if not cond(g, f):
+                f.pc = end[0]
+
+        code.instrs.append(test)
+        loops.append((end, head))
+        for st in s.body:
+            self.stmt(st, code, loops)
+        loops.pop()
+        code.instrs.append(_jump([head]))
+        end[0] = len(code.instrs)
+
+    def s_Break(self, s: ast.Break, code: Code, loops) -> None:
+        end, _head = loops[-1]
+        code.instrs.append(_jump(end))
+
+    def s_Stop(self, s: ast.Stop, code: Code, loops) -> None:
+        def op(g, f):
+            f.pc = len(f.code.instrs)
+
+        code.instrs.append(op)
+
+    def s_Move(self, s: ast.Move, code: Code, loops) -> None:
+        card = self.expr(s.card)
+        zone = self.zone_key(s.zone)
+        pos = self.expr(s.position) if s.position is not None else None
+
+        def op(g, f):
+            c = card(g, f)
+            if c is None:
+                return
+            key = zone(g, f)
+            p = pos(g, f) if pos is not None else None
+            for one in _as_list(c):
+                g.move(one, key, p)
+
+        code.instrs.append(op)
+
+    def s_Create(self, s: ast.Create, code: Code, loops) -> None:
+        name = self.expr(s.card_name)
+        zone = self.zone_key(s.zone)
+        attrs = [(a.name, self.expr(a.value)) for a in s.attrs]
+        bind = s.bind
+
+        def op(g, f):
+            key = zone(g, f)
+            card = g.create(name(g, f), key, {k: v(g, f) for k, v in attrs}, f)
+            if bind is not None:
+                f.locals[bind] = card
+
+        code.instrs.append(op)
+
+    def s_Shuffle(self, s: ast.Shuffle, code: Code, loops) -> None:
+        zone = self.zone_key(s.zone)
+
+        def op(g, f):
+            g.shuffle(zone(g, f))
+
+        code.instrs.append(op)
+
+    def s_Emit(self, s: ast.Emit, code: Code, loops) -> None:
+        args = [(a.name, self.expr(a.value)) for a in s.args]
+        name = s.event
+
+        def op(g, f):
+            g.emit(name, {k: v(g, f) for k, v in args})
+
+        code.instrs.append(op)
+
+    def s_Attach(self, s: ast.Attach, code: Code, loops) -> None:
+        card, target = self.expr(s.card), self.expr(s.target)
+
+        def op(g, f):
+            g.attach(card(g, f), target(g, f))
+
+        code.instrs.append(op)
+
+    def s_Detach(self, s: ast.Detach, code: Code, loops) -> None:
+        card = self.expr(s.card)
+
+        def op(g, f):
+            g.detach(card(g, f))
+
+        code.instrs.append(op)
+
+    def s_Delete(self, s: ast.Delete, code: Code, loops) -> None:
+        card = self.expr(s.card)
+
+        def op(g, f):
+            for c in _as_list(card(g, f)):
+                g.delete(c)
+
+        code.instrs.append(op)
+
+    def s_ModifyUntil(self, s: ast.ModifyUntil, code: Code, loops) -> None:
+        assert isinstance(s.target, ast.Attribute)
+        obj, attr, amount = self.expr(s.target.obj), s.target.name, self.expr(s.amount)
+        mode, until = s.mode, s.until
+
+        def op(g, f):
+            for o in _as_list(obj(g, f)):
+                g.add_temporary_modifier(o, attr, mode, amount(g, f), until, f)
+
+        code.instrs.append(op)
+
+    def s_GrantUntil(self, s: ast.GrantUntil, code: Code, loops) -> None:
+        target = self.expr(s.target)
+        args = [self.expr(a) for a in s.args]
+        keyword, until = s.keyword, s.until
+
+        def op(g, f):
+            values = tuple(a(g, f) for a in args)
+            for o in _as_list(target(g, f)):
+                g.add_temporary_grant(o, keyword, values, until, f)
+
+        code.instrs.append(op)
+
+    def s_May(self, s: ast.May, code: Code, loops) -> None:
+        var = self._tmp()
+        chooser = self.expr(s.chooser) if s.chooser is not None else None
+        label, span = s.label or "may", s.span
+
+        def ask(g, f):
+            who = chooser(g, f) if chooser is not None else f.controller
+            g.choose(f, var, "one", 1, label, [True, False], who, span, always_ask=True)
+
+        code.instrs.append(ask)
+        skip = [0]
+
+        def test(g, f):
+            if not f.locals[var]:
+                f.pc = skip[0]
+
+        code.instrs.append(test)
+        for st in s.body:
+            self.stmt(st, code, loops)
+        end = [0]
+        code.instrs.append(_jump(end))
+        skip[0] = len(code.instrs)
+        for st in s.orelse or ():
+            self.stmt(st, code, loops)
+        end[0] = len(code.instrs)
+
+    def s_Win(self, s: ast.Win, code: Code, loops) -> None:
+        player, reason = self.expr(s.player), s.reason
+
+        def op(g, f):
+            g.finish(winner=player(g, f), reason=reason or "win")
+
+        code.instrs.append(op)
+
+    def s_Lose(self, s: ast.Lose, code: Code, loops) -> None:
+        player, reason = self.expr(s.player), s.reason
+
+        def op(g, f):
+            g.finish(loser=player(g, f), reason=reason or "loss")
+
+        code.instrs.append(op)
+
+    def s_Tie(self, s: ast.Tie, code: Code, loops) -> None:
+        reason = s.reason
+
+        def op(g, f):
+            g.finish(reason=reason or "draw")
+
+        code.instrs.append(op)
+
+    # ----------------------------------------------------------------- zones
+    def zone_key(self, e: ast.Expr) -> Fn:
+        """A zone reference `name(player[, row])` or `name()` for a shared zone -> its key."""
+        if isinstance(e, ast.Call) and e.func in self.names.zones:
+            name = e.func
+            args = [self.expr(a) for a in e.args]
+            if not args:
+                return lambda g, f: g.zone_key(name, None, None)
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda g, f: g.zone_key(name, a0(g, f), None)
+            a0, a1 = args
+            return lambda g, f: g.zone_key(name, a0(g, f), a1(g, f))
+        raise ValidationError("expected a zone, such as hand(you)", e.span)
+
+    # ----------------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr | None) -> Fn:
+        if e is None:
+            return lambda g, f: None
+        method = getattr(self, "e_" + type(e).__name__)
+        return method(e)
+
+    def e_IntLit(self, e):
+        v = e.value
+        return lambda g, f: v
+
+    e_StrLit = e_IntLit
+    e_BoolLit = e_IntLit
+
+    def e_NoneLit(self, e):
+        return lambda g, f: None
+
+    def e_Name(self, e: ast.Name):
+        name = e.id
+        if name == "self":
+            return lambda g, f: f.self_card
+        if name == "you":
+            return lambda g, f: f.controller
+        if name == "event":
+            return lambda g, f: f.event
+        if name == "players":
+            return lambda g, f: g.players
+        if name == "game":
+            return lambda g, f: g.GAME
+        if name == "options":
+            return lambda g, f: g.OPTIONS
+        if name in self.names.keywords:
+            return lambda g, f: name
+
+        span = e.span
+
+        def local(g, f):
+            try:
+                return f.locals[name]
+            except KeyError:
+                g.runtime_error(f"{name!r} has no value here", span)
+
+        return local
+
+    def e_Attribute(self, e: ast.Attribute):
+        attr = e.name
+        if isinstance(e.obj, ast.Name):
+            if e.obj.id == "game":
+                return lambda g, f: g.read_global(attr)
+            if e.obj.id == "options":
+                return lambda g, f: g.options[attr]
+            if e.obj.id == "event":
+                return lambda g, f: f.event.get(attr)
+        obj = self.expr(e.obj)
+        return lambda g, f: g.read(obj(g, f), attr)
+
+    def e_Index(self, e: ast.Index):
+        obj, idx = self.expr(e.obj), self.expr(e.index)
+        return lambda g, f: _index(obj(g, f), idx(g, f))
+
+    def e_Call(self, e: ast.Call):
+        func = e.func
+        args = [self.expr(a) for a in e.args]
+        if func in self.names.zones:
+            key = self.zone_key(e)
+            if not args:
+                return lambda g, f: g.zone_cards_all(func)
+            return lambda g, f: list(g.zone_cards(key(g, f)))
+        if func in self.names.functions:
+            fn_def = self.names.functions[func]
+            impl = self.function_impls[func]
+            params = fn_def.params
+
+            def call_function(g, f):
+                inner = Frame(None, {p: a(g, f) for p, a in zip(params, args, strict=False)}, f.self_card, f.controller, f.event)
+                return impl[0](g, inner)
+
+            return call_function
+        _lo, _hi, fn = BUILTIN_FUNCTIONS[func]
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda g, f: fn(g, a0(g, f))
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda g, f: fn(g, a0(g, f), a1(g, f))
+        return lambda g, f: fn(g, *[a(g, f) for a in args])
+
+    def e_ListLit(self, e: ast.ListLit):
+        items = [self.expr(i) for i in e.items]
+        return lambda g, f: [i(g, f) for i in items]
+
+    def e_Comprehension(self, e: ast.Comprehension):
+        element, source, var = self.expr(e.element), self.expr(e.source), e.var
+        cond = self.expr(e.condition) if e.condition is not None else None
+
+        def comp(g, f):
+            out = []
+            saved = f.locals.get(var, _MISSING)
+            for v in _as_list(source(g, f)):
+                f.locals[var] = v
+                if cond is None or cond(g, f):
+                    out.append(element(g, f))
+            _restore(f, var, saved)
+            return out
+
+        return comp
+
+    def e_Select(self, e: ast.Select):
+        source, var = self.expr(e.source), e.var
+        where = self.expr(e.where) if e.where is not None else None
+        key = self.expr(e.order_by) if e.order_by is not None else None
+        desc = e.descending
+
+        def select(g, f):
+            saved = f.locals.get(var, _MISSING)
+            items = _as_list(source(g, f))
+            if where is not None:
+                out = []
+                for v in items:
+                    f.locals[var] = v
+                    if where(g, f):
+                        out.append(v)
+            else:
+                out = list(items)
+            if key is not None:
+                keyed = []
+                for v in out:
+                    f.locals[var] = v
+                    keyed.append((key(g, f), v))
+                keyed.sort(key=lambda kv: kv[0], reverse=desc)
+                out = [v for _k, v in keyed]
+            _restore(f, var, saved)
+            return out
+
+        return select
+
+    def e_Choose(self, e: ast.Choose):
+        var = self._subst.get(id(e))
+        if var is None:
+            raise ValidationError("'choose' is not allowed here (only in statements of effects)", e.span)
+        return lambda g, f: f.locals[var]
+
+    def e_BinOp(self, e: ast.BinOp):
+        left, right = self.expr(e.left), self.expr(e.right)
+        if e.op == "and":
+            return lambda g, f: left(g, f) and right(g, f)
+        if e.op == "or":
+            return lambda g, f: left(g, f) or right(g, f)
+        if e.op == "in":
+            def contains(g, f):
+                v = left(g, f)
+                return any(_eq(v, x) for x in _as_list(right(g, f)))
+            return contains
+        op = BINOPS[e.op]
+        span = e.span
+
+        def binop(g, f):
+            a, b = left(g, f), right(g, f)
+            try:
+                return op(a, b)
+            except TypeError:
+                g.runtime_error(f"cannot apply {e.op!r} to {type_name(a)} and {type_name(b)}", span)
+
+        return binop
+
+    def e_Not(self, e: ast.Not):
+        inner = self.expr(e.operand)
+        return lambda g, f: not inner(g, f)
+
+    def e_Neg(self, e: ast.Neg):
+        inner = self.expr(e.operand)
+        return lambda g, f: -inner(g, f)
+
+    def e_IsType(self, e: ast.IsType):
+        inner, t, neg = self.expr(e.operand), e.type_name, e.negated
+        if t == "player":
+            test = _is_player
+        elif t == "card":
+            test = _is_card
+        elif t == "list":
+            def test(v):
+                return isinstance(v, list)
+        elif t == "none":
+            def test(v):
+                return v is None
+        elif t == "int":
+            def test(v):
+                return isinstance(v, int) and not isinstance(v, bool)
+        elif t == "text":
+            def test(v):
+                return isinstance(v, str)
+        elif t == "bool":
+            def test(v):
+                return isinstance(v, bool)
+        else:  # a card type of the ruleset
+            def test(v):
+                return isinstance(v, CardRef) and v.defn.type == t
+        if neg:
+            return lambda g, f: not test(inner(g, f))
+        return lambda g, f: test(inner(g, f))
+
+    # ----------------------------------------------------------------- abilities and cards
+    def abilities(self, owner: str, items, part: str | None, keyword: str = "",
+                  params: tuple[str, ...] = ()) -> list[Ability]:
+        out = []
+        for i, a in enumerate(items):
+            base = f"{'keyword ' + keyword if keyword else owner}{'/' + part if part else ''}#{i}"
+            self._subst = {}
+            if isinstance(a, ast.Static):
+                effects = []
+                for eff in a.effects:
+                    cond = self.expr(eff.condition) if eff.condition is not None else None
+                    if isinstance(eff, ast.StaticModify):
+                        assert isinstance(eff.target, ast.Attribute)
+                        effects.append(StaticEffect(eff.target.name, self.expr(eff.target.obj), eff.mode,
+                                                    self.expr(eff.amount), cond))
+                    else:
+                        effects.append(StaticEffect("", self.expr(eff.target), "grant", None, cond,
+                                                    eff.keyword, tuple(self.expr(x) for x in eff.args)))
+                out.append(Ability("static", owner, i, part, statics=tuple(effects), keyword=keyword,
+                                   keyword_params=params, span=a.span))
+            elif isinstance(a, (ast.Triggered, ast.Replacement)):
+                kind = "triggered" if isinstance(a, ast.Triggered) else "replacement"
+                cond = self.expr(a.condition) if a.condition is not None else None
+                code = self.block(f"{kind} {base} on {a.event}", a.body, a.span)
+                out.append(Ability(kind, owner, i, part, event=a.event, condition=cond, code=code,
+                                   keyword=keyword, keyword_params=params, span=a.span))
+            else:
+                cond = self.expr(a.condition) if a.condition is not None else None
+                cost = self.expr(a.cost) if a.cost is not None else None
+                code = self.block(f"activated {base}", a.body, a.span)
+                out.append(Ability("activated", owner, i, part, condition=cond, code=code, label=a.label,
+                                   cost=cost, keyword=keyword, keyword_params=params, span=a.span))
+        return out
+
+    def keyword_bundle(self, kw: ast.KeywordDef) -> list[Ability]:
+        return self.abilities(kw.name, kw.abilities, None, keyword=kw.name, params=kw.params)
+
+    def card(self, c: ast.CardDef, attrs: dict[str, Any], token: bool) -> CardDefinition:
+        parts: dict[str, Code] = {}
+        abilities: list[Ability] = self.abilities(c.name, c.abilities, None)
+        for p in c.parts:
+            self._subst = {}
+            parts[p.name] = self.block(f"card {c.name}/{p.name}", p.body, p.span)
+            abilities.extend(self.abilities(c.name, p.abilities, p.name))
+        keywords = tuple((k.name, tuple(_constant(a) for a in k.args)) for k in c.keywords)
+        return CardDefinition(c.name, c.type, attrs, keywords, parts, tuple(abilities), c.span, token, c)
+
+    def code_block(self, name: str, body: tuple[ast.Stmt, ...], span: Span) -> Code:
+        self._subst = {}
+        return self.block(name, body, span)
+
+    def expression(self, e: ast.Expr) -> Fn:
+        self._subst = {}
+        return self.expr(e)
+
+
+_MISSING = object()
+
+
+def _restore(f, var, saved) -> None:
+    if saved is _MISSING:
+        f.locals.pop(var, None)
+    else:
+        f.locals[var] = saved
+
+
+def _jump(target: list[int]) -> Fn:
+    def op(g, f):
+        f.pc = target[0]
+
+    return op
+
+
+def _constant(e: ast.Expr) -> Any:
+    """The value of a constant expression (card attribute values, keyword arguments)."""
+    if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+        return e.value
+    if isinstance(e, ast.NoneLit):
+        return None
+    if isinstance(e, ast.Neg):
+        return -_constant(e.operand)
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.ListLit):
+        return [_constant(i) for i in e.items]
+    raise ValidationError("expected a constant (a number, a string, true/false, a name or a list)", e.span)
+
+
+def constant(e: ast.Expr) -> Any:
+    return _constant(e)
+
+
+def _chooses_in(s: ast.Stmt) -> list[ast.Choose]:
+    """The `choose` expressions of one statement (not of nested blocks), innermost first."""
+    found: list[ast.Choose] = []
+
+    def walk(node) -> None:
+        if isinstance(node, ast.Choose):
+            for child in (node.count, node.source, node.chooser):
+                if child is not None:
+                    walk(child)
+            found.append(node)
+            return
+        if isinstance(node, (ast.Select, ast.Comprehension)):
+            return  # the checker rejects choose inside these
+        if isinstance(node, ast.Expr):
+            for value in node.__dict__.values():
+                if isinstance(value, ast.Node):
+                    walk(value)
+                elif isinstance(value, tuple):
+                    for v in value:
+                        if isinstance(v, ast.Node):
+                            walk(v)
+
+    for name, value in s.__dict__.items():
+        if name in ("body", "orelse", "branches"):
+            if name == "branches":
+                for br in value:
+                    walk(br.condition)
+            continue
+        if isinstance(value, ast.Expr):
+            walk(value)
+        elif isinstance(value, tuple):
+            for v in value:
+                if isinstance(v, ast.Expr):
+                    walk(v)
+                elif isinstance(v, (ast.NamedArg, ast.AttrDef)):
+                    walk(v.value)
+    return found

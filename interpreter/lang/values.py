@@ -1,0 +1,103 @@
+"""Run-time values the compiled language works with: card and player handles, zone keys.
+
+Handles are immutable and shared between a game and its clones: all mutable state of a card
+(its zone, attributes, part) lives in the game state, keyed by the handle's id. That keeps
+`clone()` a copy of plain dicts and lists, with no remapping of references held in frames.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class CardRef:
+    """A card instance: a stable id for the whole game and its definition."""
+
+    __slots__ = ("id", "defn")
+
+    def __init__(self, card_id: int, defn: Any) -> None:
+        self.id = card_id
+        self.defn = defn
+
+    @property
+    def name(self) -> str:
+        return self.defn.name
+
+    def __repr__(self) -> str:
+        return f"{self.defn.name}#{self.id}"
+
+
+class PlayerRef:
+    """A player, by seat (1-based)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def __repr__(self) -> str:
+        return f"P{self.seat}"
+
+
+class ZoneKey(tuple):
+    """(zone name, seat or 0 for a shared zone, row name or '')."""
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, seat: int = 0, row: str = "") -> ZoneKey:
+        return tuple.__new__(cls, (name, seat, row))
+
+    @property
+    def name(self) -> str:
+        return self[0]
+
+    @property
+    def seat(self) -> int:
+        return self[1]
+
+    @property
+    def row(self) -> str:
+        return self[2]
+
+    def __repr__(self) -> str:
+        text = self[0]
+        if self[1]:
+            text += f"(P{self[1]})"
+        if self[2]:
+            text += f".{self[2]}"
+        return text
+
+
+def value_id(value: Any) -> str:
+    """A stable, readable id for a decision option's value."""
+    if isinstance(value, CardRef):
+        return f"c{value.id}"
+    if isinstance(value, PlayerRef):
+        return f"p{value.seat}"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return "+".join(value_id(v) for v in value) or "nothing"
+    return str(value)
+
+
+def type_name(value: Any) -> str:
+    if isinstance(value, CardRef):
+        return "card"
+    if isinstance(value, PlayerRef):
+        return "player"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if value is None:
+        return "none"
+    return type(value).__name__

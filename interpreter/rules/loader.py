@@ -1,0 +1,323 @@
+"""Load a ruleset: YAML rule files (with `extends:`), their code and card files, into a `Ruleset`.
+
+Every problem is reported with the file, line and column: YAML and schema errors through
+`yamlload`/`schema`, code errors through the parser and the checker. Nothing is half-loaded:
+either a complete, checked `Ruleset` comes back or a `CardrulesError` is raised.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean, register_source
+from ..lang import ast
+from ..lang.parser import parse, parse_block, parse_expression
+from .model import (
+    AttrSpec,
+    CardType,
+    DeckRules,
+    EndCondition,
+    OptionSpec,
+    Phase,
+    Ruleset,
+    ZoneSpec,
+)
+from .yamlload import load_yaml
+
+BUILTIN_GLOBALS = ("turn", "phase", "active")
+
+
+class Source:
+    """One loaded YAML rule file: its data and where each key path is in it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file = str(path)
+        self.data, self.marks = load_yaml(path)
+
+    def span(self, *key_path) -> Span:
+        return self.marks.span(key_path)
+
+    def code_origin(self, *key_path) -> tuple[int, int, bool]:
+        line, column, style = self.marks.value_origin(key_path)
+        return line, column, style == "|"
+
+
+def _merge(base: Any, over: Any) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for k, v in over.items():
+            out[k] = _merge(base[k], v) if k in base else v
+        return out
+    return over
+
+
+class _Located:
+    """Which source file each top-level value came from (after `extends:` merging)."""
+
+    def __init__(self) -> None:
+        self.sources: dict[tuple, Source] = {}
+
+    def record(self, source: Source, data: dict, prefix: tuple = ()) -> None:
+        for k, v in data.items():
+            self.sources[prefix + (k,)] = source
+            if isinstance(v, dict):
+                self.record(source, v, prefix + (k,))
+
+    def source(self, *key_path) -> Source:
+        for n in range(len(key_path), 0, -1):
+            src = self.sources.get(tuple(key_path[:n]))
+            if src is not None:
+                return src
+        return self.sources[()]
+
+
+def _read_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, _Located, Source]:
+    from .schema import validate
+
+    if path in seen:
+        raise RulesError(f"'extends' makes a cycle: {' -> '.join(str(p) for p in (*seen, path))}")
+    src = Source(path)
+    data = src.data
+    if not isinstance(data, dict):
+        raise RulesError("a ruleset file must be a mapping of keys", src.span())
+    validate(data, src.marks, "ruleset", src.file)
+    _absolutize(data, path.parent)
+    located = _Located()
+    if "extends" in data:
+        base_path = _resolve_extends(data["extends"], path, src)
+        base, located, _ = _read_chain(base_path, (*seen, path))
+        merged = _merge(base, {k: v for k, v in data.items() if k != "extends"})
+    else:
+        merged = data
+    located.sources[()] = src
+    located.record(src, {k: v for k, v in data.items() if k != "extends"})
+    return merged, located, src
+
+
+def _resolve_extends(name: str, path: Path, src: Source) -> Path:
+    candidate = (path.parent / name)
+    if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
+        return candidate.resolve()
+    try:
+        return paths.ruleset_path(name)
+    except RulesError as err:
+        raise RulesError(f"'extends: {name}': {err.message}", src.span("extends")) from None
+
+
+def _absolutize(data: dict, folder: Path) -> None:
+    for key in ("code", "cards"):
+        if key in data:
+            data[key] = [str((folder / p).resolve()) for p in data[key]]
+    decks = data.get("decks")
+    if isinstance(decks, dict) and "default" in decks:
+        decks["default"] = [str((folder / p).resolve()) for p in decks["default"]]
+
+
+def parse_option_value(spec: OptionSpec, raw: Any) -> Any:
+    """Type-check one option value (from YAML or `--option k=v` text); raise RulesError if wrong."""
+    value = raw
+    if spec.type == "int":
+        if isinstance(raw, str):
+            try:
+                value = int(raw)
+            except ValueError:
+                raise RulesError(f"option {spec.name} takes a whole number, not {raw!r}") from None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(f"option {spec.name} takes a whole number, not {raw!r}")
+        if spec.min is not None and value < spec.min:
+            raise RulesError(f"option {spec.name} must be at least {spec.min}, not {value}")
+        if spec.max is not None and value > spec.max:
+            raise RulesError(f"option {spec.name} must be at most {spec.max}, not {value}")
+    elif spec.type == "bool":
+        if isinstance(raw, str):
+            lowered = raw.lower()
+            if lowered not in ("true", "false", "yes", "no", "1", "0"):
+                raise RulesError(f"option {spec.name} takes true or false, not {raw!r}")
+            value = lowered in ("true", "yes", "1")
+        if not isinstance(value, bool):
+            raise RulesError(f"option {spec.name} takes true or false, not {raw!r}")
+    else:
+        value = str(raw)
+        if value not in spec.values:
+            raise RulesError(
+                f"option {spec.name} takes one of {', '.join(spec.values)}, not {raw!r}"
+                + did_you_mean(value, spec.values))
+    return value
+
+
+def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
+    """Read, merge, validate and check a ruleset. Raises CardrulesError on any problem."""
+    path = paths.ruleset_path(str(name_or_path))
+    data, located, top = _read_chain(path)
+    builder = _Builder(data, located, top)
+    return builder.build(options or {})
+
+
+class _Builder:
+    def __init__(self, data: dict, located: _Located, top: Source) -> None:
+        self.data = data
+        self.located = located
+        self.top = top
+        self.errors: list[CardrulesError] = []
+
+    def span(self, *key_path) -> Span:
+        src = self.located.source(*key_path)
+        try:
+            return src.span(*key_path)
+        except (KeyError, IndexError, TypeError):
+            return src.span()
+
+    # --------------------------------------------------------------- pieces
+    def attr_spec(self, name: str, raw: dict, *key_path) -> AttrSpec:
+        kind = raw.get("type", "int")
+        default = raw.get("default")
+        required = "default" not in raw and kind in ("int", "text", "bool")
+        if default is None and kind == "list":
+            default = []
+        elif default is None and kind == "int" and not required:
+            default = 0
+        return AttrSpec(name, kind, default, raw.get("min"), raw.get("max"), raw.get("visibility", "public"),
+                        required, self.span(*key_path))
+
+    def code(self, text: str, *key_path) -> tuple[ast.Stmt, ...]:
+        src = self.located.source(*key_path)
+        line, column, block = src.code_origin(*key_path)
+        return parse_block(str(text), src.file, line, column, block)
+
+    def expression(self, text: str, *key_path) -> ast.Expr:
+        src = self.located.source(*key_path)
+        line, column, _block = src.code_origin(*key_path)
+        return parse_expression(str(text), src.file, line, column)
+
+    def guarded(self, fn, *args):
+        try:
+            return fn(*args)
+        except ErrorList as err:
+            self.errors.extend(err.errors)
+        except CardrulesError as err:
+            self.errors.append(err)
+        return None
+
+    # --------------------------------------------------------------- the whole ruleset
+    def build(self, option_values: dict[str, Any]) -> Ruleset:
+        d = self.data
+        option_specs = {}
+        for name, raw in (d.get("options") or {}).items():
+            option_specs[name] = OptionSpec(
+                name, raw.get("type", "int"), raw.get("default"), raw.get("min"), raw.get("max"),
+                tuple(str(v) for v in raw.get("values", ())), raw.get("description", ""),
+                self.span("options", name))
+        options = {}
+        for name, spec in option_specs.items():
+            options[name] = self.guarded(parse_option_value, spec, spec.default)
+        for name, raw in option_values.items():
+            if name not in option_specs:
+                self.errors.append(RulesError(
+                    f"{d['name']} has no option {name!r}{did_you_mean(name, option_specs)}",
+                    hint="options: " + (", ".join(sorted(option_specs)) or "none")))
+                continue
+            options[name] = self.guarded(parse_option_value, option_specs[name], raw)
+
+        zones = {}
+        for name, raw in (d.get("zones") or {}).items():
+            zones[name] = ZoneSpec(name, raw.get("per", "player") == "player", bool(raw.get("ordered", False)),
+                                   raw.get("visibility", "public"), bool(raw.get("active", False)),
+                                   tuple(raw.get("rows", ())), self.span("zones", name))
+        globals_ = {n: self.attr_spec(n, r, "globals", n) for n, r in (d.get("globals") or {}).items()}
+        for n in globals_:
+            if n in BUILTIN_GLOBALS:
+                self.errors.append(RulesError(f"'{n}' is a built-in global (game.{n}); choose another name",
+                                              self.span("globals", n)))
+        player_attrs = {n: self.attr_spec(n, r, "player_attributes", n)
+                        for n, r in (d.get("player_attributes") or {}).items()}
+        card_types = {}
+        for tname, raw in (d.get("card_types") or {}).items():
+            attrs = {n: self.attr_spec(n, r, "card_types", tname, "attributes", n)
+                     for n, r in (raw.get("attributes") or {}).items()}
+            card_types[tname] = CardType(tname, attrs, bool(raw.get("token", False)), raw.get("label"),
+                                         self.span("card_types", tname))
+
+        modules = []
+        for file in d.get("code") or []:
+            m = self.guarded(_parse_file, Path(file), ".rules")
+            if m is not None:
+                modules.extend(m)
+        card_modules = []
+        for folder in d.get("cards") or []:
+            m = self.guarded(_parse_cards, Path(folder))
+            if m is not None:
+                card_modules.extend(m)
+
+        setup = self.guarded(self.code, d.get("setup", ""), "setup") if d.get("setup") else ()
+        turn = d.get("turn") or {}
+        phases = []
+        for i, raw in enumerate(turn.get("phases") or []):
+            body = self.guarded(self.code, raw.get("do", ""), "turn", "phases", i, "do")
+            phases.append(Phase(raw["name"], body or (), self.span("turn", "phases", i)))
+        end = []
+        for i, raw in enumerate(d.get("end") or []):
+            when = self.guarded(self.expression, raw["when"], "end", i, "when")
+            winner = self.guarded(self.expression, raw["winner"], "end", i, "winner") if "winner" in raw else None
+            loser = self.guarded(self.expression, raw["loser"], "end", i, "loser") if "loser" in raw else None
+            draw = "draw" in raw
+            reason = raw.get("reason") or (raw["draw"] if draw else "")
+            check_on = tuple(raw["check_on"]) if "check_on" in raw else None
+            if when is not None:
+                end.append(EndCondition(when, winner, loser, draw, str(reason), check_on, self.span("end", i)))
+        decks = None
+        if "decks" in d:
+            raw = d["decks"]
+            decks = DeckRules(raw.get("zone", "deck"), raw.get("size"), raw.get("min_size"), raw.get("max_copies"),
+                              tuple(raw["allowed_types"]) if "allowed_types" in raw else None,
+                              raw.get("colours_attribute"), tuple(raw.get("default", ())), self.span("decks"))
+        if self.errors:
+            raise ErrorList(self.errors) if len(self.errors) > 1 else self.errors[0]
+        ruleset = Ruleset(
+            name=d["name"], title=d.get("title", d["name"]), file=self.top.file,
+            player_count=int(d.get("players", 2)), option_specs=option_specs, options=options, zones=zones,
+            globals=globals_, player_attributes=player_attrs, card_types=card_types,
+            events=dict(d.get("events") or {}), modules=modules, card_modules=card_modules, setup=setup or (),
+            turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks,
+            step_budget=int(d.get("step_budget", 200_000)))
+        from .checker import check_ruleset
+
+        check_ruleset(ruleset)
+        return ruleset
+
+
+def _read_text(path: Path) -> str:
+    if not path.exists():
+        raise RulesError(f"no such file: {path}")
+    raw = path.read_bytes()
+    if b"\x00" in raw:
+        raise RulesError(f"{path}: the file is binary, not text")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise RulesError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    register_source(str(path), text)
+    return text
+
+
+def _parse_file(path: Path, suffix: str) -> list[ast.Module]:
+    return [parse(_read_text(path), str(path))]
+
+
+def _parse_cards(folder: Path) -> list[ast.Module]:
+    if folder.is_file():
+        return _parse_file(folder, ".cards")
+    if not folder.is_dir():
+        raise RulesError(f"no such card folder or file: {folder}")
+    errors: list[CardrulesError] = []
+    modules = []
+    for file in sorted(folder.glob("*.cards")):
+        try:
+            modules.extend(_parse_file(file, ".cards"))
+        except CardrulesError as err:
+            errors.append(err)
+    if errors:
+        raise ErrorList(errors) if len(errors) > 1 else errors[0]
+    return modules

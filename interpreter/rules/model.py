@@ -1,0 +1,121 @@
+"""The rule model: a ruleset as plain dataclasses, read from YAML, before any code is compiled.
+
+It is what the rule files say (zones, attributes, card types, options, turn structure, end
+conditions, deck rules) with every name resolved and every value typed; code strings stay as
+parsed AST with their spans. `interpreter.engine.build` compiles it into runnable `Rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Span
+from ..lang import ast
+
+ATTRIBUTE_TYPES = ("int", "bool", "text", "list", "player", "card")
+VISIBILITIES = ("public", "owner", "hidden")
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    name: str
+    per_player: bool
+    ordered: bool
+    visibility: str
+    active: bool
+    rows: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class AttrSpec:
+    name: str
+    type: str
+    default: Any
+    min: int | None
+    max: int | None
+    visibility: str
+    required: bool
+    span: Span
+
+    @property
+    def clamp(self) -> tuple[int | None, int | None] | None:
+        if self.min is None and self.max is None:
+            return None
+        return (self.min, self.max)
+
+
+@dataclass(frozen=True)
+class CardType:
+    name: str
+    attributes: dict[str, AttrSpec]
+    token: bool
+    label: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    type: str
+    default: Any
+    min: int | None
+    max: int | None
+    values: tuple[str, ...]
+    description: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    body: tuple[ast.Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class EndCondition:
+    when: ast.Expr
+    winner: ast.Expr | None
+    loser: ast.Expr | None
+    draw: bool
+    reason: str
+    check_on: tuple[str, ...] | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class DeckRules:
+    zone: str
+    size: int | None
+    min_size: int | None
+    max_copies: str | None
+    allowed_types: tuple[str, ...] | None
+    colours_attribute: str | None
+    defaults: tuple[str, ...]
+    span: Span
+
+
+@dataclass
+class Ruleset:
+    name: str
+    title: str
+    file: str
+    player_count: int
+    option_specs: dict[str, OptionSpec]
+    options: dict[str, Any]
+    zones: dict[str, ZoneSpec]
+    globals: dict[str, AttrSpec]
+    player_attributes: dict[str, AttrSpec]
+    card_types: dict[str, CardType]
+    events: dict[str, str | None]
+    modules: list[ast.Module]
+    card_modules: list[ast.Module]
+    setup: tuple[ast.Stmt, ...]
+    turn_active: str
+    phases: list[Phase]
+    end: list[EndCondition]
+    decks: DeckRules | None
+    step_budget: int = 200_000
+    extra: dict[str, Any] = field(default_factory=dict)
