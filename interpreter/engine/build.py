@@ -6,6 +6,7 @@ creates the cards of the decks and starts the main program (set-up, then the tur
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from ..errors import NO_SPAN, DeckError, Span, did_you_mean
@@ -100,6 +101,7 @@ class Rules:
         self.end_checks_any = [c for on, c in checks if on is None]
 
         self.main, self.phase_pcs = self._main_program(compiler)
+        self._default_decks: list[Deck] | None = None
         self.codes = dict(compiler.codes)
         self.codes[self.main.name] = self.main
 
@@ -113,7 +115,7 @@ class Rules:
         defn.initial = initial
         defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
         defn.label = ctype.label
-        defn.label_fields = [n for n in ctype.attributes if ctype.label and "{" + n + "}" in ctype.label]
+        defn.label_fields = [n for _lit, n, _spec, _conv in string.Formatter().parse(ctype.label or "") if n]
         bound = [(a, {}) for a in defn.abilities]
         for kw_name, args in defn.keywords:
             params = self.ruleset.extra["definitions"].keywords[kw_name].params
@@ -157,11 +159,13 @@ class Rules:
         return load_deck(source, self, seat)
 
     def default_decks(self) -> list[Deck]:
-        d = self.ruleset.decks
-        if d is None or not d.defaults:
-            return []
-        files = list(d.defaults)
-        return [self.deck(files[i % len(files)], i + 1) for i in range(self.player_count)]
+        """The ruleset's default decks, one per seat (loaded once, then reused)."""
+        if self._default_decks is None:
+            d = self.ruleset.decks
+            files = list(d.defaults) if d is not None else []
+            self._default_decks = [self.deck(files[i % len(files)], i + 1)
+                                   for i in range(self.player_count)] if files else []
+        return self._default_decks
 
     def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
         """A new game, set up and running until its first decision."""

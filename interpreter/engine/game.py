@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.compiler import Frame
-from ..lang.values import CardRef, PlayerRef, ZoneKey, value_id
+from ..lang.values import CardRef, Labelled, PlayerRef, ZoneKey, value_id
 
 PART = "$part"
 ATTACHED = "$attached"
@@ -701,7 +701,8 @@ class Game:
             f.locals[var] = None if kind == "one" else []
             return
         if len(candidates) == 1 and not always_ask:
-            f.locals[var] = candidates[0]
+            only = candidates[0]
+            f.locals[var] = only.value if type(only) is Labelled else only
             return
         if not isinstance(who, PlayerRef):
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
@@ -712,7 +713,10 @@ class Game:
             if oid in seen:
                 continue
             seen.add(oid)
-            options.append(Option(oid, self.label(v), v, len(options)))
+            if type(v) is Labelled:
+                options.append(Option(oid, v.label, v.value, len(options)))
+            else:
+                options.append(Option(oid, self.label(v), v, len(options)))
         self.pending = Pending(who.seat, var, prompt or "choose", options, span)
         self.halted = True
 
@@ -724,8 +728,10 @@ class Game:
             d = self.attrs.get(value.id)
             if d is None:
                 return value.defn.name
-            fields = {k: self.read(value, k) for k in value.defn.label_fields}
-            fields["name"] = value.defn.name
+            fields = {}
+            for k in value.defn.label_fields:
+                v = self.read(value, k)
+                fields[k] = f"P{v.seat}" if type(v) is PlayerRef else v
             return template.format(**fields)
         if type(value) is PlayerRef:
             return f"P{value.seat}"

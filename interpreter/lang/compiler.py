@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .values import CardRef, PlayerRef, type_name
+from .values import CardRef, Labelled, PlayerRef, type_name
 
 Fn = Callable[[Any, Any], Any]
 
@@ -245,6 +245,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
     "position": _b(lambda g, c: g.position(c), 1),
     "has": _b(lambda g, c, k: g.has_keyword(c, k), 2),
     "text": _b(lambda g, x: g.label(x), 1),
+    "labelled": _b(lambda g, x, label: Labelled(x, str(label)), 2),
 }
 
 # Statement-level built-in procedures: name -> arity.

@@ -119,6 +119,19 @@ def parse(text: str, file: str = "<text>", start: str = "start") -> ast.Module:
     return ToAst(file).transform(tree)
 
 
+def parse_embedded(text: str, file: str, line: int, column: int) -> ast.Module:
+    """Parse a whole card/rule file embedded in a YAML literal block starting at (line, column)."""
+    try:
+        tree = _parser("start").parse(text)
+    except UnexpectedInput as err:
+        error = _syntax_error(err, file)
+        span = error.span
+        assert span is not None
+        error.span = Span(file, span.line + line - 1, span.column + column - 1)
+        raise error from None
+    return ToAst(file, line - 1, column - 1, column - 1).transform(tree)
+
+
 def parse_expression(text: str, file: str = "<expr>", line: int = 1, column: int = 1) -> ast.Expr:
     """Parse one expression (used for the short code strings in rule files)."""
     module = parse_block(f"let _ = {text}", file, line, column - len("let _ = "))

@@ -68,10 +68,25 @@ class ZoneKey(tuple):
         return text
 
 
+class Labelled:
+    """An option value with its own readable label (built by `labelled(value, text)`)."""
+
+    __slots__ = ("value", "label")
+
+    def __init__(self, value: Any, label: str) -> None:
+        self.value = value
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"{self.label!r}"
+
+
 def value_id(value: Any) -> str:
     """A stable, readable id for a decision option's value."""
     if isinstance(value, CardRef):
         return f"c{value.id}"
+    if isinstance(value, Labelled):
+        return value_id(value.value)
     if isinstance(value, PlayerRef):
         return f"p{value.seat}"
     if value is True:

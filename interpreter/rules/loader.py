@@ -148,11 +148,17 @@ def parse_option_value(spec: OptionSpec, raw: Any) -> Any:
     return value
 
 
-def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
-    """Read, merge, validate and check a ruleset. Raises CardrulesError on any problem."""
+def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
+                 extra_cards: list[tuple[str, str, int, int]] = ()) -> Ruleset:
+    """Read, merge, validate and check a ruleset. Raises CardrulesError on any problem.
+
+    extra_cards: card texts to add to the ruleset's cards, each (text, file, line, column) of
+    where the text starts (a scenario's inline cards).
+    """
     path = paths.ruleset_path(str(name_or_path))
     data, located, top = _read_chain(path)
     builder = _Builder(data, located, top)
+    builder.extra_cards = list(extra_cards)
     return builder.build(options or {})
 
 
@@ -162,6 +168,7 @@ class _Builder:
         self.located = located
         self.top = top
         self.errors: list[CardrulesError] = []
+        self.extra_cards: list[tuple[str, str, int, int]] = []
 
     def span(self, *key_path) -> Span:
         src = self.located.source(*key_path)
@@ -251,6 +258,11 @@ class _Builder:
             if m is not None:
                 card_modules.extend(m)
 
+        for text, file, line, column in self.extra_cards:
+            m = self.guarded(_parse_text_at, text, file, line, column)
+            if m is not None:
+                card_modules.append(m)
+
         setup = self.guarded(self.code, d.get("setup", ""), "setup") if d.get("setup") else ()
         turn = d.get("turn") or {}
         phases = []
@@ -304,6 +316,13 @@ def _read_text(path: Path) -> str:
 
 def _parse_file(path: Path, suffix: str) -> list[ast.Module]:
     return [parse(_read_text(path), str(path))]
+
+
+def _parse_text_at(text: str, file: str, line: int, column: int) -> ast.Module:
+    """Parse card text embedded in another file (a YAML literal block) at its real position."""
+    from ..lang.parser import parse_embedded
+
+    return parse_embedded(text, file, line, column)
 
 
 def _parse_cards(folder: Path) -> list[ast.Module]:
