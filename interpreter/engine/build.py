@@ -10,6 +10,7 @@ import string
 from typing import Any
 
 from ..errors import NO_SPAN, DeckError, Span, did_you_mean
+from ..lang import ast
 from ..lang.compiler import Code, Compiler, Frame, Names, constant
 from ..lang.values import ZoneKey
 from ..rules.checker import Definitions
@@ -57,8 +58,16 @@ class Rules:
         self.global_defaults = {n: _copy(s.default) for n, s in ruleset.globals.items()}
         self.root_frame = Frame(None, {})
 
+        triggers, replaced = _ability_events(defs)
+        suspending: set[str] | None = set(triggers)
+        for e in ruleset.end:
+            if e.check_on is None:
+                suspending = None
+                break
+            suspending.update(e.check_on)
         compiler = Compiler(Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords,
-                                  set(ruleset.card_types), set(defs.cards)))
+                                  set(ruleset.card_types), set(defs.cards), ruleset.player_count,
+                                  suspending, replaced))
         compiler.compile_all()
         self.compiler = compiler
         self.keyword_abilities = {name: compiler.keyword_bundle(k) for name, k in defs.keywords.items()}
@@ -140,10 +149,12 @@ class Rules:
             compiler.stmt(s, main, [])
         head = len(main.instrs)
         main.instrs.append(lambda g, f: g.begin_turn())
+        main.spans.append(NO_SPAN)
         phase_pcs = {}
         for phase in self.ruleset.phases:
             phase_pcs[phase.name] = len(main.instrs)
             main.instrs.append(lambda g, f, name=phase.name: g.begin_phase(name))
+            main.spans.append(phase.span)
             for s in phase.body:
                 compiler.stmt(s, main, [])
 
@@ -151,6 +162,7 @@ class Rules:
             f.pc = head
 
         main.instrs.append(loop)
+        main.spans.append(NO_SPAN)
         return main, phase_pcs
 
     # ------------------------------------------------------------------ games
@@ -196,6 +208,27 @@ class Rules:
 
     def unknown_card(self, name: str) -> str:
         return f"no card named {name!r}{did_you_mean(name, self.card_defs)}"
+
+
+def _ability_events(defs: Definitions) -> tuple[set[str], set[str]]:
+    """Events some triggered ability listens to, procedures some replacement replaces."""
+    triggers: set[str] = set()
+    replaced: set[str] = set()
+
+    def visit(abilities) -> None:
+        for a in abilities:
+            if isinstance(a, ast.Triggered):
+                triggers.add(a.event)
+            elif isinstance(a, ast.Replacement):
+                replaced.add(a.event)
+
+    for card in defs.cards.values():
+        visit(card.abilities)
+        for part in card.parts:
+            visit(part.abilities)
+    for keyword in defs.keywords.values():
+        visit(keyword.abilities)
+    return triggers, replaced
 
 
 def _copy(value):

@@ -42,17 +42,44 @@ GAME = _Marker("game")
 OPTIONS = _Marker("options")
 
 
-@dataclass(frozen=True)
 class Option:
-    """One legal answer to a decision: a stable id, a readable label, the value."""
+    """One legal answer to a decision: a stable id, a readable label, the value.
 
-    id: str
-    label: str
-    value: Any
-    index: int
+    The id and label are computed on first use: an agent that picks by index never pays for them.
+    """
+
+    __slots__ = ("value", "index", "_id", "_label", "_game")
+
+    def __init__(self, id: str | None, label: str | None, value: Any, index: int, game: Game | None = None) -> None:
+        self.value = value
+        self.index = index
+        self._id = id
+        self._label = label
+        self._game = game
+
+    @property
+    def id(self) -> str:
+        if self._id is None:
+            self._id = value_id(self.value)
+        return self._id
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = self._game.label(self.value) if self._game is not None else str(self.value)
+        return self._label
 
     def __str__(self) -> str:
         return self.label
+
+    def __repr__(self) -> str:
+        return f"Option({self.index}, {self.id!r}, {self.label!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
 
 
 @dataclass
@@ -152,6 +179,8 @@ class Game:
     def _find_option(self, pending: Pending, option) -> Option:
         options = pending.options
         if isinstance(option, Option):
+            if option.index < len(options) and options[option.index] is option:
+                return option
             for o in options:
                 if o.id == option.id:
                     return o
@@ -160,6 +189,9 @@ class Game:
         elif isinstance(option, int):
             if 0 <= option < len(options):
                 return options[option]
+            raise IllegalDecisionError(
+                f"option index {option} is out of range for P{pending.seat}'s decision '{pending.prompt}' "
+                f"(0..{len(options) - 1})")
         elif isinstance(option, str):
             for o in options:
                 if o.id == option:
@@ -229,7 +261,10 @@ class Game:
                 frames.pop()
                 continue
             f.pc = pc + 1
-            instrs[pc](self, f)
+            try:
+                instrs[pc](self, f)
+            except (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError) as err:
+                raise self._located(err, f, pc) from None
             if self.halted:
                 break
             steps += 1
@@ -241,6 +276,13 @@ class Game:
         self.steps += steps
         if not frames and self.result is None:
             self.finish(reason="the rules ended without a result")
+
+    def _located(self, err: Exception, f: Frame, pc: int) -> RuntimeRuleError:
+        """A Python error inside rule code, turned into an error at the rule's statement."""
+        spans = f.code.spans
+        span = spans[pc] if pc < len(spans) else f.code.span
+        card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
+        return RuntimeRuleError(f"{type(err).__name__}: {err} in {f.code.name}{card}", span)
 
     def runtime_error(self, message: str, span: Span | None = None):
         where = self.frames[-1].code.name if self.frames else "rules"
@@ -272,16 +314,15 @@ class Game:
             if d is None:
                 return self._card_gone(obj, name)
             if name in d:
-                v = d[name]
-                if self._modifiable(name):
-                    return self._modified(obj, name, v)
-                return v
+                if (self.temp_mods or name in self.rules.statically_modified) and self._modifiable(name):
+                    return self._modified(obj, name, d[name])
+                return d[name]
             return self._card_property(obj, d, name)
         if type(obj) is PlayerRef:
             if name == "seat":
                 return obj.seat
             v = self.player_attrs[obj.seat - 1][name]
-            if self._modifiable(name):
+            if (self.temp_mods or name in self.rules.statically_modified) and self._modifiable(name):
                 return self._modified(obj, name, v)
             return v
         if type(obj) is list:
@@ -707,16 +748,11 @@ class Game:
         if not isinstance(who, PlayerRef):
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
         options = []
-        seen = set()
         for v in candidates:
-            oid = value_id(v)
-            if oid in seen:
-                continue
-            seen.add(oid)
             if type(v) is Labelled:
-                options.append(Option(oid, v.label, v.value, len(options)))
+                options.append(Option(None, v.label, v.value, len(options)))
             else:
-                options.append(Option(oid, self.label(v), v, len(options)))
+                options.append(Option(None, None, v, len(options), self))
         self.pending = Pending(who.seat, var, prompt or "choose", options, span)
         self.halted = True
 
@@ -756,10 +792,13 @@ def _clamp(value, lo_hi):
 
 
 def _distinct(values: list) -> list:
+    """The values without repeats (cards and players by identity, others by value)."""
+    if len(values) < 2 or type(values[0]) in (list, Labelled):
+        return values  # lists of options (combinations, labelled pairs) are built distinct
     seen = set()
     out = []
     for v in values:
-        k = value_id(v)
+        k = id(v) if type(v) in (CardRef, PlayerRef) else value_id(v)
         if k not in seen:
             seen.add(k)
             out.append(v)

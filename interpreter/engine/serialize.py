@@ -146,7 +146,7 @@ def game_from_json(data: dict, rules) -> Game:
         game.frames.append(frame)
     if data["pending"] is not None:
         p = data["pending"]
-        options = [Option(oid, label, decode(v, game), i) for i, (oid, label, v) in enumerate(p["options"])]
+        options = [Option(oid, label, decode(v, game), i, game) for i, (oid, label, v) in enumerate(p["options"])]
         game.pending = Pending(p["seat"], p["var"], p["prompt"], options, None)
         game.halted = True
     if data["result"] is not None:

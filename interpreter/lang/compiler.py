@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .values import CardRef, Labelled, PlayerRef, type_name
+from .values import CardRef, Labelled, PlayerRef, ZoneKey
 
 Fn = Callable[[Any, Any], Any]
 
@@ -54,11 +54,12 @@ class Frame:
 class Code:
     """A compiled block: a name (stable, for logs, errors and saved games) and its instructions."""
 
-    __slots__ = ("name", "instrs", "span", "params")
+    __slots__ = ("name", "instrs", "spans", "span", "params")
 
     def __init__(self, name: str, span: Span, params: tuple[str, ...] = ()) -> None:
         self.name = name
         self.instrs: list[Fn] = []
+        self.spans: list[Span] = []  # the statement each instruction comes from
         self.span = span
         self.params = params
 
@@ -129,7 +130,14 @@ class Names:
         keywords: dict[str, ast.KeywordDef],
         card_types: set[str],
         card_names: set[str],
+        player_count: int = 2,
+        suspending_events: set[str] | None = None,
+        replaced_procedures: set[str] | None = None,
     ) -> None:
+        self.player_count = player_count
+        # events whose emission may run triggers or end the game (None: every event may)
+        self.suspending_events = suspending_events
+        self.replaced_procedures = replaced_procedures or set()
         self.zones = zones
         self.procedures = procedures
         self.functions = functions
@@ -195,18 +203,14 @@ def _mod(a, b):
     return a % b if b else 0
 
 
-def _eq(a, b):
-    return a is b if isinstance(a, (CardRef, PlayerRef)) or isinstance(b, (CardRef, PlayerRef)) else a == b
-
-
 BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: (_as_list(a) + _as_list(b)) if isinstance(a, list) or isinstance(b, list) else a + b,
     "-": lambda a, b: a - b,
     "*": lambda a, b: a * b,
     "/": _floordiv,
     "%": _mod,
-    "==": _eq,
-    "!=": lambda a, b: not _eq(a, b),
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b,
@@ -261,18 +265,23 @@ class Compiler:
         self.function_impls: dict[str, list] = {}
         self.codes: dict[str, Code] = {}
         self._temp = 0
+        self._span: Span | None = None
         for name, proc in names.procedures.items():
             self.procedure_codes[name] = Code(f"procedure {name}", proc.span, proc.params)
         for name in names.functions:
             self.function_impls[name] = [None]
 
     def compile_all(self) -> None:
+        self._find_native_procedures()
         for name, proc in self.names.procedures.items():
             code = self.procedure_codes[name]
             self._compile_body(proc.body, code)
             self.codes[code.name] = code
         for name, fn in self.names.functions.items():
             self.function_impls[name][0] = self.expr(fn.body)
+        for name in self.native_procedures:
+            body = self.names.procedures[name].body
+            self._native_bodies[name][0] = self.native_block(body) if body else _nothing
 
     # ----------------------------------------------------------------- blocks
     def block(self, name: str, body: tuple[ast.Stmt, ...], span: Span) -> Code:
@@ -284,9 +293,33 @@ class Compiler:
         return code
 
     def _compile_body(self, body, code: Code) -> None:
-        loops: list[tuple[list[int], int]] = []
-        for stmt in body:
-            self.stmt(stmt, code, loops)
+        self.stmts(body, code, [])
+
+    def stmts(self, body, code: Code, loops: list) -> None:
+        """Compile statements; runs of statements that cannot suspend become one native instruction."""
+        run: list[ast.Stmt] = []
+        for st in body:
+            if self.is_native(st):
+                run.append(st)
+                continue
+            if run:
+                self._native_instr(run, code, loops)
+                run = []
+            self.stmt(st, code, loops)
+        if run:
+            self._native_instr(run, code, loops)
+
+    def _native_instr(self, run: list[ast.Stmt], code: Code, loops: list) -> None:
+        block = self.native_block(run)
+        end = loops[-1][0] if loops else None
+
+        def op(g, f):
+            signal = block(g, f)
+            if signal is not None:
+                f.pc = end[0] if signal is BREAK and end is not None else len(f.code.instrs)
+
+        code.instrs.append(op)
+        code.spans.append(run[0].span)
 
     def _tmp(self) -> str:
         self._temp += 1
@@ -300,8 +333,13 @@ class Compiler:
             self._emit_choose(choose, var, code, subst)
             subst[id(choose)] = var
         self._subst = subst
+        parent = self._span
+        code.spans.extend([parent] * (len(code.instrs) - len(code.spans)))
+        self._span = s.span
         method = getattr(self, "s_" + type(s).__name__)
         method(s, code, loops)
+        code.spans.extend([s.span] * (len(code.instrs) - len(code.spans)))
+        self._span = parent
 
     def _emit_choose(self, c: ast.Choose, var: str, code: Code, subst: dict[int, str]) -> None:
         self._subst = subst
@@ -395,8 +433,8 @@ class Compiler:
 
     def s_If(self, s: ast.If, code: Code, loops) -> None:
         end_jumps: list[list[int]] = []
-        for branch in s.branches:
-            cond = self.expr(branch.condition)
+        conditions = [self.expr(branch.condition) for branch in s.branches]
+        for branch, cond in zip(s.branches, conditions):
             skip = [0]
 
             def test(g, f, cond=cond, skip=skip):
@@ -404,15 +442,13 @@ class Compiler:
                     f.pc = skip[0]
 
             code.instrs.append(test)
-            for st in branch.body:
-                self.stmt(st, code, loops)
+            self.stmts(branch.body, code, loops)
             end = [0]
             end_jumps.append(end)
             code.instrs.append(_jump(end))
             skip[0] = len(code.instrs)
         if s.orelse:
-            for st in s.orelse:
-                self.stmt(st, code, loops)
+            self.stmts(s.orelse, code, loops)
         for end in end_jumps:
             end[0] = len(code.instrs)
 
@@ -439,8 +475,7 @@ class Compiler:
 
         code.instrs.append(step)
         loops.append((end, head))
-        for st in s.body:
-            self.stmt(st, code, loops)
+        self.stmts(s.body, code, loops)
         loops.pop()
         code.instrs.append(_jump([head]))
         end[0] = len(code.instrs)
@@ -465,8 +500,7 @@ class Compiler:
 
         code.instrs.append(step)
         loops.append((end, head))
-        for st in s.body:
-            self.stmt(st, code, loops)
+        self.stmts(s.body, code, loops)
         loops.pop()
         code.instrs.append(_jump([head]))
         end[0] = len(code.instrs)
@@ -486,8 +520,7 @@ class Compiler:
 
         code.instrs.append(test)
         loops.append((end, head))
-        for st in s.body:
-            self.stmt(st, code, loops)
+        self.stmts(s.body, code, loops)
         loops.pop()
         code.instrs.append(_jump([head]))
         end[0] = len(code.instrs)
@@ -614,13 +647,11 @@ class Compiler:
                 f.pc = skip[0]
 
         code.instrs.append(test)
-        for st in s.body:
-            self.stmt(st, code, loops)
+        self.stmts(s.body, code, loops)
         end = [0]
         code.instrs.append(_jump(end))
         skip[0] = len(code.instrs)
-        for st in s.orelse or ():
-            self.stmt(st, code, loops)
+        self.stmts(s.orelse or (), code, loops)
         end[0] = len(code.instrs)
 
     def s_Win(self, s: ast.Win, code: Code, loops) -> None:
@@ -653,10 +684,21 @@ class Compiler:
         if isinstance(e, ast.Call) and e.func in self.names.zones:
             name = e.func
             args = [self.expr(a) for a in e.args]
+            spec = self.names.zones[name]
             if not args:
                 return lambda g, f: g.zone_key(name, None, None)
             if len(args) == 1:
                 a0 = args[0]
+                if spec.per_player and not spec.rows:
+                    keys = [None] + [ZoneKey(name, seat, "") for seat in range(1, self.names.player_count + 1)]
+
+                    def per_player_key(g, f):
+                        p = a0(g, f)
+                        if type(p) is PlayerRef:
+                            return keys[p.seat]
+                        return g.zone_key(name, p, None)
+
+                    return per_player_key
                 return lambda g, f: g.zone_key(name, a0(g, f), None)
             a0, a1 = args
             return lambda g, f: g.zone_key(name, a0(g, f), a1(g, f))
@@ -696,15 +738,7 @@ class Compiler:
         if name in self.names.keywords:
             return lambda g, f: name
 
-        span = e.span
-
-        def local(g, f):
-            try:
-                return f.locals[name]
-            except KeyError:
-                g.runtime_error(f"{name!r} has no value here", span)
-
-        return local
+        return lambda g, f: f.locals[name]
 
     def e_Attribute(self, e: ast.Attribute):
         attr = e.name
@@ -812,20 +846,27 @@ class Compiler:
             return lambda g, f: left(g, f) or right(g, f)
         if e.op == "in":
             def contains(g, f):
-                v = left(g, f)
-                return any(_eq(v, x) for x in _as_list(right(g, f)))
+                r = right(g, f)
+                return left(g, f) in (r if type(r) is list else _as_list(r))
             return contains
+        if e.op == "==":
+            return lambda g, f: left(g, f) == right(g, f)
+        if e.op == "!=":
+            return lambda g, f: left(g, f) != right(g, f)
+        if e.op == "<":
+            return lambda g, f: left(g, f) < right(g, f)
+        if e.op == "<=":
+            return lambda g, f: left(g, f) <= right(g, f)
+        if e.op == ">":
+            return lambda g, f: left(g, f) > right(g, f)
+        if e.op == ">=":
+            return lambda g, f: left(g, f) >= right(g, f)
+        if e.op == "-":
+            return lambda g, f: left(g, f) - right(g, f)
+        if e.op == "*":
+            return lambda g, f: left(g, f) * right(g, f)
         op = BINOPS[e.op]
-        span = e.span
-
-        def binop(g, f):
-            a, b = left(g, f), right(g, f)
-            try:
-                return op(a, b)
-            except TypeError:
-                g.runtime_error(f"cannot apply {e.op!r} to {type_name(a)} and {type_name(b)}", span)
-
-        return binop
+        return lambda g, f: op(left(g, f), right(g, f))
 
     def e_Not(self, e: ast.Not):
         inner = self.expr(e.operand)
@@ -918,8 +959,189 @@ class Compiler:
         self._subst = {}
         return self.expr(e)
 
+    # ----------------------------------------------------------------- native statements
+    # A statement that can neither take a decision, nor push a frame (a procedure that may be
+    # replaced or may suspend, an event that may trigger abilities or end the game), nor end the
+    # game runs as plain Python: no instruction dispatch, no frame for the procedures it calls.
+
+    def _find_native_procedures(self) -> None:
+        self.native_procedures: set[str] = set()
+        self._native_memo: dict[int, bool] = {}
+        changed = True
+        while changed:
+            changed = False
+            for name, proc in self.names.procedures.items():
+                if name in self.native_procedures or name in self.names.replaced_procedures:
+                    continue
+                self._native_memo = {}
+                if all(self.is_native(st) for st in proc.body):
+                    self.native_procedures.add(name)
+                    changed = True
+        self._native_memo = {}
+        self._native_bodies: dict[str, list] = {n: [None] for n in self.native_procedures}
+
+    def is_native(self, s: ast.Stmt) -> bool:
+        key = id(s)
+        memo = self._native_memo
+        if key not in memo:
+            memo[key] = self._is_native(s)
+        return memo[key]
+
+    def _is_native(self, s: ast.Stmt) -> bool:
+        if _has_choose(s):
+            return False
+        if isinstance(s, (ast.May, ast.Win, ast.Lose, ast.Tie)):
+            return False
+        if isinstance(s, ast.CallStmt):
+            c = s.call
+            if not isinstance(c, ast.Call):
+                return False
+            if c.func in self.names.procedures:
+                return c.func in self.native_procedures
+            return c.func != "run"
+        if isinstance(s, ast.Emit):
+            events = self.names.suspending_events
+            return events is not None and s.event not in events
+        if isinstance(s, ast.Move):
+            events = self.names.suspending_events
+            return events is not None and "moved" not in events
+        if isinstance(s, ast.If):
+            return all(self.is_native(st) for br in s.branches for st in br.body) and all(
+                self.is_native(st) for st in s.orelse or ())
+        if isinstance(s, (ast.For, ast.Repeat, ast.While)):
+            return all(self.is_native(st) for st in s.body)
+        return True
+
+    def native_block(self, body) -> Fn:
+        parts = [self.native(st) for st in body]
+        if len(parts) == 1:
+            return parts[0]
+        if len(parts) == 2:
+            a, b = parts
+
+            def two(g, f):
+                return a(g, f) or b(g, f)
+
+            return two
+
+        def block(g, f):
+            for part in parts:
+                signal = part(g, f)
+                if signal is not None:
+                    return signal
+            return None
+
+        return block
+
+    def native(self, s: ast.Stmt) -> Fn:
+        self._subst = {}
+        if isinstance(s, ast.Break):
+            return lambda g, f: BREAK
+        if isinstance(s, ast.Stop):
+            return lambda g, f: STOP
+        if isinstance(s, ast.If):
+            tests = [(self.expr(br.condition), self.native_block(br.body) if br.body else _nothing)
+                     for br in s.branches]
+            orelse = self.native_block(s.orelse) if s.orelse else _nothing
+            if len(tests) == 1:
+                (cond, body), = tests
+
+                def if_one(g, f):
+                    if cond(g, f):
+                        return body(g, f)
+                    return orelse(g, f)
+
+                return if_one
+
+            def if_many(g, f):
+                for cond, body in tests:
+                    if cond(g, f):
+                        return body(g, f)
+                return orelse(g, f)
+
+            return if_many
+        if isinstance(s, ast.For):
+            iterable, var = self.expr(s.iterable), s.var
+            body = self.native_block(s.body) if s.body else _nothing
+
+            def for_loop(g, f):
+                locals_ = f.locals
+                for v in list(_as_list(iterable(g, f))):
+                    locals_[var] = v
+                    signal = body(g, f)
+                    if signal is not None:
+                        if signal is STOP:
+                            return STOP
+                        break
+                return None
+
+            return for_loop
+        if isinstance(s, ast.Repeat):
+            count = self.expr(s.count)
+            body = self.native_block(s.body) if s.body else _nothing
+
+            def repeat_loop(g, f):
+                for _ in range(count(g, f)):
+                    signal = body(g, f)
+                    if signal is not None:
+                        if signal is STOP:
+                            return STOP
+                        break
+                return None
+
+            return repeat_loop
+        if isinstance(s, ast.While):
+            cond = self.expr(s.condition)
+            body = self.native_block(s.body) if s.body else _nothing
+            span = s.span
+
+            def while_loop(g, f):
+                budget = g.rules.step_budget
+                while cond(g, f):
+                    budget -= 1
+                    if budget < 0:
+                        g.runtime_error("a 'while' loop ran past the step budget", span)
+                    signal = body(g, f)
+                    if signal is not None:
+                        if signal is STOP:
+                            return STOP
+                        break
+                return None
+
+            return while_loop
+        if isinstance(s, ast.CallStmt) and isinstance(s.call, ast.Call) and s.call.func in self.native_procedures:
+            call = s.call
+            params = self.names.procedures[call.func].params
+            args = [self.expr(a) for a in call.args]
+            named = [(a.name, self.expr(a.value)) for a in call.kwargs]
+            cell = self._native_bodies[call.func]
+
+            def call_native(g, f):
+                values = {p: a(g, f) for p, a in zip(params, args)}
+                for k, a in named:
+                    values[k] = a(g, f)
+                cell[0](g, Frame(None, values, f.self_card, f.controller, f.event, f.applied))
+                return None
+
+            return call_native
+        scratch = Code("native", s.span)
+        getattr(self, "s_" + type(s).__name__)(s, scratch, [])
+        (op,) = scratch.instrs
+        return op
+
 
 _MISSING = object()
+BREAK = object()
+STOP = object()
+
+
+def _nothing(g, f):
+    return None
+
+
+def _has_choose(s: ast.Stmt) -> bool:
+    """Whether a statement's own expressions (not nested blocks) take a decision."""
+    return bool(_chooses_in(s))
 
 
 def _restore(f, var, saved) -> None:
