@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import RulesError
 from ..lang.compiler import Frame
-from ..lang.values import CardRef, PlayerRef, ZoneKey
+from ..lang.values import CardRef, Labelled, PlayerRef, ZoneKey
 from .game import GAME, OPTIONS, Game, Option, Pending, Result
 
 FORMAT = 1
@@ -24,6 +24,8 @@ def encode(value: Any) -> Any:
         return {"player": value.seat}
     if isinstance(value, ZoneKey):
         return {"zone": list(value)}
+    if isinstance(value, Labelled):
+        return {"labelled": [encode(value.value), value.label]}
     if isinstance(value, (list, tuple)):
         return [encode(v) for v in value]
     if isinstance(value, dict):
@@ -48,6 +50,8 @@ def decode(value: Any, game: Game) -> Any:
             return game.players[value["player"] - 1]
         if "zone" in value:
             return ZoneKey(*value["zone"])
+        if "labelled" in value:
+            return Labelled(decode(value["labelled"][0], game), value["labelled"][1])
         if "map" in value:
             return {k: decode(v, game) for k, v in value["map"]}
         if "marker" in value:

@@ -1,0 +1,118 @@
+"""Shared helpers for the property tests: random playouts with invariants checked at every decision.
+
+Generic invariants hold for every ruleset (each card in exactly one zone, declared attribute
+limits respected, hidden zones and owner-only attributes absent from other players'
+observations); each game adds its own through `extra`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+from interpreter.engine.game import Game
+from interpreter.lang.values import CardRef
+
+
+def zone_consistency(game: Game) -> None:
+    seen: dict[int, tuple] = {}
+    for key, cards in game.zones.items():
+        for card in cards:
+            assert card.id not in seen, f"card {card!r} is in {seen[card.id]} and {key}"
+            seen[card.id] = key
+            assert game.card_zone[card.id] == key, f"card {card!r} thinks it is in {game.card_zone[card.id]}, not {key}"
+    assert set(seen) == set(game.card_zone) == set(game.attrs) == set(game.cards)
+
+
+def attribute_limits(game: Game) -> None:
+    for card in game.cards.values():
+        for name, (lo, hi) in card.defn.clamps.items():
+            value = game.read(card, name)
+            assert lo is None or value >= lo, f"{card!r}.{name} = {value} < {lo}"
+            assert hi is None or value <= hi, f"{card!r}.{name} = {value} > {hi}"
+    for player in game.players:
+        for name, (lo, hi) in game.rules.player_clamps.items():
+            value = game.read(player, name)
+            assert lo is None or value >= lo
+            assert hi is None or value <= hi, f"P{player.seat}.{name} = {value} > {hi}"
+
+
+def _card_ids_in(value) -> set[int]:
+    out: set[int] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("card"), int) and "name" in value:
+            out.add(value["card"])
+        if isinstance(value.get("id"), int) and "name" in value:
+            out.add(value["id"])
+        for v in value.values():
+            out |= _card_ids_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            out |= _card_ids_in(v)
+    return out
+
+
+def hidden_information(game: Game) -> None:
+    """No observation names a card that stands, unrevealed, in a zone its viewer may not see,
+    nor shows another player's owner-only attributes."""
+    rules = game.rules
+    for viewer in range(1, len(game.players) + 1):
+        obs = game.observation(viewer)
+        shown = _card_ids_in(obs)
+        for key, cards in game.zones.items():
+            spec = rules.zones[key[0]]
+            visible = spec.visibility == "public" or (spec.visibility == "owner" and key[1] == viewer)
+            if visible:
+                continue
+            for card in cards:
+                if card.id not in game.revealed:
+                    assert card.id not in shown, f"P{viewer} sees {card!r} in hidden zone {key}"
+        for p in obs["players"]:
+            for name, spec in rules.ruleset.player_attributes.items():
+                if spec.visibility == "hidden" or (spec.visibility == "owner" and p["seat"] != viewer):
+                    assert name not in p, f"P{viewer} sees P{p['seat']}.{name}"
+        decision = obs["decision"]
+        if decision is not None and decision["player"] != viewer:
+            assert "options" not in decision
+
+
+GENERIC = (zone_consistency, attribute_limits, hidden_information)
+
+
+def playout(rules, seed: int, agent_seed: int, extra: Callable[[Game], None] | None = None,
+            max_decisions: int = 20_000) -> tuple[Game, list[int]]:
+    """Play one random game, checking every invariant after set-up and after every decision."""
+    rng = random.Random(agent_seed)
+    game = rules.new_game(seed=seed)
+    choices: list[int] = []
+    for check in GENERIC:
+        check(game)
+    if extra:
+        extra(game)
+    while not game.is_over:
+        assert len(choices) < max_decisions, "the game did not end"
+        _seat, options = game.decision()
+        index = rng.randrange(len(options))
+        choices.append(index)
+        game.apply(index)
+        for check in GENERIC:
+            check(game)
+        if extra:
+            extra(game)
+    return game, choices
+
+
+def replay_log(rules, seed: int, choices: list[int]) -> list[dict]:
+    game = rules.new_game(seed=seed)
+    for index in choices:
+        game.apply(index)
+    return game.log
+
+
+def cards_of(game: Game, seat: int) -> list[CardRef]:
+    return [c for c in game.cards.values() if not c.defn.token and game.attrs[c.id]["$owner"].seat == seat]
+
+
+def same_json(a: Game, b: Game) -> bool:
+    return json.dumps(a.to_json(), sort_keys=True) == json.dumps(b.to_json(), sort_keys=True)
