@@ -1,0 +1,140 @@
+"""Benchmarks, one command: `python benchmarks/run.py [GAME ...] [--runs 5] [--seconds 3] [--json]`.
+
+Per shipped game, on one core (the process is pinned to CPU 0 where the OS allows): random full
+games per second, decisions per second, clones per second (of mid-game states), and peak memory
+of one game (tracemalloc). Each figure is the median of --runs runs. `--memory N` also plays N
+games in a row and reports the traced memory after each tenth of them, to show it stays flat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from interpreter import load  # noqa: E402
+from interpreter.paths import shipped_games  # noqa: E402
+
+
+def pin_one_core() -> str:
+    try:
+        os.sched_setaffinity(0, {0})
+        return "pinned to CPU 0"
+    except (AttributeError, OSError):
+        return "not pinned"
+
+
+def play(rules, seed: int, rng: random.Random, log: bool = False) -> int:
+    game = rules.new_game(seed=seed, log=log)
+    decisions = 0
+    while not game.is_over:
+        _seat, options = game.decision()
+        game.apply(rng.randrange(len(options)))
+        decisions += 1
+    return decisions
+
+
+def games_per_second(rules, seconds: float, seed: int) -> tuple[float, float]:
+    rng = random.Random(seed)
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        decisions += play(rules, seed + games, rng)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
+
+
+def clones_per_second(rules, seconds: float, seed: int) -> float:
+    rng = random.Random(seed)
+    states = []
+    for i in range(20):
+        game = rules.new_game(seed=seed + i, log=False)
+        for _ in range(rng.randrange(5, 40)):
+            if game.is_over:
+                break
+            game.apply(rng.randrange(len(game.decision()[1])))
+        states.append(game)
+    clones = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for state in states:
+            state.clone()
+        clones += len(states)
+    return clones / (time.perf_counter() - start)
+
+
+def peak_memory_kib(rules, seed: int) -> float:
+    rng = random.Random(seed)
+    tracemalloc.start()
+    play(rules, seed, rng, log=True)
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 1024
+
+
+def memory_series(rules, games: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    tracemalloc.start()
+    series = []
+    step = max(1, games // 10)
+    for i in range(games):
+        play(rules, seed + i, rng)
+        if (i + 1) % step == 0:
+            series.append(tracemalloc.get_traced_memory()[0] / 1024)
+    tracemalloc.stop()
+    return series
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", help="games to measure (default: every shipped game)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--memory", type=int, default=0, metavar="N", help="also play N games and sample memory")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    pinned = pin_one_core()
+    report = {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs, "games": {}}
+    for name in args.games or shipped_games():
+        rules = load(name)
+        gps, dps, cps = [], [], []
+        for run in range(args.runs):
+            g, d = games_per_second(rules, args.seconds, args.seed + 100_000 * run)
+            gps.append(g)
+            dps.append(d)
+            cps.append(clones_per_second(rules, args.seconds / 2, args.seed + run))
+        entry = {
+            "games_per_s": round(statistics.median(gps), 1),
+            "decisions_per_s": round(statistics.median(dps)),
+            "clones_per_s": round(statistics.median(cps)),
+            "peak_memory_kib": round(peak_memory_kib(rules, args.seed), 1),
+            "games_per_s_runs": [round(x, 1) for x in gps],
+        }
+        if args.memory:
+            entry["memory_kib_series"] = [round(x) for x in memory_series(rules, args.memory, args.seed)]
+        report["games"][name] = entry
+        if not args.json:
+            print(f"{name}: {entry['games_per_s']} games/s, {entry['decisions_per_s']} decisions/s, "
+                  f"{entry['clones_per_s']} clones/s, peak {entry['peak_memory_kib']} KiB for one game "
+                  f"(median of {args.runs}; runs {entry['games_per_s_runs']})", flush=True)
+            if args.memory:
+                print(f"  traced memory after each tenth of {args.memory} games (KiB): {entry['memory_kib_series']}")
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"python {report['python']}, {pinned}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
