@@ -211,7 +211,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def keyword_use(self, meta, children):
-        name, args = children
+        name, args = children[0], (children[1] if len(children) > 1 else None)
         positional = tuple(a for a in (args or ()) if not isinstance(a, ast.NamedArg))
         return ast.KeywordUse(str(name), positional, span=self._span(meta))
 
@@ -255,6 +255,8 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def static_grant(self, meta, children):
+        if len(children) == 3:  # no argument list: Lark leaves no placeholder for an inlined rule
+            children = [children[0], None, *children[1:]]
         name, args, target, condition = children
         return ast.StaticGrant(str(name), tuple(args or ()), target, condition, span=self._span(meta))
 
@@ -359,6 +361,8 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def grant_until(self, meta, children):
+        if len(children) == 3:
+            children = [children[0], None, *children[1:]]
         name, args, target, until = children
         return ast.GrantUntil(str(name), tuple(args or ()), target, str(until), span=self._span(meta))
 
