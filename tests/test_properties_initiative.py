@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter import load, load_game_json
-from tests.properties import cards_of, playout, replay_log, same_json
+from playout import cards_of, playout, replay_log, same_json
 
 RULES = load("initiative")
 

@@ -1,4 +1,4 @@
-"""Shared helpers for the property tests: random playouts with invariants checked at every decision.
+"""Random playouts with invariants checked at every decision, shared by the property tests.
 
 Generic invariants hold for every ruleset (each card in exactly one zone, declared attribute
 limits respected, hidden zones and owner-only attributes absent from other players'
