@@ -244,16 +244,27 @@ class Game:
 
         return game_to_json(self)
 
+    def perform(self, procedure: str, controller: int | None = None, **args: Any) -> None:
+        """Run a ruleset procedure now (for tests and scripts), until it ends or a decision is due."""
+        code = self.rules.compiler.procedure_codes.get(procedure)
+        if code is None:
+            raise RuntimeRuleError(f"no procedure {procedure!r}")
+        player = self.players[controller - 1] if controller else None
+        self.halted = False
+        depth = len(self.frames)
+        self.call(procedure, code, dict(args), Frame(None, {}, None, player))
+        self._run(depth)
+
     # ------------------------------------------------------------------ the frame machine
     def start(self, frame: Frame) -> None:
         self.frames.append(frame)
         self._run()
 
-    def _run(self) -> None:
+    def _run(self, depth: int = 0) -> None:
         frames = self.frames
         budget = self.rules.step_budget
         steps = 0
-        while frames:
+        while len(frames) > depth:
             f = frames[-1]
             instrs = f.code.instrs
             pc = f.pc
@@ -274,7 +285,7 @@ class Game:
                     f"{f.code.name}" + (f" (card {f.self_card.name})" if f.self_card is not None else ""),
                     f.code.span)
         self.steps += steps
-        if not frames and self.result is None:
+        if not frames and not depth and self.result is None:
             self.finish(reason="the rules ended without a result")
 
     def _located(self, err: Exception, f: Frame, pc: int) -> RuntimeRuleError:
@@ -481,7 +492,7 @@ class Game:
                 continue
             target = eff.target(self, frame)
             if target is card or (type(target) is list and any(t is card for t in target)):
-                entry = (eff.keyword, tuple(a(self, frame) for a in eff.keyword_args))
+                entry = (eff.keyword or eff.keyword_fn(self, frame), tuple(a(self, frame) for a in eff.keyword_args))
                 if entry[0] not in {k for k, _ in out}:
                     out.append(entry)
         for target, keyword, args, _until, _stamp in self.temp_grants:

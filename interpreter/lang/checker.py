@@ -90,7 +90,8 @@ class Checker:
                     self.modify_target(eff.target, scope, False)
                     self.expr(eff.amount, scope, choose_ok=False)
                 else:
-                    self.keyword_use(eff.keyword, eff.args, eff.span)
+                    if eff.keyword not in scope:  # a keyword parameter names its keyword at run time
+                        self.keyword_use(eff.keyword, eff.args, eff.span)
                     self.expr(eff.target, scope, choose_ok=False)
                 if eff.condition is not None:
                     self.expr(eff.condition, scope, choose_ok=False)
@@ -205,7 +206,8 @@ class Checker:
             e(s.amount, scope)
             self.until(s.until, s.span)
         elif isinstance(s, ast.GrantUntil):
-            self.keyword_use(s.keyword, s.args, s.span)
+            if s.keyword not in scope:
+                self.keyword_use(s.keyword, s.args, s.span)
             e(s.target, scope)
             self.until(s.until, s.span)
         elif isinstance(s, ast.May):

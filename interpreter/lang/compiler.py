@@ -78,6 +78,7 @@ class StaticEffect:
     condition: Fn | None
     keyword: str = ""
     keyword_args: tuple[Fn, ...] = ()
+    keyword_fn: Fn | None = None  # the keyword named by a keyword parameter, read at run time
 
 
 @dataclass
@@ -622,11 +623,13 @@ class Compiler:
         target = self.expr(s.target)
         args = [self.expr(a) for a in s.args]
         keyword, until = s.keyword, s.until
+        dynamic = keyword not in self.names.keywords
 
         def op(g, f):
             values = tuple(a(g, f) for a in args)
+            name = f.locals[keyword] if dynamic else keyword
             for o in _as_list(target(g, f)):
-                g.add_temporary_grant(o, keyword, values, until, f)
+                g.add_temporary_grant(o, name, values, until, f)
 
         code.instrs.append(op)
 
@@ -920,8 +923,11 @@ class Compiler:
                         effects.append(StaticEffect(eff.target.name, self.expr(eff.target.obj), eff.mode,
                                                     self.expr(eff.amount), cond))
                     else:
+                        dynamic = eff.keyword in params
+                        name = eff.keyword
                         effects.append(StaticEffect("", self.expr(eff.target), "grant", None, cond,
-                                                    eff.keyword, tuple(self.expr(x) for x in eff.args)))
+                                                    "" if dynamic else name, tuple(self.expr(x) for x in eff.args),
+                                                    (lambda g, f, n=name: f.locals[n]) if dynamic else None))
                 out.append(Ability("static", owner, i, part, statics=tuple(effects), keyword=keyword,
                                    keyword_params=params, span=a.span))
             elif isinstance(a, (ast.Triggered, ast.Replacement)):

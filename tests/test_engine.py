@@ -1,0 +1,151 @@
+"""The engine's general concepts on a small non-shipped ruleset (tests/data/toy): ordered zones
+and rows with positions, moves within a zone, triggers, replacements applied once per chain,
+static modifiers and clamps, keywords with parameters granted to neighbours, temporary modifiers,
+choice kinds, the step budget, and seeded determinism."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import load
+from interpreter.errors import RuntimeRuleError
+from interpreter.lang.values import ZoneKey
+from interpreter.rules.decks import Deck
+
+TOY = Path(__file__).resolve().parent / "data" / "toy" / "toy.yaml"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load(TOY)
+
+
+def empty(rules, seed=1):
+    return rules.empty_game(seed=seed, decks=[Deck("none", "-", ()) for _ in range(2)])
+
+
+def put(game, name, zone, seat=1, row=""):
+    return game.new_card(game.rules.card_defs[name], ZoneKey(zone, seat, row), game.players[seat - 1])
+
+
+def names(game, zone, seat=1, row=""):
+    return [c.name for c in game.zones[ZoneKey(zone, seat, row)]]
+
+
+def test_a_game_alternates_turns_and_places_cards_at_position_one(rules):
+    game = rules.new_game(seed=1)
+    assert game.is_over  # nothing in hand: no decision; the end condition ends it after three turns
+    assert game.result.reason == "three turns played" and game.result.draw
+    game = empty(rules)
+    for name in ("Plain", "Big"):
+        put(game, name, "hand", 1)
+    put(game, "Sturdy", "hand", 2)
+    from interpreter.lang.compiler import Frame
+
+    game.start(Frame(rules.main, {}))
+    assert game.decision()[0] == 1 and game.prompt == "a card to place"
+    game.apply("Big")
+    assert [o.label for o in game.decision()[1]] == ["left", "right"]
+    game.apply("right")
+    assert names(game, "board", 1, "right") == ["Big"]
+    assert game.decision()[0] == 2  # turn 2 belongs to the other player
+    game.apply("left")  # one card only: placed without asking which card
+    assert names(game, "board", 2, "left") == ["Sturdy"]
+    game.apply("left")  # turn 3: P1 has one card left
+    assert names(game, "board", 1, "left") == ["Plain"]
+    assert game.is_over and game.result.turns == 4
+
+
+def test_static_modifier_and_clamp(rules):
+    game = empty(rules)
+    big = put(game, "Big", "board", 1, "left")
+    assert game.read(big, "power") == 5  # printed 3, boost(2)
+    assert game.read_base(big, "power") == 3
+    game.write(big, "power", -4)  # writes clamp to the declared minimum
+    assert game.read_base(big, "power") == 0
+    game.write(game.players[0], "score", 99)
+    assert game.read(game.players[0], "score") == 10
+    hand_big = put(game, "Big", "hand", 1)
+    assert game.read(hand_big, "power") == 3  # abilities work only in active zones
+
+
+def test_keyword_with_parameter_granted_to_neighbours_not_itself(rules):
+    game = empty(rules)
+    row = [put(game, n, "board", 1, "left") for n in ("Plain", "Neighbourly", "Plain", "Plain")]
+    assert [game.has_keyword(c, "sturdy") for c in row] == [True, False, True, False]
+    # the granted keyword's replacement works: a poke of 3 becomes 2 on a neighbour
+    game.perform("poke", card=row[0], amount=3)
+    assert game.read(row[0], "guard") == 2
+    game.perform("poke", card=row[3], amount=3)
+    assert game.read(row[3], "guard") == 3
+    # moving within the row changes who the neighbours are
+    game.move(row[3], ZoneKey("board", 1, "left"), 1)
+    assert names(game, "board", 1, "left") == ["Plain", "Plain", "Neighbourly", "Plain"]
+    assert [game.has_keyword(c, "sturdy") for c in game.zones[ZoneKey("board", 1, "left")]] == [
+        False, True, False, True]
+
+
+def test_replacement_applies_once_per_chain_and_triggers_fire(rules):
+    game = empty(rules)
+    sturdy = put(game, "Sturdy", "board", 1, "left")
+    watcher = put(game, "Watcher", "board", 2, "right")
+    game.perform("poke", card=sturdy, amount=5)
+    assert game.read(sturdy, "guard") == 4  # replaced once: 5 -> 4, not down to 0
+    assert game.read(watcher, "guard") == 10  # the trigger saw the poked event
+    events = [e["event"] for e in game.log if e["type"] == "event"]
+    assert events.count("poked") == 1
+
+
+def test_temporary_modifier_lasts_until_its_event(rules):
+    game = empty(rules)
+    tick = put(game, "Tick Tock", "board", 1, "left")
+    assert game.read(tick, "power") == 1
+    game.perform("tick_now")
+    assert game.read(tick, "power") == 6  # +5 until the next tick
+    game.perform("tick_now")
+    assert game.read(tick, "power") == 6  # the old +5 ended, a new one began
+    assert game.read_base(tick, "power") == 1
+
+
+def test_step_budget_names_the_rule_and_card(rules):
+    game = empty(rules)
+    looper = put(game, "Looper", "board", 1, "left")
+    game.run_part(looper, "top")
+    with pytest.raises(RuntimeRuleError, match="step budget") as info:
+        game._run(0)
+    assert "Looper" in str(info.value) or "spin" in str(info.value)
+    game = empty(rules)
+    looper = put(game, "Looper", "board", 1, "left")
+    game.run_part(looper, "bottom")
+    with pytest.raises(RuntimeRuleError, match="step budget") as info:
+        game._run(0)
+    assert "spin_emitting" in str(info.value) and "Looper" in str(info.value)
+
+
+def test_shuffles_come_from_the_seeded_generator(rules):
+    orders = []
+    for seed in (5, 5, 6):
+        game = empty(rules, seed)
+        for i in range(10):
+            put(game, "Plain" if i % 2 else "Big", "pile", 1)
+        game.shuffle(ZoneKey("pile", 1, ""))
+        orders.append([c.id for c in game.zones[ZoneKey("pile", 1, "")]])
+    assert orders[0] == orders[1] != orders[2]
+
+
+def test_choice_kinds(rules):
+    game = empty(rules)
+    a, b, c = (put(game, "Plain", "hand", 1) for _ in range(3))
+    from interpreter.lang.compiler import Frame
+
+    frame = Frame(None, {})
+    game.choose(frame, "x", "up_to", 2, "pick", [a, b, c], game.players[0], None)
+    assert len(game.decision()[1]) == 1 + 3 + 3  # none, singles, pairs
+    game.pending = None
+    game.choose(frame, "x", "order", 0, "order", [a, b, c], game.players[0], None)
+    assert len(game.decision()[1]) == 6
+    game.pending = None
+    game.choose(frame, "x", "exactly", 2, "two", [a, b], game.players[0], None)
+    assert frame.locals["x"] == [a, b] and game.pending is None  # one option: taken without asking
