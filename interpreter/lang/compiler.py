@@ -752,6 +752,11 @@ class Compiler:
                 return lambda g, f: g.options[attr]
             if e.obj.id == "event":
                 return lambda g, f: f.event.get(attr)
+            if e.obj.id == "self":
+                return lambda g, f: g.read(f.self_card, attr)
+            if e.obj.id not in CONTEXT_NAMES and e.obj.id not in self.names.keywords:
+                local = e.obj.id
+                return lambda g, f: g.read(f.locals[local], attr)
         obj = self.expr(e.obj)
         return lambda g, f: g.read(obj(g, f), attr)
 
@@ -766,7 +771,18 @@ class Compiler:
             key = self.zone_key(e)
             if not args:
                 return lambda g, f: g.zone_cards_all(func)
-            return lambda g, f: list(g.zone_cards(key(g, f)))
+            return lambda g, f: list(g.zones[key(g, f)])
+        if func in ("count", "first") and len(e.args) == 1 and isinstance(e.args[0], ast.Call) \
+                and e.args[0].func in self.names.zones and e.args[0].args:
+            key = self.zone_key(e.args[0])  # count(zone(p)) / first(zone(p)): no copy of the zone
+            if func == "count":
+                return lambda g, f: len(g.zones[key(g, f)])
+
+            def first_of_zone(g, f):
+                cards = g.zones[key(g, f)]
+                return cards[0] if cards else None
+
+            return first_of_zone
         if func in self.names.functions:
             fn_def = self.names.functions[func]
             impl = self.function_impls[func]
@@ -813,12 +829,15 @@ class Compiler:
         desc = e.descending
 
         def select(g, f):
-            saved = f.locals.get(var, _MISSING)
-            items = _as_list(source(g, f))
+            items = source(g, f)
+            if type(items) is not list:
+                items = _as_list(items)
+            locals_ = f.locals
+            saved = locals_.get(var, _MISSING)
             if where is not None:
                 out = []
                 for v in items:
-                    f.locals[var] = v
+                    locals_[var] = v
                     if where(g, f):
                         out.append(v)
             else:
@@ -826,11 +845,14 @@ class Compiler:
             if key is not None:
                 keyed = []
                 for v in out:
-                    f.locals[var] = v
+                    locals_[var] = v
                     keyed.append((key(g, f), v))
                 keyed.sort(key=lambda kv: kv[0], reverse=desc)
                 out = [v for _k, v in keyed]
-            _restore(f, var, saved)
+            if saved is _MISSING:
+                locals_.pop(var, None)
+            else:
+                locals_[var] = saved
             return out
 
         return select
@@ -852,6 +874,24 @@ class Compiler:
                 r = right(g, f)
                 return left(g, f) in (r if type(r) is list else _as_list(r))
             return contains
+        if isinstance(e.right, (ast.IntLit, ast.StrLit, ast.NoneLit, ast.BoolLit)) and e.op in (
+                "==", "!=", "<", "<=", ">", ">=", "-", "+"):
+            k = None if isinstance(e.right, ast.NoneLit) else e.right.value
+            op_name = e.op
+            if op_name == "==":
+                return lambda g, f: left(g, f) == k
+            if op_name == "!=":
+                return lambda g, f: left(g, f) != k
+            if op_name == "<":
+                return lambda g, f: left(g, f) < k
+            if op_name == "<=":
+                return lambda g, f: left(g, f) <= k
+            if op_name == ">":
+                return lambda g, f: left(g, f) > k
+            if op_name == ">=":
+                return lambda g, f: left(g, f) >= k
+            if op_name == "-":
+                return lambda g, f: left(g, f) - k
         if e.op == "==":
             return lambda g, f: left(g, f) == right(g, f)
         if e.op == "!=":
