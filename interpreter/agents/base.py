@@ -1,0 +1,77 @@
+"""The agent protocol, the view an agent decides from, and the registry of agents by name."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    """Everything an agent may know when it decides: no reference to the game itself.
+
+    seat: the deciding player (1-based); prompt: the decision's text; options: the legal
+    options (`Option(id, label, value, index)`); observation: `game.observation(seat)`.
+    """
+
+    seat: int
+    prompt: str
+    options: tuple[Any, ...]
+    observation: dict
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Takes a decision: returns one of `view.options` (an Option, or its index)."""
+
+    def act(self, view: DecisionView) -> Any: ...
+
+
+class UnknownAgentError(ValueError):
+    """An agent name that the registry does not know."""
+
+
+def view_of(game) -> DecisionView:
+    """The view of the pending decision, for the player who must take it."""
+    seat, options = game.decision()
+    return DecisionView(seat, game.prompt, tuple(options), game.observation(seat))
+
+
+def play_decision(game, agents: Sequence[Agent]):
+    """Ask the agent of the deciding seat (agents[seat - 1]) and apply its answer; return the Option."""
+    view = view_of(game)
+    answer = agents[view.seat - 1].act(view)
+    option = view.options[answer] if isinstance(answer, int) and not isinstance(answer, bool) else answer
+    game.apply(option)
+    return option
+
+
+def _registry() -> dict[str, Callable[..., Agent]]:
+    from .human import HumanAgent
+    from .simple import FirstAgent, RandomAgent
+
+    return {
+        "random": lambda seed=None, **kw: RandomAgent(seed),
+        "first": lambda seed=None, **kw: FirstAgent(),
+        "human": lambda seed=None, **kw: HumanAgent(**kw),
+    }
+
+
+def agent_names() -> list[str]:
+    return list(_registry())
+
+
+def make_agent(name: str, seed: int | str | None = None, **kwargs) -> Agent:
+    """An agent by name: 'random' (seeded, its own generator), 'first', 'human' (terminal).
+
+    kwargs go to the human agent (input=, output=).
+    """
+    registry = _registry()
+    factory = registry.get(name.strip().lower())
+    if factory is None:
+        close = difflib.get_close_matches(name, list(registry), n=1, cutoff=0.5)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UnknownAgentError(f"unknown agent {name!r}{hint}; agents: {', '.join(registry)}")
+    return factory(seed=seed, **kwargs)

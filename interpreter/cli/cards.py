@@ -1,0 +1,156 @@
+"""`cardrules cards`: the cards of a ruleset as a table, or one card in full.
+
+One card shows where it is written (file:line), its text as written, its canonical form (the
+language's printer) and its abilities, its own and those its keywords bring.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ValidationError, did_you_mean
+from .common import out_console, shown
+
+
+def _value(v) -> str:
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "none"
+    if isinstance(v, str):
+        return repr(v) if v == "" else v
+    return str(v)
+
+
+def _attrs(defn) -> str:
+    """The attributes printed on the card (not the card type's defaults)."""
+    return ", ".join(f"{k} {_value(v)}" for k, v in (getattr(defn, "attrs", None) or {}).items())
+
+
+def _keywords(defn) -> str:
+    out = []
+    for name, args in defn.keywords:
+        out.append(name + (f" {' '.join(_value(a) for a in args)}" if args else ""))
+    return ", ".join(out)
+
+
+def _where(span, short: bool = False) -> str:
+    if span is None or not span.line:
+        return "-"
+    return f"{Path(span.file).name if short else shown(span.file)}:{span.line}"
+
+
+def find_card(rules, name: str):
+    defs = rules.card_defs
+    if name in defs:
+        return defs[name]
+    folded = [d for n, d in defs.items() if n.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise ValidationError(f"{rules.name} has no card named {name!r}{did_you_mean(name, defs)}",
+                          hint=f"'cardrules cards {rules.name}' lists its {len(defs)} cards")
+
+
+def list_cards(rules) -> int:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(f"{rules.title}: {len(rules.card_defs)} cards"))
+    table.add_column("name", no_wrap=True)
+    for column in ("type", "attributes", "keywords", "parts", "abilities", "where"):
+        table.add_column(column)
+    for name, defn in rules.card_defs.items():
+        kind = defn.type + (" (token)" if defn.token else "")
+        table.add_row(Text(name), Text(kind), Text(_attrs(defn)), Text(_keywords(defn)),
+                      Text(", ".join(defn.parts)), Text(str(len(defn.abilities)) if defn.abilities else ""),
+                      Text(_where(defn.span, short=True)))
+    out_console().print(table)
+    return 0
+
+
+def _source_text(span) -> str | None:
+    """The card's text as written in its file (its span's lines)."""
+    if span is None or not span.line:
+        return None
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    end = span.end_line or span.line
+    return "\n".join(lines[span.line - 1:end])
+
+
+def _ability_line(ability, via: str = "") -> str:
+    kind = ability.kind
+    text = kind
+    if kind in ("triggered", "replacement"):
+        text += f" {'on' if kind == 'triggered' else 'instead of'} {ability.event}"
+    if kind == "static":
+        text += " " + ", ".join(getattr(e, "attr", "") or f"grants {getattr(e, 'keyword', '')}"
+                                for e in ability.statics)
+    if kind == "activated" and ability.label:
+        text += f" {ability.label!r}"
+    if ability.condition is not None:
+        text += " (with a condition)"
+    if ability.part:
+        text += f", while part {ability.part}"
+    if via:
+        text += f", from keyword {via}"
+    if ability.span is not None and ability.span.line:
+        text += f"  [{_where(ability.span)}]"
+    return text
+
+
+def show_card(rules, name: str) -> int:
+    from rich.rule import Rule
+    from rich.text import Text
+
+    defn = find_card(rules, name)
+    console = out_console()
+    console.print(Text(f"{defn.name}  ({defn.type}{', token' if defn.token else ''})", style="bold"))
+    console.print(Text(f"defined at {_where(defn.span)}"))
+    initial = getattr(defn, "initial", {}) or {}
+    if initial:
+        console.print(Text("attributes: " + ", ".join(f"{k} {_value(v)}" for k, v in initial.items())))
+    if defn.keywords:
+        console.print(Text("keywords: " + _keywords(defn)))
+    if defn.parts:
+        console.print(Text("parts: " + ", ".join(defn.parts)))
+
+    console.print(Rule(Text("source")))
+    source = _source_text(defn.span)
+    console.print(Text(source if source is not None else "(the source file cannot be read)"))
+
+    console.print(Rule(Text("canonical form")))
+    console.print(Text(_canonical(defn)))
+
+    console.print(Rule(Text("abilities")))
+    lines = [_ability_line(a) for a in defn.abilities]
+    keyword_abilities = getattr(rules, "keyword_abilities", {})
+    for kw_name, _args in defn.keywords:
+        lines += [_ability_line(a, via=kw_name) for a in keyword_abilities.get(kw_name, ())]
+    lines += [f"part {p}: its effect when it resolves" for p in defn.parts]
+    for line in lines:
+        console.print(Text(f"- {line}"))
+    if not lines:
+        console.print(Text("none"))
+    return 0
+
+
+def _canonical(defn) -> str:
+    if defn.source is None:
+        return "(no source)"
+    try:
+        from ..lang.printer import to_source
+    except ImportError as err:
+        return f"(the printer is not available: {err})"
+    try:
+        return to_source(defn.source)
+    except Exception as err:  # the printer is young: show the rest of the card anyway
+        return f"(the printer failed on this card: {type(err).__name__}: {err})"
+
+
+def run_cards(rules, name: str | None) -> int:
+    return show_card(rules, name) if name else list_cards(rules)

@@ -1,0 +1,102 @@
+"""Helpers shared by the CLI commands: usage errors, `--option k=v`, paths shown short, consoles."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import CardrulesError, Span
+
+
+class UsageError(Exception):
+    """The command line itself is wrong (exit code 2)."""
+
+
+class LogFileError(CardrulesError):
+    """A log file (JSON Lines) that cannot be read as a cardrules log."""
+
+    phase = "log"
+
+
+def parse_option_pairs(pairs: Sequence[str] | None) -> dict[str, str]:
+    """`--option k=v` values as a dict of raw strings (the loader types them)."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def split_names(text: str | None, count: int, what: str, default: str) -> list[str]:
+    """'random,human' -> one name per seat; a single name is used for every seat."""
+    names = [n.strip() for n in (text or default).split(",") if n.strip()]
+    if not names:
+        raise UsageError(f"{what}: give one name per player, e.g. {default}")
+    if len(names) == 1:
+        names = names * count
+    if len(names) != count:
+        raise UsageError(f"{what}: this game has {count} players, but {len(names)} were given ({text})")
+    return names
+
+
+def agent_seed(game_seed: int, seat: int) -> str:
+    """The seed of the agent in `seat` for the game with `game_seed` (same in every process)."""
+    return f"{game_seed}/P{seat}"
+
+
+def shown(path: str | os.PathLike[str]) -> str:
+    """A path as short as it can be shown: relative to the current folder or to the shipped data."""
+    from .. import paths
+
+    p = Path(path)
+    try:
+        resolved = p.resolve()
+    except OSError:
+        return str(path)
+    for base in (Path.cwd(), paths.data_root()):
+        try:
+            return str(resolved.relative_to(base.resolve()))
+        except ValueError:
+            continue
+    return str(path)
+
+
+def indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line if line else line for line in str(text).splitlines())
+
+
+def error_location(err: CardrulesError) -> str | None:
+    span: Span | None = getattr(err, "span", None)
+    return span.file if span is not None else None
+
+
+def flat_errors(err: CardrulesError) -> list[CardrulesError]:
+    """The single errors inside an ErrorList (or the error itself)."""
+    inner = getattr(err, "errors", None)
+    if isinstance(inner, list):
+        out: list[CardrulesError] = []
+        for e in inner:
+            out.extend(flat_errors(e))
+        return out
+    return [err]
+
+
+def out_console(**kwargs: Any):
+    """A rich console on stdout; when stdout is not a terminal, wide enough for the tables."""
+    from rich.console import Console
+
+    console = Console(file=sys.stdout, highlight=False, **kwargs)
+    if not console.is_terminal and "COLUMNS" not in os.environ and "width" not in kwargs:
+        console = Console(file=sys.stdout, highlight=False, width=140, **kwargs)
+    return console
+
+
+def err_console(**kwargs: Any):
+    from rich.console import Console
+
+    return Console(file=sys.stderr, highlight=False, **kwargs)

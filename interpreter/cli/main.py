@@ -1,0 +1,166 @@
+"""The `cardrules` command line.
+
+    cardrules validate [PATH ...]        check rulesets, card files, decks, scenarios
+    cardrules play GAME [--seed N] [--players random,human] [--option k=v] [--log F.jsonl] [--quiet]
+    cardrules simulate GAME --games N [--seed S] [--agents a,b] [--workers K] [--option k=v] [--json]
+    cardrules test [PATH ...] [-v]       run scenario files; ends with 'N passed, N failed'
+    cardrules replay F.jsonl             re-run a log and confirm every line is identical
+    cardrules cards GAME [NAME]          list the cards, or show one
+
+Exit codes: 0 ok; 1 the input is wrong (any CardrulesError, printed without a traceback; a failed
+scenario; a diverging replay); 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..agents import UnknownAgentError, agent_names
+from ..errors import CardrulesError
+from .common import UsageError, parse_option_pairs
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardrules",
+        description="Card games whose rules are data: check, play, simulate and test them.",
+        epilog="GAME is a shipped game's name or a path to a ruleset .yaml file. "
+               "Exit codes: 0 ok, 1 the input is wrong, 2 usage.")
+    parser.add_argument("--version", action="version", version=f"cardrules {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    agents = ", ".join(agent_names())
+
+    p = sub.add_parser("validate", help="check rulesets, card files, decks and scenarios",
+                       description="Check files and print one line per file. Without PATH: every shipped "
+                                   "ruleset with its card files and decks.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="a game name, a ruleset/deck/scenario .yaml, a .cards file or a folder")
+    p.add_argument("--ruleset", metavar="GAME", help="the ruleset to check decks and card files against")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+
+    p = sub.add_parser("play", help="play one game, printed as it goes")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--seed", type=_seed, help="the game's seed (default: a random one, printed)")
+    p.add_argument("--players", metavar="A,B", help=f"one agent per seat ({agents}); default random")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+    p.add_argument("--log", metavar="F.jsonl", help="write the game as JSON Lines (replay it with 'replay')")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+
+    p = sub.add_parser("simulate", help="play many games between agents and summarise them")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--games", "-n", type=_positive, required=True, metavar="N")
+    p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i (default 0)")
+    p.add_argument("--agents", metavar="A,B", help="one agent per seat (random, first); default random")
+    p.add_argument("--workers", "-j", type=_positive, default=1, metavar="K", help="worker processes")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+    p = sub.add_parser("test", help="run scenario files")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default tests/scenarios)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list the passing scenarios")
+
+    p = sub.add_parser("replay", help="re-run a JSON Lines log and confirm every line is identical")
+    p.add_argument("log", metavar="F.jsonl")
+
+    p = sub.add_parser("cards", help="list the cards of a game, or show one")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("name", nargs="?", metavar="NAME", help="a card name: show its source and abilities")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+    return parser
+
+
+def _load(args: argparse.Namespace):
+    from .. import load
+
+    return load(args.game, options=parse_option_pairs(getattr(args, "option", None)))
+
+
+def run(args: argparse.Namespace) -> int:
+    command = args.command
+    if command == "validate":
+        from .validate import run_validate
+
+        return run_validate(args.paths, args.ruleset, args.option)
+    if command == "play":
+        from .play import run_play
+
+        return run_play(_load(args), args.seed, args.players, args.log, args.quiet)
+    if command == "simulate":
+        from .common import split_names
+        from .simulate import run_simulate
+
+        options = parse_option_pairs(args.option)
+        rules = _load(args)
+        names = split_names(args.agents, rules.player_count, "--agents", "random")
+        if any(n.lower() == "human" for n in names):
+            raise UsageError("--agents: simulate plays without a person; use random or first")
+        return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json)
+    if command == "test":
+        from .testrun import run_tests
+
+        return run_tests(args.paths, args.verbose)
+    if command == "replay":
+        from .replay import replay_log
+
+        return replay_log(args.log)
+    if command == "cards":
+        from .cards import run_cards
+
+        return run_cards(_load(args), args.name)
+    raise UsageError(f"unknown command {command!r}")  # pragma: no cover - argparse stops it first
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI with argv (default sys.argv[1:]); return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse: --help/--version (0) or a usage error (2)
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    try:
+        return run(args)
+    except (UsageError, UnknownAgentError) as err:
+        sys.stdout.flush()
+        sys.stderr.write(f"cardrules {args.command}: error: {err}\n")
+        return EXIT_USAGE
+    except CardrulesError as err:
+        sys.stdout.flush()
+        sys.stderr.write(f"{err}\n")
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except BrokenPipeError:  # `cardrules ... | head`: stop quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""`cardrules play`: one game, printed as it goes, optionally logged as JSON Lines.
+
+Lines printed: "turn N" at each turn start, each event through the ruleset's template
+(`events:`; a null template is not printed; an event without a template is printed as
+"name: key=value, ..."), each decision as "P1 chooses: <label>", and the result.
+
+When a human plays, the printed lines are masked for them: a card they may not see (a card in a
+zone their observation shows as a count) is printed as "a hidden card", and another player's
+decision about such cards as "P2 chooses (hidden)".
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..agents import HumanQuit, make_agent, view_of
+from ..engine.serialize import log_entry
+from ..lang.values import CardRef, PlayerRef
+from .common import agent_seed, split_names
+
+TURN_EVENT = "turn_start"  # emitted by the core at every turn start
+
+
+# ---------------------------------------------------------------- readable lines
+def value_text(value: Any, hidden: set[int] = frozenset()) -> str:
+    if isinstance(value, CardRef):
+        return "a hidden card" if value.id in hidden else value.defn.name
+    if isinstance(value, PlayerRef):
+        return f"P{value.seat}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(v, hidden) for v in value) if value else "nothing"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "nobody"
+    return str(value)
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def event_line(events: dict[str, str | None], name: str, args: dict, hidden: set[int] = frozenset()) -> str | None:
+    """The printed line of an event, or None when its template is null."""
+    texts = {k: value_text(v, hidden) for k, v in args.items()}
+    if name in events:
+        template = events[name]
+        if template is None:
+            return None
+        try:
+            return string.Formatter().vformat(template, (), _Fields(texts))
+        except (ValueError, IndexError, AttributeError, KeyError, TypeError):
+            pass  # a template that does not format: fall back to the plain form
+    elif name == TURN_EVENT:
+        line = f"turn {texts.get('turn', '?')}"
+        if args.get("player") is not None:
+            line += f" ({texts['player']})"
+        return line
+    return f"{name}: " + ", ".join(f"{k}={v}" for k, v in texts.items()) if texts else name
+
+
+def result_line(result) -> str:
+    turns = f"after {result.turns} turn{'s' if result.turns != 1 else ''}"
+    if result.winner is None:
+        return f"result: draw ({result.reason}) {turns}"
+    return f"result: P{result.winner} wins ({result.reason}) {turns}"
+
+
+def _cards_in(value: Any) -> list[CardRef]:
+    if isinstance(value, CardRef):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [c for v in value for c in _cards_in(v)]
+    return []
+
+
+def hidden_card_ids(game, seat: int) -> set[int]:
+    """Ids of the cards that `seat`'s observation does not show (zones shown only as a count)."""
+    obs = game.observation(seat)
+    masked: set[tuple[str, str]] = set()
+    revealed: set[int] = set()
+    for owner, zones in obs["zones"].items():
+        for label, content in zones.items():
+            if isinstance(content, dict):
+                masked.add((owner, label))
+                revealed.update(c.get("id") for c in content.get("revealed") or [])
+    ids: set[int] = set()
+    if not masked:
+        return ids
+    for key, cards in game.zones.items():
+        name, zseat, row = key
+        if (f"P{zseat}" if zseat else "shared", name + (f".{row}" if row else "")) in masked:
+            ids.update(c.id for c in cards if c.id not in revealed)
+    return ids
+
+
+# ---------------------------------------------------------------- the command
+class Printer:
+    """Prints the new log entries of a game after each decision."""
+
+    def __init__(self, game, humans: list[int], quiet: bool, out) -> None:
+        self.game = game
+        self.humans = humans
+        self.quiet = quiet
+        self.out = out
+        self.cursor = 0
+        self.decision_text: str | None = None
+
+    def hidden(self) -> set[int]:
+        ids: set[int] = set()
+        for seat in self.humans:
+            ids |= hidden_card_ids(self.game, seat)
+        return ids
+
+    def before_decision(self, seat: int, option) -> None:
+        """Decide how the coming decision is shown (while the chosen cards are where they were)."""
+        if seat in self.humans:
+            self.decision_text = ""  # the human saw their own answer
+        elif self.humans and any(c.id in self.hidden() for c in _cards_in(option.value)):
+            self.decision_text = f"P{seat} chooses (hidden)"
+        else:
+            self.decision_text = None
+
+    def flush(self) -> None:
+        entries = self.game.log_entries
+        new = entries[self.cursor:]
+        self.cursor = len(entries)
+        if self.quiet or not new:
+            return
+        hidden = self.hidden() if self.humans else set()
+        events = self.game.rules.events
+        for entry in new:
+            kind = entry[0]
+            if kind == "event":
+                line = event_line(events, entry[1], entry[2], hidden)
+            elif kind == "decision":
+                if self.decision_text is not None:
+                    line = self.decision_text or None
+                    self.decision_text = None
+                else:
+                    line = f"P{entry[1]} chooses: {entry[3]}"
+            else:
+                line = None  # the end: the result line follows
+            if line is not None:
+                self.out.write(line + "\n")
+        self.out.flush()
+
+
+def header(game, players: list[str]) -> dict:
+    rules = game.rules
+    return {
+        "type": "header",
+        "ruleset": rules.name,
+        "ruleset_file": str(Path(rules.ruleset.file).resolve()),
+        "options": dict(rules.options),
+        "version": __version__,
+        "seed": game.seed,
+        "players": list(players),
+        "decks": [list(deck.cards) for deck in game.decks],
+    }
+
+
+def write_log(path: str, game, players: list[str]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(header(game, players), ensure_ascii=False) + "\n")
+        for entry in game.log_entries:
+            f.write(json.dumps(log_entry(game, entry), ensure_ascii=False) + "\n")
+
+
+def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | None, quiet: bool) -> int:
+    out = sys.stdout
+    names = split_names(players_arg, rules.player_count, "--players", "random")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    agents = [make_agent(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names, start=1)]
+    humans = [seat for seat, name in enumerate(names, start=1) if name.strip().lower() == "human"]
+    if not quiet:
+        out.write(f"{rules.title}: seed {seed}, players {', '.join(f'P{i} {n}' for i, n in enumerate(names, 1))}\n")
+    game = rules.new_game(seed=seed, log=True)
+    printer = Printer(game, humans, quiet, out)
+    abandoned = False
+    try:
+        printer.flush()
+        while not game.is_over:
+            view = view_of(game)
+            answer = agents[view.seat - 1].act(view)
+            option = view.options[answer] if isinstance(answer, int) and not isinstance(answer, bool) else answer
+            printer.before_decision(view.seat, option)
+            game.apply(option)
+            printer.flush()
+    except HumanQuit:
+        abandoned = True
+    finally:
+        if log_path:
+            write_log(log_path, game, names)
+    if abandoned:
+        out.write(f"game abandoned in turn {game.globals.get('turn', 0)}\n")
+    else:
+        out.write(result_line(game.result) + "\n")
+    out.flush()
+    return 0

@@ -1,0 +1,122 @@
+"""`cardrules replay`: re-run a JSON Lines log and confirm every line is identical.
+
+The header gives the ruleset (its file when it still exists, else its name), the options, the
+seed and the decks. The game is started again and each logged decision applied in turn; every
+line the game produces is compared with the log's line, and the first difference is reported
+with its line number, what the log says and what the replay produced.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import __version__, load
+from ..engine.serialize import log_entry
+from ..errors import CardrulesError, Span
+from .common import LogFileError
+
+
+def read_log(path: str) -> tuple[dict, list[tuple[int, dict]]]:
+    """(header, [(line number, entry)]) of a log file; raises LogFileError located in it."""
+    p = Path(path)
+    if not p.is_file():
+        raise LogFileError(f"no such log file: {path}")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LogFileError(f"cannot read {path}: {err}") from None
+    entries: list[tuple[int, dict]] = []
+    header: dict | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise LogFileError(f"not a JSON line: {err.msg}", Span(path, number, err.colno)) from None
+        if not isinstance(data, dict):
+            raise LogFileError("a log line must be a JSON object", Span(path, number, 1))
+        if header is None:
+            if data.get("type") != "header":
+                raise LogFileError("the first line must be the header ({\"type\": \"header\", ...})",
+                                   Span(path, number, 1), hint="logs are written by 'cardrules play --log F.jsonl'")
+            for key in ("ruleset", "seed"):
+                if key not in data:
+                    raise LogFileError(f"the header has no {key!r}", Span(path, number, 1))
+            header = data
+            continue
+        entries.append((number, data))
+    if header is None:
+        raise LogFileError(f"{path} is empty: no header line")
+    return header, entries
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value, ensure_ascii=False))
+
+
+def _show(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def replay_log(path: str) -> int:
+    out = sys.stdout
+    header, entries = read_log(path)
+    version = header.get("version")
+    if version is not None and version != __version__:
+        sys.stderr.write(f"note: the log was written by cardrules {version}, this is {__version__}\n")
+    ruleset_file = header.get("ruleset_file")
+    target = header["ruleset"]
+    if ruleset_file and Path(ruleset_file).is_file():
+        target = ruleset_file
+    elif ruleset_file:
+        sys.stderr.write(f"note: {ruleset_file} is gone; replaying with the ruleset named {target!r}\n")
+    rules = load(target, options=header.get("options") or {})
+    decks = header.get("decks") or None
+    game = rules.new_game(seed=header["seed"], decks=decks, log=True)
+
+    produced: list[dict] = []
+    done = 0  # raw log entries of the game already converted
+
+    def refresh() -> None:
+        nonlocal done
+        raw = game.log_entries
+        for entry in raw[done:]:
+            produced.append(_json(log_entry(game, entry)))
+        done = len(raw)
+
+    def diverge(number: int, expected: Any, got: Any) -> int:
+        out.write(f"{path}:{number}: replay diverges at line {number}\n")
+        out.write(f"  expected: {_show(expected)}\n")
+        out.write(f"  got:      {_show(got)}\n")
+        return 1
+
+    refresh()
+    k = 0
+    for number, expected in entries:
+        if k >= len(produced):
+            # the game produced nothing more: it waits for a decision (or is over)
+            if game.is_over:
+                return diverge(number, expected, "nothing: the game is over")
+            if expected.get("type") != "decision":
+                seat, _options = game.decision()
+                return diverge(number, expected, f"nothing: the game waits for P{seat}'s decision "
+                                                 f"'{game.prompt}'")
+            try:
+                game.apply(str(expected.get("option")))
+            except CardrulesError as err:
+                return diverge(number, expected, f"an illegal decision: {err.message}")
+            refresh()
+        got = produced[k]
+        if got != expected:
+            return diverge(number, expected, got)
+        k += 1
+    if k < len(produced):
+        last = entries[-1][0] if entries else 1
+        return diverge(last + 1, "the end of the log", produced[k])
+    note = "" if game.is_over else " (the log ends before the game does)"
+    out.write(f"replay identical: {len(entries)} lines{note}\n")
+    return 0

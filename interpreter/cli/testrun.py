@@ -1,0 +1,64 @@
+"""`cardrules test`: run scenario files and end with exactly 'N passed, N failed'."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import CardrulesError
+from .common import indent, shown
+
+DEFAULT_FOLDER = Path("tests") / "scenarios"
+
+
+def default_paths() -> list[str]:
+    """tests/scenarios of the current folder, else of the checkout this package runs from."""
+    from .. import paths
+
+    for root in (Path.cwd(), paths.data_root()):
+        folder = root / DEFAULT_FOLDER
+        if folder.is_dir():
+            return [str(folder)]
+    return []
+
+
+def run_tests(path_args: list[str], verbose: bool) -> int:
+    from ..scenarios import run_scenario, scenario_files
+
+    out = sys.stdout
+    targets = path_args or default_paths()
+    if not targets:
+        sys.stderr.write(f"no scenarios: give scenario files or folders (no {DEFAULT_FOLDER} here)\n")
+    passed = failed = 0
+    files = []
+    for target in targets:
+        try:
+            files.extend(scenario_files([target]))
+        except CardrulesError as err:  # a missing path: a failure, reported like the others
+            failed += 1
+            out.write(f"FAIL {target}\n{indent(str(err))}\n")
+    for file in files:
+        name = shown(file)
+        try:
+            result = run_scenario(file)
+        except CardrulesError as err:
+            failed += 1
+            out.write(f"FAIL {name}: the scenario file is malformed\n{indent(str(err))}\n")
+            continue
+        except Exception as err:  # an engine crash: one failed scenario, not the end of the run
+            failed += 1
+            out.write(f"FAIL {name}: crashed with {type(err).__name__}: {err}\n")
+            continue
+        if result.passed:
+            passed += 1
+            if verbose:
+                cites = f" [{', '.join(result.cites)}]" if result.cites else ""
+                out.write(f"ok   {name}{cites}\n")
+        else:
+            failed += 1
+            out.write(f"FAIL {name}\n")
+            for failure in result.failures:
+                out.write(indent(failure) + "\n")
+    out.write(f"{passed} passed, {failed} failed\n")
+    out.flush()
+    return 1 if failed else 0

@@ -1,0 +1,372 @@
+"""`cardrules validate`: check rulesets, card files, decks and scenarios; one line per file.
+
+Without paths: every shipped ruleset with its card files and decks. A path may be a game name,
+a ruleset file, a deck file, a scenario file (schema and load check, not the play), a card file
+or a folder (everything in it). YAML files are told apart by their content: a scenario has
+`cites:` and `ruleset:` (or given/when/then), a deck has `cards:` and no ruleset key, anything
+else is a ruleset.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..errors import CardrulesError, RulesError, did_you_mean, register_source
+from .common import flat_errors, indent, parse_option_pairs, shown
+
+RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
+                "card_types", "events", "setup", "end", "decks", "stack", "title", "options"}
+SCENARIO_KEYS = {"given", "when", "then"}
+YAML_SUFFIXES = (".yaml", ".yml")
+CARD_SUFFIX = ".cards"
+
+
+def classify(data: Any) -> str:
+    """'scenario', 'deck' or 'ruleset' for a loaded YAML document."""
+    if isinstance(data, dict):
+        keys = set(data)
+        if keys & SCENARIO_KEYS or ("cites" in keys and "ruleset" in keys and not keys & RULESET_KEYS):
+            return "scenario"
+        if "cards" in keys and not keys & RULESET_KEYS:
+            return "deck"
+    return "ruleset"
+
+
+class Validator:
+    def __init__(self, out, ruleset_arg: str | None = None, options: dict | None = None) -> None:
+        self.out = out
+        self.ruleset_arg = ruleset_arg
+        self.options = options or {}
+        self.rules_cache: dict[Path, tuple[Any, list[CardrulesError]]] = {}
+        self.done: set[Path] = set()
+        self.printed: set[int] = set()
+        self.files = 0
+        self.failed = 0
+
+    # ------------------------------------------------------------ reporting
+    def report(self, path: str | Path, errors: list[CardrulesError], note: str = "",
+               failed: bool | None = None) -> None:
+        """One line for a file, then its errors not printed before."""
+        self.files += 1
+        name = shown(path)
+        failed = bool(errors) if failed is None else failed
+        suffix = f"  ({note})" if note else ""
+        if not failed:
+            self.out.write(f"ok    {name}{suffix}\n")
+            return
+        self.failed += 1
+        self.out.write(f"error {name}{suffix}\n")
+        for err in errors:
+            if id(err) in self.printed:
+                continue
+            self.printed.add(id(err))
+            self.out.write(indent(str(err)) + "\n")
+
+    def skip(self, path: Path, why: str) -> None:
+        self.out.write(f"skip  {shown(path)}  ({why})\n")
+
+    def first_time(self, path: Path) -> bool:
+        key = path.resolve()
+        if key in self.done:
+            return False
+        self.done.add(key)
+        return True
+
+    # ------------------------------------------------------------ rulesets
+    def rules_for(self, path: Path) -> tuple[Any, list[CardrulesError]]:
+        """The loaded rules of a ruleset file (cached), or the errors that stopped it."""
+        from .. import load
+
+        key = path.resolve()
+        if key not in self.rules_cache:
+            try:
+                self.rules_cache[key] = (load(str(key), options=self.options), [])
+            except CardrulesError as err:
+                self.rules_cache[key] = (None, flat_errors(err))
+        return self.rules_cache[key]
+
+    def card_files_of(self, path: Path) -> list[Path]:
+        """The card files a ruleset reads (its `cards:` entries, inherited through `extends:`)."""
+        from ..rules.yamlload import load_yaml
+
+        seen: set[Path] = set()
+        current = path.resolve()
+        while current not in seen:
+            seen.add(current)
+            try:
+                data, _marks = load_yaml(current)
+            except CardrulesError:
+                return []
+            if not isinstance(data, dict):
+                return []
+            if "cards" in data and isinstance(data["cards"], list):
+                found: list[Path] = []
+                for entry in data["cards"]:
+                    p = (current.parent / str(entry)).resolve()
+                    if p.is_dir():
+                        found.extend(sorted(p.glob(f"*{CARD_SUFFIX}")))
+                    elif p.is_file():
+                        found.append(p)
+                return found
+            base = data.get("extends")
+            if not isinstance(base, str):
+                return []
+            candidate = current.parent / base
+            try:
+                current = (candidate if candidate.suffix in YAML_SUFFIXES and candidate.is_file()
+                           else paths.ruleset_path(base)).resolve()
+            except CardrulesError:
+                return []
+        return []
+
+    def check_ruleset(self, path: Path) -> None:
+        """A ruleset file, then the card files it reads and its decks."""
+        if not self.first_time(path):
+            return
+        _rules, errors = self.rules_for(path)
+        card_files = self.card_files_of(path)
+        names = {str(p.resolve()) for p in card_files}
+        own = [e for e in errors if _file_of(e) not in names]
+        in_cards = len(errors) - len(own)
+        note = f"{in_cards} error{'s' if in_cards != 1 else ''} in its card files, below" if in_cards else ""
+        self.report(path, own, note, failed=bool(errors))
+        for card_file in card_files:
+            self.check_card_file(card_file, via=path)
+        self.check_decks_of(path)
+
+    def check_game(self, name: str) -> None:
+        """A shipped game (with its variants) or a shipped variant, by name."""
+        main = paths.ruleset_path(name)
+        folder = main.parent
+        files = [main]
+        if main.stem == folder.name:
+            files += [f for f in sorted(folder.iterdir())
+                      if f.is_file() and f.suffix in YAML_SUFFIXES and f != main]
+        for f in files:
+            self.check_yaml(f)
+
+    def check_decks_of(self, ruleset: Path) -> None:
+        decks: list[Path] = []
+        folder = ruleset.parent / "decks"
+        if folder.is_dir():
+            decks += sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES)
+        rules, _errors = self.rules_for(ruleset)
+        if rules is not None and rules.ruleset.decks is not None:
+            decks += [Path(p) for p in rules.ruleset.decks.defaults]
+        for deck in decks:
+            self.check_deck(deck, ruleset)
+
+    # ------------------------------------------------------------ card files
+    def check_card_file(self, path: Path, via: Path | None = None) -> None:
+        if not self.first_time(path):
+            return
+        from ..lang.parser import parse
+
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            self.report(path, [RulesError(f"cannot read {path}: {err}")])
+            return
+        try:
+            parse(text, str(path.resolve()))
+        except CardrulesError as err:
+            self.report(path, flat_errors(err))
+            return
+        try:
+            ruleset = via or self.ruleset_for_cards(path)
+        except CardrulesError as err:  # --ruleset names nothing
+            self.report(path, [err])
+            return
+        if ruleset is None:
+            self.report(path, [], "syntax only: give --ruleset to check names against a ruleset")
+            return
+        card_files = {str(p.resolve()) for p in self.card_files_of(ruleset)}
+        if str(path.resolve()) in card_files:
+            _rules, errors = self.rules_for(ruleset)
+            mine = [e for e in errors if _file_of(e) == str(path.resolve())]
+            # errors in the ruleset's own files matter here when the ruleset is not listed itself
+            theirs = [e for e in errors if _file_of(e) not in card_files]
+            if not mine and theirs and ruleset.resolve() not in self.done:
+                self.report(path, theirs, f"its ruleset {shown(ruleset)} has errors")
+            else:
+                self.report(path, mine)
+            return
+        # a card file the ruleset does not read: check it as an addition to the ruleset's cards
+        from ..rules.loader import load_ruleset
+
+        register_source(str(path.resolve()), text)
+        try:
+            load_ruleset(str(ruleset.resolve()), self.options, [(text, str(path.resolve()), 1, 1)])
+            self.report(path, [], f"checked with {shown(ruleset)}")
+        except CardrulesError as err:
+            self.report(path, flat_errors(err), f"checked with {shown(ruleset)}")
+
+    def ruleset_for_cards(self, path: Path) -> Path | None:
+        if self.ruleset_arg:
+            return paths.ruleset_path(self.ruleset_arg)
+        game = path.parent.name
+        for candidate in (path.parent.parent.parent / "rulesets" / game / f"{game}.yaml",
+                          path.parent / f"{game}.yaml"):
+            if candidate.is_file():
+                return candidate
+        if game in paths.shipped_rulesets():
+            return paths.shipped_rulesets()[game]
+        return None
+
+    # ------------------------------------------------------------ decks and scenarios
+    def deck_ruleset(self, path: Path, data: Any) -> Path:
+        if self.ruleset_arg:
+            return paths.ruleset_path(self.ruleset_arg)
+        if isinstance(data, dict) and isinstance(data.get("ruleset"), str):
+            return paths.ruleset_path(data["ruleset"], base=path) if data["ruleset"] not in paths.shipped_rulesets() else paths.ruleset_path(data["ruleset"])
+        for folder in list(path.resolve().parents)[:4]:
+            for suffix in YAML_SUFFIXES:
+                candidate = folder / f"{folder.name}{suffix}"
+                if candidate.is_file():
+                    return candidate
+        raise RulesError(f"cannot tell which ruleset the deck {shown(path)} is for",
+                         hint="give --ruleset GAME, or put 'ruleset: GAME' in the deck file")
+
+    def check_deck(self, path: Path, ruleset: Path | None = None, data: Any = None) -> None:
+        if not self.first_time(path):
+            return
+        try:
+            ruleset = ruleset or self.deck_ruleset(path, data)
+        except CardrulesError as err:
+            self.report(path, [err])
+            return
+        rules, errors = self.rules_for(ruleset)
+        if rules is None:
+            if ruleset.resolve() in self.done:
+                self.skip(path, f"its ruleset {shown(ruleset)} has errors")
+            else:
+                self.report(path, errors, f"its ruleset {shown(ruleset)} has errors")
+            return
+        try:
+            rules.deck(str(path))
+            self.report(path, [])
+        except CardrulesError as err:
+            self.report(path, flat_errors(err))
+
+    def check_scenario(self, path: Path) -> None:
+        if not self.first_time(path):
+            return
+        from ..rules.schema import validate
+        from ..rules.yamlload import load_yaml
+        from ..scenarios import _rules_for
+
+        try:
+            data, marks = load_yaml(path)
+            validate(data, marks, "scenario", str(path))
+            _rules_for(data, str(path), marks)
+            self.report(path, [])
+        except CardrulesError as err:
+            self.report(path, flat_errors(err))
+
+    # ------------------------------------------------------------ dispatch
+    def check_yaml(self, path: Path) -> None:
+        from ..rules.yamlload import load_yaml
+
+        try:
+            data, _marks = load_yaml(path)
+        except CardrulesError as err:
+            if self.first_time(path):
+                self.report(path, [err])
+            return
+        kind = classify(data)
+        if kind == "scenario":
+            self.check_scenario(path)
+        elif kind == "deck":
+            self.check_deck(path, data=data)
+        else:
+            self.check_ruleset(path)
+
+    def check_folder(self, folder: Path) -> None:
+        from ..rules.yamlload import load_yaml
+
+        groups: dict[str, list[Path]] = {"ruleset": [], "cards": [], "deck": [], "scenario": []}
+        for p in sorted(folder.rglob("*")):
+            if not p.is_file() or any(part.startswith(".") for part in p.relative_to(folder).parts):
+                continue
+            if p.suffix == CARD_SUFFIX:
+                groups["cards"].append(p)
+            elif p.suffix in YAML_SUFFIXES:
+                try:
+                    data, _marks = load_yaml(p)
+                except CardrulesError:
+                    groups["ruleset"].append(p)  # check_yaml reports the YAML error
+                    continue
+                groups[classify(data)].append(p)
+        if not any(groups.values()):
+            self.report(folder, [RulesError(f"{folder}: no ruleset, deck, scenario or card file in this folder")])
+            return
+        for p in groups["ruleset"]:
+            self.check_yaml(p)
+        for p in groups["cards"]:
+            self.check_card_file(p, via=self._reader_of(p, groups["ruleset"]))
+        for p in groups["deck"]:
+            self.check_yaml(p)
+        for p in groups["scenario"]:
+            self.check_scenario(p)
+
+    def _reader_of(self, card_file: Path, rulesets: list[Path]) -> Path | None:
+        """A ruleset among those checked here that reads this card file."""
+        target = card_file.resolve()
+        for r in rulesets:
+            if target in {p.resolve() for p in self.card_files_of(r)}:
+                return r
+        return None
+
+    def check_path(self, text: str) -> None:
+        path = Path(text)
+        if path.is_dir():
+            self.check_folder(path)
+        elif path.is_file():
+            if path.suffix == CARD_SUFFIX:
+                self.check_card_file(path)
+            elif path.suffix in YAML_SUFFIXES:
+                self.check_yaml(path)
+            else:
+                self.report(path, [RulesError(f"{text}: not a ruleset, deck or scenario (.yaml) nor a card "
+                                              f"file ({CARD_SUFFIX})")])
+        elif text in paths.shipped_rulesets():
+            self.check_game(text)
+        else:
+            known = paths.shipped_rulesets()
+            self.report(text, [RulesError(f"no such file, folder or game: {text!r}{did_you_mean(text, known)}",
+                                          hint=f"shipped games: {', '.join(known) or 'none'}")])
+
+    def check_all_shipped(self) -> None:
+        games = paths.shipped_games()
+        if not games:
+            self.report(paths.rulesets_dir(), [RulesError("no shipped rulesets found")])
+        for game in games:
+            self.check_game(game)
+
+
+def _file_of(err: CardrulesError) -> str | None:
+    span = getattr(err, "span", None)
+    if span is None:
+        return None
+    try:
+        return str(Path(span.file).resolve())
+    except OSError:
+        return span.file
+
+
+def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: list[str] | None) -> int:
+    out = sys.stdout
+    validator = Validator(out, ruleset_arg, parse_option_pairs(option_pairs))
+    if path_args:
+        for text in path_args:
+            validator.check_path(text)
+    else:
+        validator.check_all_shipped()
+    errors = validator.failed
+    out.write(f"{validator.files} file{'s' if validator.files != 1 else ''} checked, "
+              f"{errors} with errors\n")
+    out.flush()
+    return 1 if errors else 0
