@@ -355,6 +355,19 @@ def _event_arg(value: Any) -> Any:
     return _norm(value)
 
 
+def check_scenario(path: str | Path) -> Rules:
+    """Check a scenario file without playing it: schema, ruleset with options and inline cards,
+    and the `given` position. Returns the rules it uses; raises CardrulesError when malformed."""
+    file = str(path)
+    data, marks = load_yaml(Path(path))
+    validate(data, marks, "scenario", file)
+    rules = _rules_for(data, file, marks)
+    if data.get("given") is not None:
+        game = rules.empty_game(seed=0, decks=[Deck("given", file, ()) for _ in range(rules.player_count)])
+        _build_given(game, data["given"], file, marks)
+    return rules
+
+
 def run_scenario(path: str | Path) -> ScenarioResult:
     """Run one scenario file. Malformed files raise CardrulesError; failed checks are returned."""
     file = str(path)
@@ -383,10 +396,15 @@ def run_scenario(path: str | Path) -> ScenarioResult:
             result.failures.append(f"when[{i}] ({where}): expected P{step['player']} to decide, but "
                                    f"P{game.pending.seat} decides '{game.pending.prompt}'")
             break
-        if "options" in step:
-            offered = [o.label for o in game.pending.options]
-            if offered != step["options"]:
-                result.failures.append(f"when[{i}] ({where}): options offered {offered}, expected {step['options']}")
+        offered = [o.label for o in game.pending.options]
+        if "options" in step and offered != step["options"]:
+            result.failures.append(f"when[{i}] ({where}): options offered {offered}, expected {step['options']}")
+        for label in step.get("includes") or []:
+            if label not in offered:
+                result.failures.append(f"when[{i}] ({where}): {label!r} is not offered; options: {offered}")
+        for label in step.get("excludes") or []:
+            if label in offered:
+                result.failures.append(f"when[{i}] ({where}): {label!r} is offered but must not be")
         if "prompt" in step and step["prompt"] != game.pending.prompt:
             result.failures.append(f"when[{i}] ({where}): prompt is {game.pending.prompt!r}, "
                                    f"expected {step['prompt']!r}")
@@ -447,4 +465,4 @@ def scenario_files(paths: list[str]) -> list[Path]:
     return out
 
 
-__all__ = ["run_scenario", "scenario_files", "ScenarioResult", "readable"]
+__all__ = ["run_scenario", "check_scenario", "scenario_files", "ScenarioResult", "readable"]

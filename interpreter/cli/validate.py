@@ -254,14 +254,10 @@ class Validator:
     def check_scenario(self, path: Path) -> None:
         if not self.first_time(path):
             return
-        from ..rules.schema import validate
-        from ..rules.yamlload import load_yaml
-        from ..scenarios import _rules_for
+        from ..scenarios import check_scenario
 
         try:
-            data, marks = load_yaml(path)
-            validate(data, marks, "scenario", str(path))
-            _rules_for(data, str(path), marks)
+            check_scenario(path)
             self.report(path, [])
         except CardrulesError as err:
             self.report(path, flat_errors(err))

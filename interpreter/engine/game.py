@@ -212,6 +212,24 @@ class Game:
 
         return [log_entry(self, e) for e in self.log_entries]
 
+    def log_since(self, start: int) -> list[dict]:
+        """The log entries from index `start` on (cheap to poll after each decision)."""
+        from .serialize import log_entry
+
+        return [log_entry(self, e) for e in self.log_entries[start:]]
+
+    @property
+    def log_length(self) -> int:
+        return len(self.log_entries)
+
+    def visible(self, card: CardRef, seat: int) -> bool:
+        """Whether the player in `seat` may see this card (its zone's visibility, or revealed)."""
+        key = self.card_zone.get(card.id)
+        if key is None or card.id in self.revealed:
+            return True
+        visibility = self.rules.zones[key[0]].visibility
+        return visibility == "public" or (visibility == "owner" and key[1] == seat)
+
     def clone(self) -> Game:
         """An independent copy for search: same rules, copied state and continuation."""
         new = Game.__new__(Game)

@@ -148,6 +148,13 @@ def parse_option_value(spec: OptionSpec, raw: Any) -> Any:
     return value
 
 
+def _located_option(spec: OptionSpec, raw: Any, span: Span) -> Any:
+    try:
+        return parse_option_value(spec, raw)
+    except RulesError as err:
+        raise RulesError(err.message, span) from None
+
+
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
                  extra_cards: list[tuple[str, str, int, int]] = ()) -> Ruleset:
     """Read, merge, validate and check a ruleset. Raises CardrulesError on any problem.
@@ -219,7 +226,7 @@ class _Builder:
                 self.span("options", name))
         options = {}
         for name, spec in option_specs.items():
-            options[name] = self.guarded(parse_option_value, spec, spec.default)
+            options[name] = self.guarded(_located_option, spec, spec.default, self.span("options", name, "default"))
         for name, raw in option_values.items():
             if name not in option_specs:
                 self.errors.append(RulesError(
