@@ -241,7 +241,9 @@ class _Checker:
         parts = path.split(".")
         head = parts[0]
         if head == "winner":
-            return (g.result.winner if g.result else "not over"), None
+            if g.result is None:
+                return "not over", None
+            return g.result.winner, "winner"
         if head == "draw":
             return (g.result.draw if g.result else "not over"), None
         if head == "reason":
@@ -318,6 +320,8 @@ class _Checker:
             return None
         if how == "events":
             return self._compare_events(path, actual, expected)
+        if how == "winner" and expected == "draw":
+            return None if actual is None else f"{path}: expected a draw, got P{actual} winning"
         if _norm(actual) != expected:
             return f"{path}: expected {expected!r}, got {_norm(actual)!r}"
         return None
@@ -388,6 +392,8 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     events_from = 0
     for i, step in enumerate(data.get("when") or []):
         where = marks.span(("when", i))
+        if not isinstance(step, dict):
+            step = {"choose": step}
         if game.pending is None:
             result.failures.append(f"when[{i}] ({where}): no decision is pending (the game "
                                    f"{'is over: ' + game.result.reason if game.result else 'is not waiting'})")
