@@ -13,6 +13,7 @@ The runtime interface the closures use (`g.read`, `g.move`, `g.choose`, ...) is 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -160,6 +161,8 @@ def _is_card(v):
 
 
 def _as_list(v) -> list:
+    if type(v) is list:
+        return v
     if v is None:
         return []
     if isinstance(v, list):
@@ -267,6 +270,7 @@ class Compiler:
         self.codes: dict[str, Code] = {}
         self._temp = 0
         self._span: Span | None = None
+        self._inlining: list[str] = []
         for name, proc in names.procedures.items():
             self.procedure_codes[name] = Code(f"procedure {name}", proc.span, proc.params)
         for name in names.functions:
@@ -785,6 +789,13 @@ class Compiler:
             return first_of_zone
         if func in self.names.functions:
             fn_def = self.names.functions[func]
+            inlined = self._inline(fn_def, e.args)
+            if inlined is not None:
+                self._inlining.append(func)
+                try:
+                    return self.expr(inlined)
+                finally:
+                    self._inlining.pop()
             impl = self.function_impls[func]
             params = fn_def.params
 
@@ -801,6 +812,22 @@ class Compiler:
             a0, a1 = args
             return lambda g, f: fn(g, a0(g, f), a1(g, f))
         return lambda g, f: fn(g, *[a(g, f) for a in args])
+
+    def _inline(self, fn_def: ast.Function, args: tuple[ast.Expr, ...]) -> ast.Expr | None:
+        """The function's body with its parameters replaced by the call's arguments, when that is
+        safe: not recursive, no argument evaluated twice unless trivial, no name captured."""
+        if fn_def.name in self._inlining or len(args) != len(fn_def.params):
+            return None
+        uses = _free_name_counts(fn_def.body)
+        for param, arg in zip(fn_def.params, args):
+            if uses.get(param, 0) > 1 and not _trivial(arg):
+                return None
+        arg_names: set[str] = set()
+        for arg in args:
+            arg_names.update(_free_name_counts(arg))
+        if _binders(fn_def.body) & arg_names:
+            return None
+        return _substitute(fn_def.body, dict(zip(fn_def.params, args)))
 
     def e_ListLit(self, e: ast.ListLit):
         items = [self.expr(i) for i in e.items]
@@ -1183,6 +1210,77 @@ STOP = object()
 
 def _nothing(g, f):
     return None
+
+
+def _children(node: ast.Node):
+    for value in node.__dict__.values():
+        if isinstance(value, ast.Node):
+            yield value
+        elif isinstance(value, tuple):
+            for v in value:
+                if isinstance(v, ast.Node):
+                    yield v
+
+
+def _free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, int]:
+    counts: dict[str, int] = {}
+
+    def walk(node, bound):
+        if isinstance(node, ast.Name):
+            if node.id not in bound:
+                counts[node.id] = counts.get(node.id, 0) + 1
+            return
+        if isinstance(node, (ast.Select, ast.Comprehension)):
+            walk(node.source, bound)
+            inner = bound | {node.var}
+            for child in _children(node):
+                if child is not node.source:
+                    walk(child, inner)
+            return
+        for child in _children(node):
+            walk(child, bound)
+
+    walk(e, bound)
+    return counts
+
+
+def _binders(e: ast.Node) -> set[str]:
+    out: set[str] = set()
+    if isinstance(e, (ast.Select, ast.Comprehension)):
+        out.add(e.var)
+    for child in _children(e):
+        out |= _binders(child)
+    return out
+
+
+def _trivial(e: ast.Expr) -> bool:
+    """Cheap and pure to evaluate twice."""
+    if isinstance(e, (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+        return True
+    return isinstance(e, ast.Attribute) and _trivial(e.obj)
+
+
+def _substitute(node, mapping: dict[str, ast.Expr]):
+    """A copy of an expression with free names replaced (binders shadow)."""
+    if not mapping or not isinstance(node, ast.Node):
+        return node
+    if isinstance(node, ast.Name):
+        return mapping.get(node.id, node)
+    changes = {}
+    inner = mapping
+    if isinstance(node, (ast.Select, ast.Comprehension)) and node.var in mapping:
+        inner = {k: v for k, v in mapping.items() if k != node.var}
+    for name, value in node.__dict__.items():
+        use = mapping if (name == "source" or inner is mapping) else inner
+        if isinstance(value, ast.Node):
+            new = _substitute(value, use)
+        elif isinstance(value, tuple):
+            new = tuple(_substitute(v, use) for v in value)
+        else:
+            continue
+        if new is not value:
+            changes[name] = new
+    return dataclasses.replace(node, **changes) if changes else node
 
 
 def _has_choose(s: ast.Stmt) -> bool:
