@@ -141,6 +141,8 @@ class Game:
         self.revealed: set[int] = set()
         self._static_version = -1
         self._static_index: dict[str, list] = {}
+        self._active_version = -1
+        self._active_cache: dict[tuple, list] = {}
         self._grants: list = []
         self._reading: set = set()
         self.steps = 0
@@ -249,6 +251,8 @@ class Game:
         new.revealed = set(self.revealed)
         new._static_version = -1
         new._static_index = {}
+        new._active_version = -1
+        new._active_cache = {}
         new._reading = set()
         return new
 
@@ -343,8 +347,10 @@ class Game:
             if d is None:
                 return self._card_gone(obj, name)
             if name in d:
-                if (self.temp_mods or name in self.rules.statically_modified) and self._modifiable(name):
-                    return self._modified(obj, name, d[name])
+                if self.temp_mods or name in self.rules.statically_modified:
+                    index = self._static_index if self._static_version == self.version else self._statics()
+                    if name in index or self._temporarily_modified(name):
+                        return self._modified(obj, name, d[name])
                 return d[name]
             return self._card_property(obj, d, name)
         if type(obj) is PlayerRef:
@@ -435,13 +441,17 @@ class Game:
 
     # ------------------------------------------------------------------ continuous effects
     def _modifiable(self, name: str) -> bool:
-        if self.temp_mods:
-            for m in self.temp_mods:
-                if m[1] == name:
-                    return True
+        if self._temporarily_modified(name):
+            return True
         if name not in self.rules.statically_modified:
             return False
         return bool(self._statics().get(name))
+
+    def _temporarily_modified(self, name: str) -> bool:
+        for m in self.temp_mods:
+            if m[1] == name:
+                return True
+        return False
 
     def _statics(self) -> dict[str, list]:
         """Active static effects by attribute ('' for keyword grants), in timestamp order."""
@@ -692,7 +702,17 @@ class Game:
         self.frames.append(Frame(code, values, f.self_card, f.controller, f.event, f.applied))
 
     def _active_with(self, name: str, table: str):
-        """Cards in active zones whose abilities (of table) listen to name, in timestamp order."""
+        """Cards in active zones whose abilities (of table) listen to name, in timestamp order.
+
+        Cached until the next change of zones, parts, attachments or grants (the state version)."""
+        key = (name, table)
+        if self._active_version != self.version:
+            self._active_cache = {}
+            self._active_version = self.version
+        else:
+            hit = self._active_cache.get(key)
+            if hit is not None:
+                return hit
         found = []
         attrs = self.attrs
         for key in self.rules.active_zone_keys:
@@ -706,7 +726,9 @@ class Game:
                     if ability.part is None or ability.part == part:
                         found.append((d[STAMP], card, ability, local_values))
         found.sort(key=lambda x: x[0])
-        return [(c, a, lv) for _s, c, a, lv in found]
+        result = [(c, a, lv) for _s, c, a, lv in found]
+        self._active_cache[key] = result
+        return result
 
     def emit(self, name: str, args: dict) -> None:
         if self.logging:
