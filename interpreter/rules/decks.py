@@ -33,8 +33,8 @@ def _read(source: Any) -> tuple[str, str, dict[str, int], Any]:
         from .yamlload import load_yaml
 
         path = Path(source)
-        data, marks = load_yaml(path)
-        validate(data, marks, "deck", str(path))
+        data, marks = load_yaml(path, error=DeckError)
+        validate(data, marks, "deck", str(path), error=DeckError)
         return str(data.get("name", path.stem)), str(path), dict(data["cards"]), marks
     if isinstance(source, dict):
         cards = source.get("cards", source)

@@ -88,8 +88,10 @@ def _read_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, _Located
     located = _Located()
     if "extends" in data:
         base_path = _resolve_extends(data["extends"], path, src)
-        base, located, _ = _read_chain(base_path, (*seen, path))
+        base, located, base_src = _read_chain(base_path, (*seen, path))
         merged = _merge(base, {k: v for k, v in data.items() if k != "extends"})
+        # the variant alone may be partial; merged with its base it must be a whole ruleset
+        validate(merged, base_src.marks.overlay(src.marks), "ruleset", src.file)
     else:
         merged = data
     located.sources[()] = src
@@ -98,11 +100,8 @@ def _read_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, _Located
 
 
 def _resolve_extends(name: str, path: Path, src: Source) -> Path:
-    candidate = (path.parent / name)
-    if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
-        return candidate.resolve()
     try:
-        return paths.ruleset_path(name)
+        return paths.ruleset_path(name, base=path)
     except RulesError as err:
         raise RulesError(f"'extends: {name}': {err.message}", src.span("extends")) from None
 
