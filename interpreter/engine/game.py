@@ -623,6 +623,8 @@ class Game:
             self.card_zone[card.id] = key
             d = self.attrs[card.id]
             d[ATTACHED] = None
+            if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
+                d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
             self.clock += 1
             d[STAMP] = self.clock
             if old[0] != key[0]:

@@ -79,7 +79,8 @@ def observation(game: Game, viewer: int) -> dict:
         if visible:
             content: Any = [card_view(game, c, viewer) for c in cards]
         else:
-            shown = [card_view(game, c, viewer) for c in cards if c.id in game.revealed]
+            shown = [dict(card_view(game, c, viewer), position=i + 1)
+                     for i, c in enumerate(cards) if c.id in game.revealed]
             content = {"count": len(cards), **({"revealed": shown} if shown else {})}
         zones.setdefault(owner, {})[label] = content
     decision = None

@@ -241,6 +241,8 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
     "any": _b(lambda g, x: bool(_as_list(x)), 1),
     "is_empty": _b(lambda g, x: not _as_list(x), 1),
     "reverse": _b(lambda g, x: list(reversed(_as_list(x))), 1),
+    "take": _b(lambda g, x, n: _as_list(x)[:max(0, n)], 2),
+    "drop": _b(lambda g, x, n: _as_list(x)[max(0, n):], 2),
     "distinct": _b(lambda g, x: list({id(v): v for v in _as_list(x)}.values()), 1),
     "combinations": _b(lambda g, x, k: [list(c) for c in itertools.combinations(_as_list(x), k)], 2),
     "permutations": _b(lambda g, x: [list(c) for c in itertools.permutations(_as_list(x))], 1),
