@@ -44,11 +44,19 @@ def grammar_text() -> str:
     return grammar_path().read_text(encoding="utf-8")
 
 
-# Words for the terminals Lark reports as expected, so errors read as English.
+# Words for the terminals Lark reports as expected, so errors read as English. Keywords and
+# punctuation need no entry: `_describe_expected` quotes their text from the grammar.
 TERMINAL_WORDS = {
     "NAME": "a name",
     "STRING": "a string in double quotes",
     "INT": "a number",
+    "ASSIGN_OP": "'=', '+=', '-='",
+    "COMP_OP": "'==', '!=', '<', '<=', '>', '>='",
+    "ADD_OP": "'+', '-'",
+    "MUL_OP": "'*', '/', '%'",
+    "DESC": "'desc'",
+    "$END": "the end of the file",
+    # Lark's names for anonymous punctuation (used if the grammar's text is not at hand).
     "LBRACE": "'{'",
     "RBRACE": "'}'",
     "LPAR": "'('",
@@ -59,52 +67,142 @@ TERMINAL_WORDS = {
     "COLON": "':'",
     "DOT": "'.'",
     "EQUAL": "'='",
-    "ASSIGN_OP": "'=', '+=' or '-='",
-    "COMP_OP": "a comparison",
-    "ADD_OP": "'+' or '-'",
-    "MUL_OP": "'*', '/' or '%'",
     "MINUS": "'-'",
-    "DESC": "'desc'",
-    "$END": "the end of the file",
 }
 
 
 def _describe_expected(expected: set[str]) -> str:
-    words = []
-    for name in sorted(expected):
-        if name in TERMINAL_WORDS:
-            words.append(TERMINAL_WORDS[name])
-        elif name.isupper() and name.replace("_", "").isalpha():
-            words.append(f"'{name.lower()}'")
-        else:
-            words.append(name)
-    words = sorted(set(words))
+    """What the parser would have accepted, in words: "'}' or a statement", "an expression".
+
+    Terminals are quoted as written in the grammar ('if', '{'); when every terminal that can
+    start a statement (an ability, an expression) is accepted, they are summed up as "a
+    statement" (...); several binary operators become "an operator".
+    """
+    parser = _parser("start")
+    literal = {t.name: f"'{t.pattern.value}'" for t in parser.terminals if t.pattern.type == "str"}
+
+    # FIRST sets of the grammar's rules: the terminals that can start each rule.
+    first: dict[str, set[str]] = {}
+    nullable: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for rule in parser.rules:
+            origin = rule.origin.name
+            known = first.setdefault(origin, set())
+            before = (len(known), origin in nullable)
+            for symbol in rule.expansion:
+                if symbol.is_term:
+                    known.add(symbol.name)
+                    break
+                known |= first.get(symbol.name, set())
+                if symbol.name not in nullable:
+                    break
+            else:
+                nullable.add(origin)
+            changed = changed or before != (len(known), origin in nullable)
+
+    remaining = set(expected)
+    groups = []
+    for phrase, rule_name in (
+        ("a statement", "_stmt"),
+        ("an ability", "_ability"),
+        ("an expression", "expr"),
+        ("an operand", "unary"),  # after an operator: a name, a number, '(', '-', ...
+    ):
+        starters = first.get(rule_name)
+        if starters and starters <= remaining:
+            groups.append(phrase)
+            remaining -= starters
+    operators = remaining & {"OR", "AND", "COMP_OP", "IN", "IS", "ADD_OP", "MUL_OP"}
+    if "COMP_OP" not in operators:  # `create CARD in ZONE`: there 'in' is a keyword of its own
+        operators -= {"IN", "IS"}
+    if len(operators) >= 2:
+        remaining -= operators | {"DOT", "LSQB"}
+        groups.append("an operator")
+
+    def rank(phrase: str) -> tuple[int, str]:
+        if phrase in ("'}'", "')'", "']'"):
+            return (0, phrase)
+        if phrase.startswith("'"):
+            return (1, phrase)
+        if phrase == TERMINAL_WORDS["$END"]:
+            return (3, phrase)
+        return (2, phrase)
+
+    phrases = {TERMINAL_WORDS.get(name) or literal.get(name) or f"'{name.lower()}'" for name in remaining}
+    words = sorted(phrases, key=rank) + groups
+    if (TERMINAL_WORDS["$END"]) in words:  # the end of the file reads best last
+        words.remove(TERMINAL_WORDS["$END"])
+        words.append(TERMINAL_WORDS["$END"])
+    if not words:
+        return "nothing more"
     if len(words) > 8:
-        words = words[:8] + ["..."]
-    return ", ".join(words)
+        words = words[:7] + ["something else"]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _syntax_error(err: UnexpectedInput, file: str) -> CardSyntaxError:
+    """A located CardSyntaxError for a Lark error: what was found, and what was expected."""
+    import copy as _copy
+
     line = getattr(err, "line", 0) or 0
     column = getattr(err, "column", 0) or 0
+    hint = ""
     if isinstance(err, UnexpectedToken):
         token = err.token
         if token.type == "$END":
-            found = "the end of the file"
+            found = "end of file"
+            # Lark places $END on the last token; the caret goes just after it.
+            line = getattr(token, "end_line", None) or line
+            column = getattr(token, "end_column", None) or column
+        elif token.type == "NAME":
+            found = f"name '{token}'"
+        elif token.type == "INT":
+            found = f"number {token}"
+        elif token.type == "STRING":
+            found = f"string {token}"
         else:
-            found = repr(str(token))
-        expected = _describe_expected(set(err.accepts or err.expected))
-        message = f"unexpected {found}; expected {expected}"
+            found = f"'{token}'"
+        accepted = set(err.accepts or err.expected)
+        message = f"unexpected {found}; expected {_describe_expected(accepted)}"
+        if token.type == "COMP_OP" and "COMP_OP" not in accepted:
+            hint = "comparisons do not chain: write `a < b and b < c`"
     elif isinstance(err, UnexpectedCharacters):
-        message = f"unexpected character {err.char!r}"
-        allowed = getattr(err, "allowed", None)
-        if allowed:
-            message += f"; expected {_describe_expected(set(allowed))}"
+        if err.char == '"':
+            message = "unterminated string"
+            hint = 'a string ends with " on the same line; write \\" for a quote inside it'
+        else:
+            message = f"unexpected character {err.char!r}"
+            # The lexer's `allowed` lists NAME but not the keywords it stands for. Ask the parser
+            # state behind it which terminals it would take, as Lark does for UnexpectedToken
+            # (`accepts`): feed each one to a copy (the table also holds rules: lowercase).
+            allowed = set(getattr(err, "allowed", None) or ())
+            state = getattr(err, "state", None)
+            try:
+                conf = _copy.copy(state.parse_conf)  # type: ignore[union-attr]
+                conf.callbacks = {}
+                accepts = set()
+                for name in state.parse_conf.parse_table.states[state.position]:  # type: ignore[union-attr]
+                    if not (name.isupper() or name == "$END"):
+                        continue
+                    trial = state.copy(deepcopy_values=False)  # type: ignore[union-attr]
+                    trial.parse_conf = conf
+                    try:
+                        trial.feed_token(Token(name, ""), name == "$END")
+                    except UnexpectedInput:
+                        continue
+                    accepts.add(name)
+                allowed = accepts or allowed
+            except (AttributeError, KeyError, TypeError):
+                pass
+            if allowed:
+                message += f"; expected {_describe_expected(allowed)}"
     elif isinstance(err, UnexpectedEOF):
-        message = f"unexpected end of the file; expected {_describe_expected(set(err.expected))}"
+        message = f"unexpected end of file; expected {_describe_expected(set(err.expected))}"
     else:  # pragma: no cover - Lark has no other kinds
         message = str(err)
-    return CardSyntaxError(message, Span(file, line, column))
+    return CardSyntaxError(message, Span(file, line, column), hint=hint)
 
 
 def parse(text: str, file: str = "<text>", start: str = "start") -> ast.Module:

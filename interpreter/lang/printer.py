@@ -278,8 +278,12 @@ def _stmt_lines(body: tuple[ast.Stmt, ...], depth: int) -> list[str]:
             guard_start[i] = True
     guard_end = [False] * count
     for i in range(count - 2, -1, -1):
-        next_starts_paren = guard_start[i + 1] or guard_end[i + 1] and _is_operand_stmt(body[i + 1])
-        next_starts_paren = next_starts_paren or _lead(body[i + 1]) == "("
+        following = body[i + 1]
+        next_starts_paren = (
+            guard_start[i + 1]
+            or (guard_end[i + 1] and _is_operand_stmt(following))
+            or _lead(following) == "("
+        )
         if next_starts_paren and _ends_with_expr(body[i]):
             guard_end[i] = True
     return [INDENT * depth + _stmt(s, depth, guard_start[i], guard_end[i]) for i, s in enumerate(body)]
@@ -420,12 +424,8 @@ def _stmt(node: ast.Stmt, depth: int, guard_start: bool = False, guard_end: bool
 
 
 def _keyword_ref(name: str, args: tuple) -> str:
-    """`name(args)` for keyword uses and grants.
-
-    Always with parentheses: the grammar also allows a bare `name`, but the transformer does not
-    yet accept it (`keyword_use`, `static_grant`, `grant_until` unpack a missing optional).
-    """
-    return f"{name}({_args(args)})"
+    """`name` or `name(args)` for keyword uses and grants (no parentheses without arguments)."""
+    return f"{name}({_args(args)})" if args else name
 
 
 # ----------------------------------------------------------------- abilities
