@@ -181,9 +181,9 @@ def test_bare_keyword_reference_is_an_empty_argument_list(source: str):
 def test_static_modify_and_grant():
     keyword = item(
         """keyword k {
-          static modify self.attack by 2 if self.ready
+          static modify self.attack by 2 when self.ready
           static modify self.life to 1
-          static { modify self.a by -1 grant flying(1, n: 2) to self.owner if x }
+          static { modify self.a by -1 grant flying(1, n: 2) to self.owner when x }
           static { }
         }"""
     )
@@ -462,26 +462,23 @@ def test_parse_block_errors_are_offset_too():
     assert (info.value.span.line, info.value.span.column) == (10, 9)
 
 
-# ----------------------------------------------------------------- known defects (see report)
-@pytest.mark.xfail(strict=True, reason="transformer: keyword_use drops named arguments without a word")
-def test_keyword_use_keeps_named_arguments():
-    assert item('card "c" : t { keyword aura(k: flying) }') != item('card "c" : t { keyword aura() }')
+# ----------------------------------------------------------------- defects found and fixed
+def test_keyword_use_rejects_named_arguments():
+    with pytest.raises(CardSyntaxError, match="in order, not by name"):
+        item('card "c" : t { keyword aura(k: flying) }')
 
 
-@pytest.mark.xfail(strict=True, reason="grammar: in a part, `static ...` swallows a following `if` as its condition")
 def test_static_then_if_statement_in_a_part():
     card = item('card "c" : t { part top { static modify self.a by 1\n if x { stop } } }')
     assert card.parts[0].body == (If((IfBranch(x, (Stop(),)),), None),)
 
 
-@pytest.mark.xfail(strict=True, reason="contextual lexer: keywords are not reserved where a name fits")
 @pytest.mark.parametrize("source", ["let if = 1", "let x = if", "choose 2 from a"])
 def test_keywords_are_reserved(source: str):
     with pytest.raises(CardSyntaxError):
         parse_block(source)
 
 
-@pytest.mark.xfail(strict=True, reason="parse_block: a '}' in the text closes its wrapper; the rest is dropped")
 def test_parse_block_rejects_a_closing_brace():
     with pytest.raises(CardSyntaxError):
         parse_block('stop } card "x" : t { ')

@@ -152,7 +152,6 @@ def test_parse_expression_error():
     assert info.value.message == "unexpected '*'; expected an operand"
 
 
-@pytest.mark.xfail(strict=True, reason="parse_block: an error at the end of the code points past it (the wrapper's '}')")
 @pytest.mark.parametrize("parse_code", [parse_block, parse_expression])
 def test_end_of_embedded_code_error_points_into_the_code(parse_code):
     with pytest.raises(CardSyntaxError) as info:
@@ -216,8 +215,7 @@ def test_arbitrary_text_gives_syntax_errors_only(text: str):
         assert str(err).startswith("noise.cards:")
 
 
-# ----------------------------------------------------------------- known defects (see report)
-@pytest.mark.xfail(strict=True, reason="transformer: _unquote lets literal_eval's SyntaxError escape (VisitError)")
+# ----------------------------------------------------------------- defects found and fixed
 @pytest.mark.parametrize("literal", [r'"\x"', r'"\N{no such name}"', '"a\rb"', r'"\u12"'])
 def test_bad_string_escape_is_a_syntax_error(literal: str):
     with pytest.raises(CardSyntaxError):

@@ -59,6 +59,7 @@ class Rules:
         self.root_frame = Frame(None, {})
 
         triggers, replaced = _ability_events(defs)
+        self.static_reads = _static_reads(defs)
         suspending: set[str] | None = set(triggers)
         for e in ruleset.end:
             if e.check_on is None:
@@ -229,6 +230,39 @@ def _ability_events(defs: Definitions) -> tuple[set[str], set[str]]:
     for keyword in defs.keywords.values():
         visit(keyword.abilities)
     return triggers, replaced
+
+
+def _static_reads(defs: Definitions) -> set[str]:
+    """Attribute names that static abilities read (directly or through functions they call):
+    writing one of them invalidates the cached targets of continuous effects."""
+    names: set[str] = set()
+    seen_functions: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, ast.Attribute):
+            names.add(node.name)
+        if isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
+            seen_functions.add(node.func)
+            walk(defs.functions[node.func].body)
+        if isinstance(node, ast.Node):
+            for value in node.__dict__.values():
+                walk(value)
+        elif isinstance(node, tuple):
+            for v in node:
+                walk(v)
+
+    def visit(abilities) -> None:
+        for a in abilities:
+            if isinstance(a, ast.Static):
+                walk(a)
+
+    for card in defs.cards.values():
+        visit(card.abilities)
+        for part in card.parts:
+            visit(part.abilities)
+    for keyword in defs.keywords.values():
+        visit(keyword.abilities)
+    return names
 
 
 def _copy(value):

@@ -143,7 +143,8 @@ class Game:
         self._static_index: dict[str, list] = {}
         self._active_version = -1
         self._active_cache: dict[tuple, list] = {}
-        self._grants: list = []
+        self._targets_version = -1
+        self._targets_cache: dict[str, list] = {}
         self._reading: set = set()
         self.steps = 0
 
@@ -253,6 +254,8 @@ class Game:
         new._static_index = {}
         new._active_version = -1
         new._active_cache = {}
+        new._targets_version = -1
+        new._targets_cache = {}
         new._reading = set()
         return new
 
@@ -419,6 +422,8 @@ class Game:
                 if lo_hi is not None:
                     value = _clamp(value, lo_hi)
                 d[name] = value
+                if name in self.rules.static_reads:
+                    self.version += 1
             elif name == "part":
                 d[PART] = value
                 self.version += 1
@@ -432,8 +437,12 @@ class Game:
             if lo_hi is not None:
                 value = _clamp(value, lo_hi)
             self.player_attrs[obj.seat - 1][name] = value
+            if name in self.rules.static_reads:
+                self.version += 1
         elif obj is GAME:
             self.globals[name] = value
+            if name in self.rules.static_reads:
+                self.version += 1
         elif obj is None:
             self.runtime_error(f"cannot set '{name}' of none")
         else:
@@ -487,11 +496,8 @@ class Game:
         self._reading.add(key)
         try:
             value = base
-            for eff, frame, _card in self._statics().get(name, ()):
-                if eff.condition is not None and not eff.condition(self, frame):
-                    continue
-                target = eff.target(self, frame)
-                if target is obj or (type(target) is list and any(t is obj for t in target)):
+            for eff, frame, targets in self._static_targets(name):
+                if id(obj) in targets:
                     amount = eff.amount(self, frame)
                     value = amount if eff.mode == "to" else value + amount
             for target, attr, mode, amount, _until, _stamp in self.temp_mods:
@@ -512,14 +518,32 @@ class Game:
         self.temp_grants.append((obj, keyword, args, until, self.clock))
         self.version += 1
 
-    def keywords_of(self, card: CardRef) -> list[tuple[str, tuple]]:
-        """Printed keywords, then granted ones (static grants, temporary grants)."""
-        out = list(card.defn.keywords)
-        for eff, frame, _src in self._statics().get("", ()):
+    def _static_targets(self, name: str) -> list:
+        """(effect, frame, ids of the objects it applies to) of the active static effects on an
+        attribute ('' for keyword grants); targets are computed once per state version (writes to
+        attributes that static abilities read bump the version)."""
+        if self._targets_version != self.version:
+            self._targets_cache = {}
+            self._targets_version = self.version
+        hit = self._targets_cache.get(name)
+        if hit is not None:
+            return hit
+        self._targets_cache[name] = []  # a static ability reading what it modifies sees its base
+        out = []
+        for eff, frame, _src in self._statics().get(name, ()):
             if eff.condition is not None and not eff.condition(self, frame):
                 continue
             target = eff.target(self, frame)
-            if target is card or (type(target) is list and any(t is card for t in target)):
+            ids = {id(t) for t in target} if type(target) is list else {id(target)}
+            out.append((eff, frame, ids))
+        self._targets_cache[name] = out
+        return out
+
+    def keywords_of(self, card: CardRef) -> list[tuple[str, tuple]]:
+        """Printed keywords, then granted ones (static grants, temporary grants)."""
+        out = list(card.defn.keywords)
+        for eff, frame, targets in self._static_targets(""):
+            if id(card) in targets:
                 entry = (eff.keyword or eff.keyword_fn(self, frame), tuple(a(self, frame) for a in eff.keyword_args))
                 if entry[0] not in {k for k, _ in out}:
                     out.append(entry)

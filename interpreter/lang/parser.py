@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import ast as pyast
 import functools
+import re
 from importlib import resources
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from ..errors import CardSyntaxError, Span, register_source
+from ..errors import CardrulesError, CardSyntaxError, Span, register_source
 from . import ast
 
 GRAMMAR_FILE = "cardrules.lark"
@@ -205,6 +206,37 @@ def _syntax_error(err: UnexpectedInput, file: str) -> CardSyntaxError:
     return CardSyntaxError(message, Span(file, line, column), hint=hint)
 
 
+def _transform(transformer: ToAst, tree):
+    try:
+        return transformer.transform(tree)
+    except VisitError as err:  # an error raised by the transformer (a reserved word as a name)
+        if isinstance(err.orig_exc, CardrulesError):
+            raise err.orig_exc from None
+        raise
+
+
+def _parse_at(text: str, file: str, start: str, line: int, column: int, indent_all: bool):
+    """Parse text that starts at (line, column) of `file`; with indent_all every line of the text
+    is indented by column - 1 in the file (a YAML literal block), else only the first."""
+    if "\x00" in text:
+        raise CardSyntaxError("the text is binary, not card text", Span(file, line, column))
+    other = column - 1 if indent_all else 0
+    try:
+        tree = _parser(start).parse(text)
+    except UnexpectedInput as err:
+        error = _syntax_error(err, file)
+        span = error.span
+        assert span is not None
+        lines = text.split("\n")
+        err_line, err_col = span.line, span.column
+        if err_line > len(lines):  # past the end: point just after the last character
+            err_line, err_col = len(lines), len(lines[-1]) + 1
+        shift = column - 1 if err_line == 1 else other
+        error.span = Span(file, err_line + line - 1, max(1, err_col + shift))
+        raise error from None
+    return _transform(ToAst(file, line - 1, column - 1, other), tree)
+
+
 def parse(text: str, file: str = "<text>", start: str = "start") -> ast.Module:
     """Parse a card or rule code file into an `ast.Module` (or another start rule's node)."""
     register_source(file, text)
@@ -214,26 +246,17 @@ def parse(text: str, file: str = "<text>", start: str = "start") -> ast.Module:
         tree = _parser(start).parse(text)
     except UnexpectedInput as err:
         raise _syntax_error(err, file) from None
-    return ToAst(file).transform(tree)
+    return _transform(ToAst(file), tree)
 
 
 def parse_embedded(text: str, file: str, line: int, column: int) -> ast.Module:
     """Parse a whole card/rule file embedded in a YAML literal block starting at (line, column)."""
-    try:
-        tree = _parser("start").parse(text)
-    except UnexpectedInput as err:
-        error = _syntax_error(err, file)
-        span = error.span
-        assert span is not None
-        error.span = Span(file, span.line + line - 1, span.column + column - 1)
-        raise error from None
-    return ToAst(file, line - 1, column - 1, column - 1).transform(tree)
+    return _parse_at(text, file, "start", line, column, True)
 
 
 def parse_expression(text: str, file: str = "<expr>", line: int = 1, column: int = 1) -> ast.Expr:
-    """Parse one expression (used for the short code strings in rule files)."""
-    module = parse_block(f"let _ = {text}", file, line, column - len("let _ = "))
-    return module[0].value  # type: ignore[attr-defined]
+    """Parse one expression (the short code strings of rule files), located in its file."""
+    return _parse_at(text, file, "expr_start", line, column, False)
 
 
 def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1,
@@ -243,27 +266,24 @@ def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1,
     (line, column) is where the text starts in the file; with block_indent (a YAML literal
     block) every line of the text is indented by column - 1 in the file, not only the first.
     """
-    wrapped = "procedure _() {" + text + "\n}"
-    try:
-        tree = _parser("start").parse(wrapped)
-    except UnexpectedInput as err:
-        error = _syntax_error(err, file)
-        span = error.span
-        assert span is not None
-        err_line = span.line + line - 1
-        if span.line == 1:
-            err_col = span.column - len("procedure _() {") + column - 1
-        else:
-            err_col = span.column + (column - 1 if block_indent else 0)
-        error.span = Span(file, err_line, max(1, err_col))
-        raise error from None
-    module = ToAst(file, line - 1, column - 1 - len("procedure _() {"),
-                   column - 1 if block_indent else 0).transform(tree)
-    return module.items[0].body  # type: ignore[union-attr]
+    return _parse_at(text, file, "block_start", line, column, block_indent)
 
 
 def _unquote(token: Token) -> str:
     return pyast.literal_eval(str(token))
+
+
+# Words of the grammar that only appear inside a construct, where a name cannot stand: they stay
+# usable as names (`let order = ...`, `x.at`).
+CONTEXT_WORDS = frozenset({"order", "up", "at", "of", "by", "as", "with", "pay", "until", "desc", "ordered",
+                           "to", "when", "card", "procedure", "function", "keyword", "part"})
+
+
+@functools.cache
+def reserved_words() -> frozenset[str]:
+    """The keywords of the language (the quoted words of the grammar that can start or join
+    statements and expressions): never names, so a misspelt construct cannot parse as calls."""
+    return frozenset(re.findall(r'"([a-z_]+)"', grammar_text())) - CONTEXT_WORDS
 
 
 class ToAst(Transformer):
@@ -294,6 +314,22 @@ class ToAst(Transformer):
     def start(self, meta, items):
         return ast.Module(tuple(items), span=self._span(meta))
 
+    def block_start(self, items):
+        return tuple(items)
+
+    def expr_start(self, items):
+        return items[0]
+
+    def _name(self, token) -> str:
+        """A name the code introduces or uses: never a keyword of the language."""
+        text = str(token)
+        if text in reserved_words():
+            line = token.line + self.line_offset
+            column = token.column + (self.col_offset if token.line == 1 else self.other_col_offset)
+            raise CardSyntaxError(f"'{text}' is a keyword of the language; it cannot be used as a name",
+                                  Span(self.file, line, column), hint="choose another name")
+        return text
+
     @v_args(meta=True)
     def card(self, meta, children):
         name, type_name, *members = children
@@ -310,6 +346,10 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def keyword_use(self, meta, children):
         name, args = children[0], (children[1] if len(children) > 1 else None)
+        for a in args or ():
+            if isinstance(a, ast.NamedArg):
+                raise CardSyntaxError("a keyword takes its parameters in order, not by name",
+                                      a.span, hint=f"write keyword {name}(...) with the values only")
         positional = tuple(a for a in (args or ()) if not isinstance(a, ast.NamedArg))
         return ast.KeywordUse(str(name), positional, span=self._span(meta))
 
@@ -339,7 +379,7 @@ class ToAst(Transformer):
         return str(children[0])
 
     def params(self, children):
-        return [str(c) for c in children]
+        return [self._name(c) for c in children]
 
     # --------------------------------------------------------------- abilities
     @v_args(meta=True)
@@ -379,7 +419,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def let(self, meta, children):
-        return ast.Let(str(children[0]), children[1], span=self._span(meta))
+        return ast.Let(self._name(children[0]), children[1], span=self._span(meta))
 
     @v_args(meta=True)
     def assign(self, meta, children):
@@ -403,7 +443,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def for_stmt(self, meta, children):
-        return ast.For(str(children[0]), children[1], children[2], span=self._span(meta))
+        return ast.For(self._name(children[0]), children[1], children[2], span=self._span(meta))
 
     @v_args(meta=True)
     def repeat_stmt(self, meta, children):
@@ -505,7 +545,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def select(self, meta, children):
         var, source, where, order_by, desc = children
-        return ast.Select(str(var), source, where, order_by, desc is not None, span=self._span(meta))
+        return ast.Select(self._name(var), source, where, order_by, desc is not None, span=self._span(meta))
 
     @v_args(meta=True)
     def or_op(self, meta, children):
@@ -574,11 +614,12 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def name(self, meta, children):
-        return ast.Name(str(children[0]), span=self._span(meta))
+        return ast.Name(self._name(children[0]), span=self._span(meta))
 
     @v_args(meta=True)
     def call(self, meta, children):
         name, args = children
+        name = self._name(name)
         args = args or []
         positional = tuple(a for a in args if not isinstance(a, ast.NamedArg))
         named = tuple(a for a in args if isinstance(a, ast.NamedArg))
@@ -598,5 +639,5 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def comprehension(self, meta, children):
         element, var, source, condition = children
-        return ast.Comprehension(element, str(var), source, condition, span=self._span(meta))
+        return ast.Comprehension(element, self._name(var), source, condition, span=self._span(meta))
 

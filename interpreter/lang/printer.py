@@ -429,14 +429,15 @@ def _keyword_ref(name: str, args: tuple) -> str:
 
 
 # ----------------------------------------------------------------- abilities
-def _condition(condition: ast.Expr | None) -> str:
-    return "" if condition is None else f" if {_expr(condition)}"
+def _condition(condition: ast.Expr | None, word: str = "if") -> str:
+    return "" if condition is None else f" {word} {_expr(condition)}"
 
 
 def _static_effect(node: ast.StaticModify | ast.StaticGrant) -> str:
     if isinstance(node, ast.StaticModify):
-        return f"modify {_expr(node.target, POSTFIX)} {node.mode} {_expr(node.amount)}{_condition(node.condition)}"
-    return f"grant {_keyword_ref(node.keyword, node.args)} to {_expr(node.target)}{_condition(node.condition)}"
+        return (f"modify {_expr(node.target, POSTFIX)} {node.mode} {_expr(node.amount)}"
+                f"{_condition(node.condition, 'when')}")
+    return f"grant {_keyword_ref(node.keyword, node.args)} to {_expr(node.target)}{_condition(node.condition, 'when')}"
 
 
 def _ability(node: ast.Node, depth: int) -> str:
