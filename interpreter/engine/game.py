@@ -145,6 +145,7 @@ class Game:
         self._active_cache: dict[tuple, list] = {}
         self._targets_version = -1
         self._targets_cache: dict[str, list] = {}
+        self._keywords_cache: dict[int, list] = {}
         self._reading: set = set()
         self.steps = 0
 
@@ -256,6 +257,7 @@ class Game:
         new._active_cache = {}
         new._targets_version = -1
         new._targets_cache = {}
+        new._keywords_cache = {}
         new._reading = set()
         return new
 
@@ -524,6 +526,7 @@ class Game:
         attributes that static abilities read bump the version)."""
         if self._targets_version != self.version:
             self._targets_cache = {}
+            self._keywords_cache = {}
             self._targets_version = self.version
         hit = self._targets_cache.get(name)
         if hit is not None:
@@ -540,7 +543,18 @@ class Game:
         return out
 
     def keywords_of(self, card: CardRef) -> list[tuple[str, tuple]]:
-        """Printed keywords, then granted ones (static grants, temporary grants)."""
+        """Printed keywords, then granted ones (static grants, temporary grants); cached per
+        state version like the targets of static effects."""
+        if self._targets_version == self.version:
+            hit = self._keywords_cache.get(card.id)
+            if hit is not None:
+                return hit
+        out = self._keywords_now(card)
+        if self._targets_version == self.version:  # still valid after computing the targets
+            self._keywords_cache[card.id] = out
+        return out
+
+    def _keywords_now(self, card: CardRef) -> list[tuple[str, tuple]]:
         out = list(card.defn.keywords)
         for eff, frame, targets in self._static_targets(""):
             if id(card) in targets:
