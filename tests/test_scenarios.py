@@ -1,0 +1,44 @@
+"""Every scenario file under tests/scenarios/ (rule tests written as data) passes, and every rule
+id of RULES.md for the shipped games is cited by at least one scenario."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.rules.yamlload import load_yaml
+from interpreter.scenarios import run_scenario
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+FILES = sorted(SCENARIOS.rglob("*.yaml"))
+RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS)) for p in FILES])
+def test_scenario(path: Path):
+    result = run_scenario(path)
+    assert result.passed, "\n".join(result.failures)
+
+
+def rule_ids(prefix: str) -> list[str]:
+    text = RULES_MD.read_text(encoding="utf-8")
+    return sorted(set(re.findall(rf"^- ({prefix}-\d+\.\d+) ", text, re.MULTILINE)))
+
+
+def cited(folder: str) -> set[str]:
+    out: set[str] = set()
+    for path in sorted((SCENARIOS / folder).glob("*.yaml")):
+        data, _marks = load_yaml(path)
+        out.update(data.get("cites") or [])
+    return out
+
+
+@pytest.mark.skipif(not RULES_MD.exists(), reason="../shared/RULES.md is not beside the checkout")
+@pytest.mark.parametrize("game,prefix", [("initiative", "I")])
+def test_every_rule_id_is_cited(game, prefix):
+    ids = rule_ids(prefix)
+    assert len(ids) > 10
+    missing = [i for i in ids if i not in cited(game)]
+    assert not missing, f"{game}: rule ids without a scenario: {missing}"
