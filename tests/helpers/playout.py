@@ -111,7 +111,13 @@ def replay_log(rules, seed: int, choices: list[int]) -> list[dict]:
 
 
 def cards_of(game: Game, seat: int) -> list[CardRef]:
-    return [c for c in game.cards.values() if not c.defn.token and game.attrs[c.id]["$owner"].seat == seat]
+    """The non-token cards a player owns (cards nobody owns yet, such as an undrafted pile, excluded)."""
+    out = []
+    for c in game.cards.values():
+        owner = game.attrs[c.id]["$owner"]
+        if not c.defn.token and owner is not None and owner.seat == seat:
+            out.append(c)
+    return out
 
 
 def same_json(a: Game, b: Game) -> bool:
