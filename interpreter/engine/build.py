@@ -9,7 +9,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from ..errors import NO_SPAN, DeckError, Span, did_you_mean
+from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
 from ..lang.compiler import Code, Compiler, Frame, Names, constant
 from ..lang.values import ZoneKey
@@ -112,6 +112,7 @@ class Rules:
 
         self.main, self.phase_pcs = self._main_program(compiler)
         self._default_decks: list[Deck] | None = None
+        self._check_requirements(compiler)
         self.codes = dict(compiler.codes)
         self.codes[self.main.name] = self.main
 
@@ -165,6 +166,18 @@ class Rules:
         main.instrs.append(loop)
         main.spans.append(NO_SPAN)
         return main, phase_pcs
+
+    def _check_requirements(self, compiler: Compiler) -> None:
+        """The ruleset's `requires:` conditions, evaluated on an empty game at load time."""
+        if not self.ruleset.requires:
+            return
+        game = Game(self, 0, log=False)
+        errors = []
+        for req in self.ruleset.requires:
+            if not compiler.expression(req.that)(game, self.root_frame):
+                errors.append(RulesError(req.message, req.span))
+        if errors:
+            raise ErrorList(errors) if len(errors) > 1 else errors[0]
 
     # ------------------------------------------------------------------ games
     def deck(self, source: Any, seat: int = 1) -> Deck:

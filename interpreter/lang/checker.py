@@ -244,6 +244,10 @@ class Checker:
                        f"like {z.func}({', '.join(['you'] * per_player + [repr(r) for r in rows[:1]])})", z.span)
         elif len(z.args) > want:
             self.error(f"zone {z.func!r} takes at most {want} argument(s)", z.span)
+        if rows and len(z.args) == want and isinstance(z.args[-1], ast.StrLit) and z.args[-1].value not in rows:
+            row = z.args[-1]
+            self.error(f"zone {z.func!r} has no row {row.value!r}{did_you_mean(row.value, rows)}", row.span,
+                       "rows: " + ", ".join(rows))
         for a in z.args:
             self.expr(a, scope)
 

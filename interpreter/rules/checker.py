@@ -133,6 +133,8 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     checker.code(ruleset.setup)
     for phase in ruleset.phases:
         checker.code(phase.body)
+    for req in ruleset.requires:
+        checker.condition(req.that)
     for end in ruleset.end:
         checker.condition(end.when)
         for e in (end.winner, end.loser):

@@ -21,6 +21,7 @@ from .model import (
     EndCondition,
     OptionSpec,
     Phase,
+    Requirement,
     Ruleset,
     ZoneSpec,
 )
@@ -285,6 +286,11 @@ class _Builder:
             check_on = tuple(raw["check_on"]) if "check_on" in raw else None
             if when is not None:
                 end.append(EndCondition(when, winner, loser, draw, str(reason), check_on, self.span("end", i)))
+        requires = []
+        for i, raw in enumerate(d.get("requires") or []):
+            that = self.guarded(self.expression, raw["that"], "requires", i, "that")
+            if that is not None:
+                requires.append(Requirement(that, raw["message"], self.span("requires", i, "that")))
         decks = None
         if "decks" in d:
             raw = d["decks"]
@@ -298,7 +304,7 @@ class _Builder:
             player_count=int(d.get("players", 2)), option_specs=option_specs, options=options, zones=zones,
             globals=globals_, player_attributes=player_attrs, card_types=card_types,
             events=dict(d.get("events") or {}), modules=modules, card_modules=card_modules, setup=setup or (),
-            turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks,
+            turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
             step_budget=int(d.get("step_budget", 200_000)))
         from .checker import check_ruleset
 

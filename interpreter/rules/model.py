@@ -86,6 +86,15 @@ class EndCondition:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """A load-time condition on the rules and the card set, with the message when it fails."""
+
+    that: ast.Expr
+    message: str
+    span: Span
+
+
+@dataclass(frozen=True)
 class DeckRules:
     zone: str
     size: int | None
@@ -117,5 +126,6 @@ class Ruleset:
     phases: list[Phase]
     end: list[EndCondition]
     decks: DeckRules | None
+    requires: list[Requirement] = field(default_factory=list)
     step_budget: int = 200_000
     extra: dict[str, Any] = field(default_factory=dict)
