@@ -4,22 +4,35 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 
-@dataclass(frozen=True)
 class DecisionView:
     """Everything an agent may know when it decides: no reference to the game itself.
 
     seat: the deciding player (1-based); prompt: the decision's text; options: the legal
-    options (`Option(id, label, value, index)`); observation: `game.observation(seat)`.
+    options (`Option(id, label, value, index)`); observation: `game.observation(seat)`, computed
+    when first read (an agent that does not look at it, such as the random one, costs nothing).
     """
 
-    seat: int
-    prompt: str
-    options: tuple[Any, ...]
-    observation: dict
+    __slots__ = ("seat", "prompt", "options", "_observe", "_observation")
+
+    def __init__(self, seat: int, prompt: str, options: tuple[Any, ...],
+                 observation: dict | Callable[[], dict]) -> None:
+        self.seat = seat
+        self.prompt = prompt
+        self.options = options
+        if callable(observation):
+            self._observe, self._observation = observation, None
+        else:
+            self._observe, self._observation = None, observation
+
+    @property
+    def observation(self) -> dict:
+        if self._observation is None:
+            self._observation = self._observe()
+            self._observe = None
+        return self._observation
 
 
 @runtime_checkable
@@ -36,7 +49,7 @@ class UnknownAgentError(ValueError):
 def view_of(game) -> DecisionView:
     """The view of the pending decision, for the player who must take it."""
     seat, options = game.decision()
-    return DecisionView(seat, game.prompt, tuple(options), game.observation(seat))
+    return DecisionView(seat, game.prompt, tuple(options), lambda: game.observation(seat))
 
 
 def play_decision(game, agents: Sequence[Agent]):
