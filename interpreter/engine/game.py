@@ -246,7 +246,7 @@ class Game:
         new.globals = dict(self.globals)
         new.temp_mods = list(self.temp_mods)
         new.temp_grants = list(self.temp_grants)
-        new.rng = random.Random()
+        new.rng = random.Random.__new__(random.Random)  # Random() would seed itself from the OS first
         new.rng.setstate(self.rng.getstate())
         new.frames = [f.copy() for f in self.frames]
         new.log_entries = list(self.log_entries)

@@ -388,7 +388,12 @@ class Compiler:
             assert isinstance(target, ast.Attribute)
             obj = self.expr(target.obj)
             attr = target.name
-            if s.op == "=":
+            local = target.obj.id if isinstance(target.obj, ast.Name) and target.obj.id not in CONTEXT_NAMES \
+                and target.obj.id not in self.names.keywords else None
+            if s.op == "=" and local is not None:
+                def op(g, f):
+                    g.write(f.locals[local], attr, value(g, f))
+            elif s.op == "=":
                 def op(g, f):
                     g.write(obj(g, f), attr, value(g, f))
             else:
@@ -583,9 +588,17 @@ class Compiler:
     def s_Emit(self, s: ast.Emit, code: Code, loops) -> None:
         args = [(a.name, self.expr(a.value)) for a in s.args]
         name = s.event
+        if not args:
+            def op(g, f):
+                g.emit(name, {})
+        elif len(args) == 1:
+            (k0, v0), = args
 
-        def op(g, f):
-            g.emit(name, {k: v(g, f) for k, v in args})
+            def op(g, f):
+                g.emit(name, {k0: v0(g, f)})
+        else:
+            def op(g, f):
+                g.emit(name, {k: v(g, f) for k, v in args})
 
         code.instrs.append(op)
 
@@ -898,6 +911,9 @@ class Compiler:
             return lambda g, f: left(g, f) and right(g, f)
         if e.op == "or":
             return lambda g, f: left(g, f) or right(g, f)
+        if e.op == "in" and isinstance(e.right, ast.Call) and e.right.func in self.names.zones and e.right.args:
+            key = self.zone_key(e.right)  # membership in one zone: no copy of its list
+            return lambda g, f: left(g, f) in g.zones[key(g, f)]
         if e.op == "in":
             def contains(g, f):
                 r = right(g, f)
