@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from interpreter.errors import DeckError, ErrorList, RulesError
+from interpreter.errors import CardrulesError, DeckError, ErrorList, RulesError
 from interpreter.paths import data_root, ruleset_path, schema_path, shipped_games, shipped_rulesets
 from interpreter.rules.schema import schema_errors, validate
 from interpreter.rules.yamlload import load_yaml, load_yaml_text
@@ -428,19 +428,23 @@ decks:
 """
 
 
-def test_schema_fits_the_other_games(tmp_path):
+def test_keys_the_engine_does_not_implement_are_refused():
+    # a sketch of a bigger game: what the engine would silently ignore is a located error instead
     data, marks = load_yaml_text(LANES_LIKE, "lanes_like.yaml")
-    validate(data, marks, "ruleset")
-    data, marks = load_yaml_text(BASES_LIKE_DECKS, "bases_like.yaml")
-    validate(data, marks, "ruleset")
+    with pytest.raises(CardrulesError) as info:
+        validate(data, marks, "ruleset")
+    text = str(info.value)
+    assert "keywords: unknown key 'keywords'" in text
+    assert "card_types.keep.faces: unknown key 'faces'" in text
 
 
 def test_rows_must_be_names():
-    text = LANES_LIKE.replace("rows: [upper, lower]", "rows: [upper, upper]")
+    text = (data_root() / "rulesets" / "lanes" / "lanes.yaml").read_text()
+    text = text.replace("rows: [upper, lower]", "rows: [upper, upper]")
     data, marks = load_yaml_text(text, "rows.yaml")
     with pytest.raises(RulesError) as info:
         validate(data, marks, "ruleset")
-    assert "zones.lanes.rows: repeats an item: 'upper'" == info.value.message
+    assert "zones.lane.rows: repeats an item: 'upper'" == info.value.message
 
 
 # -- decks and scenarios ------------------------------------------------------------------------------

@@ -66,9 +66,15 @@ class Rules:
                 suspending = None
                 break
             suspending.update(e.check_on)
-        compiler = Compiler(Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords,
-                                  set(ruleset.card_types), set(defs.cards), ruleset.player_count,
-                                  suspending, replaced))
+        # built-in events are emitted only when something waits for them: a trigger, an end
+        # condition's check_on, or a temporary effect's `until`
+        self.wanted_events = set(triggers) | _until_events(ruleset, defs)
+        for e in ruleset.end:
+            self.wanted_events.update(e.check_on or ())
+        names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
+                      set(defs.cards), ruleset.player_count, suspending, replaced)
+        names.wanted_events = self.wanted_events
+        compiler = Compiler(names)
         compiler.compile_all()
         self.compiler = compiler
         self.keyword_abilities = {name: compiler.keyword_bundle(k) for name, k in defs.keywords.items()}
@@ -243,6 +249,28 @@ def _ability_events(defs: Definitions) -> tuple[set[str], set[str]]:
     for keyword in defs.keywords.values():
         visit(keyword.abilities)
     return triggers, replaced
+
+
+def _until_events(ruleset: Ruleset, defs: Definitions) -> set[str]:
+    """Events named by `modify ... until E` and `grant ... until E` anywhere in the code."""
+    found: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, (ast.ModifyUntil, ast.GrantUntil)):
+            found.add(node.until)
+        if isinstance(node, ast.Node):
+            for value in node.__dict__.values():
+                walk(value)
+        elif isinstance(node, tuple):
+            for v in node:
+                walk(v)
+
+    for module in [*ruleset.modules, *ruleset.card_modules]:
+        walk(module)
+    walk(ruleset.setup)
+    for phase in ruleset.phases:
+        walk(phase.body)
+    return found
 
 
 def _static_reads(defs: Definitions) -> set[str]:

@@ -339,7 +339,7 @@ class Game:
 
     def begin_phase(self, name: str) -> None:
         self.globals["phase"] = name
-        if "phase_start" in self.rules.listened:
+        if "phase_start" in self.rules.wanted_events:
             self.emit("phase_start", {"phase": name})
 
     # ------------------------------------------------------------------ reading and writing
@@ -607,6 +607,13 @@ class Game:
     def zone_cards(self, key: ZoneKey) -> list[CardRef]:
         return self.zones[key]
 
+    def zone_cards_of(self, name: str, player) -> list[CardRef]:
+        """A player's cards in a zone made of rows, all rows in their declared order."""
+        out: list[CardRef] = []
+        for row in self.rules.zones[name].rows:
+            out.extend(self.zones[self.zone_key(name, player, row)])
+        return out
+
     def zone_cards_all(self, name: str) -> list[CardRef]:
         out: list[CardRef] = []
         for key in self.rules.zone_keys_by_name[name]:
@@ -668,7 +675,7 @@ class Game:
             if old[0] != key[0]:
                 self.revealed.discard(card.id)
         self.version += 1
-        if "moved" in self.rules.listened:
+        if "moved" in self.rules.wanted_events:
             self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
 
     def shuffle(self, key: ZoneKey) -> None:
@@ -842,6 +849,9 @@ class Game:
         for v in candidates:
             if type(v) is Labelled:
                 options.append(Option(None, v.label, v.value, len(options)))
+            elif type(v) is list and any(type(x) is Labelled for x in v):
+                options.append(Option(None, self.label(v), [x.value if type(x) is Labelled else x for x in v],
+                                      len(options)))
             else:
                 options.append(Option(None, None, v, len(options), self))
         self.pending = Pending(who.seat, var, prompt or "choose", options, span)
@@ -870,6 +880,8 @@ class Game:
             return "nothing"
         if isinstance(value, list):
             return " + ".join(self.label(v) for v in value) or "nothing"
+        if type(value) is Labelled:
+            return value.label
         return str(value)
 
 

@@ -140,6 +140,7 @@ class Names:
         # events whose emission may run triggers or end the game (None: every event may)
         self.suspending_events = suspending_events
         self.replaced_procedures = replaced_procedures or set()
+        self.wanted_events: set[str] = set()  # built-in events some rule waits for (set by the builder)
         self.zones = zones
         self.procedures = procedures
         self.functions = functions
@@ -232,8 +233,8 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
     "first": _b(lambda g, x: _first(x), 1),
     "last": _b(lambda g, x: _last(x), 1),
     "nth": _b(lambda g, x, i: _index(x, i), 2),
-    "max": _b(lambda g, *xs: max(xs), 1, 99),
-    "min": _b(lambda g, *xs: min(xs), 1, 99),
+    "max": _b(lambda g, *xs: _max_of(xs[0]) if len(xs) == 1 else max(xs), 1, 99),
+    "min": _b(lambda g, *xs: _min_of(xs[0]) if len(xs) == 1 else min(xs), 1, 99),
     "max_of": _b(lambda g, x: _max_of(x), 1),
     "min_of": _b(lambda g, x: _min_of(x), 1),
     "sum_of": _b(lambda g, x: sum(_as_list(x)), 1),
@@ -787,9 +788,13 @@ class Compiler:
         func = e.func
         args = [self.expr(a) for a in e.args]
         if func in self.names.zones:
-            key = self.zone_key(e)
+            spec = self.names.zones[func]
             if not args:
                 return lambda g, f: g.zone_cards_all(func)
+            if spec.rows and spec.per_player and len(args) == 1:  # a player's side: every row
+                a0 = args[0]
+                return lambda g, f: g.zone_cards_of(func, a0(g, f))
+            key = self.zone_key(e)
             return lambda g, f: list(g.zones[key(g, f)])
         if func in ("count", "first") and len(e.args) == 1 and isinstance(e.args[0], ast.Call) \
                 and e.args[0].func in self.names.zones and e.args[0].args:
@@ -1095,7 +1100,7 @@ class Compiler:
             return events is not None and s.event not in events
         if isinstance(s, ast.Move):
             events = self.names.suspending_events
-            return events is not None and "moved" not in events
+            return events is not None and "moved" not in events and "moved" not in self.names.wanted_events
         if isinstance(s, ast.If):
             return all(self.is_native(st) for br in s.branches for st in br.body) and all(
                 self.is_native(st) for st in s.orelse or ())

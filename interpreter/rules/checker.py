@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import ErrorList, ValidationError, did_you_mean
 from ..lang import ast
-from ..lang.checker import CARD_PROPERTIES, Checker, Context
+from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
 from .model import Ruleset
 
 TYPE_CHECKS = {
@@ -135,7 +135,12 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
         checker.code(phase.body)
     for req in ruleset.requires:
         checker.condition(req.that)
+    known_events = {*ctx.events, *BUILTIN_EVENTS}
     for end in ruleset.end:
+        for event in end.check_on or ():
+            if event not in known_events:
+                errors.append(ValidationError(f"check_on names {event!r}, an event nothing emits"
+                                              f"{did_you_mean(event, known_events)}", end.span))
         checker.condition(end.when)
         for e in (end.winner, end.loser):
             if e is not None:

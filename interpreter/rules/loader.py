@@ -188,11 +188,11 @@ class _Builder:
     def attr_spec(self, name: str, raw: dict, *key_path) -> AttrSpec:
         kind = raw.get("type", "int")
         default = raw.get("default")
-        required = "default" not in raw and kind in ("int", "text", "bool")
+        required = "default" not in raw and kind in ("int", "text", "bool") and key_path[0] == "card_types"
         if default is None and kind == "list":
             default = []
-        elif default is None and kind == "int" and not required:
-            default = 0
+        elif default is None and "default" not in raw:
+            default = {"int": 0, "bool": False, "text": ""}.get(kind)
         return AttrSpec(name, kind, default, raw.get("min"), raw.get("max"), raw.get("visibility", "public"),
                         required, self.span(*key_path))
 
@@ -281,8 +281,8 @@ class _Builder:
             when = self.guarded(self.expression, raw["when"], "end", i, "when")
             winner = self.guarded(self.expression, raw["winner"], "end", i, "winner") if "winner" in raw else None
             loser = self.guarded(self.expression, raw["loser"], "end", i, "loser") if "loser" in raw else None
-            draw = "draw" in raw
-            reason = raw.get("reason") or (raw["draw"] if draw else "")
+            draw = "draw" in raw and raw["draw"] is not False
+            reason = raw.get("reason") or (raw["draw"] if isinstance(raw.get("draw"), str) else "draw")
             check_on = tuple(raw["check_on"]) if "check_on" in raw else None
             if when is not None:
                 end.append(EndCondition(when, winner, loser, draw, str(reason), check_on, self.span("end", i)))
