@@ -2,7 +2,9 @@
 
 Per shipped game, on one core (the process is pinned to CPU 0 where the OS allows): random full
 games per second, decisions per second, clones per second (of mid-game states), and peak memory
-of one game (tracemalloc). Each figure is the median of --runs runs. `--memory N` also plays N
+of one game (tracemalloc). Each figure is the median of --runs runs. Where a hand-written Python
+version of the game exists (benchmarks/handwritten_<game>.py), it runs interleaved with the
+interpreter's runs and the ratio of the medians is printed. `--memory N` also plays N
 games in a row and reports the traced memory after each tenth of them, to show it stays flat.
 """
 
@@ -94,6 +96,19 @@ def memory_series(rules, games: int, seed: int) -> list[float]:
     return series
 
 
+def baseline_games_per_second(name: str, seconds: float, seed: int):
+    """Games/s of the hand-written Python version of a game, where one exists (benchmarks/)."""
+    path = Path(__file__).resolve().parent / f"handwritten_{name}.py"
+    if not path.exists():
+        return None
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"handwritten_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.games_per_second(seconds, seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", help="games to measure (default: every shipped game)")
@@ -107,12 +122,15 @@ def main(argv: list[str] | None = None) -> int:
     report = {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs, "games": {}}
     for name in args.games or shipped_games():
         rules = load(name)
-        gps, dps, cps = [], [], []
+        gps, dps, cps, base = [], [], [], []
         for run in range(args.runs):
             g, d = games_per_second(rules, args.seconds, args.seed + 100_000 * run)
             gps.append(g)
             dps.append(d)
             cps.append(clones_per_second(rules, args.seconds / 2, args.seed + run))
+            b = baseline_games_per_second(name, args.seconds, args.seed + 100_000 * run)
+            if b is not None:
+                base.append(b)
         entry = {
             "games_per_s": round(statistics.median(gps), 1),
             "decisions_per_s": round(statistics.median(dps)),
@@ -120,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
             "peak_memory_kib": round(peak_memory_kib(rules, args.seed), 1),
             "games_per_s_runs": [round(x, 1) for x in gps],
         }
+        if base:
+            entry["handwritten_games_per_s"] = round(statistics.median(base), 1)
+            entry["handwritten_over_interpreter"] = round(statistics.median(base) / statistics.median(gps), 1)
         if args.memory:
             entry["memory_kib_series"] = [round(x) for x in memory_series(rules, args.memory, args.seed)]
         report["games"][name] = entry
@@ -127,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {entry['games_per_s']} games/s, {entry['decisions_per_s']} decisions/s, "
                   f"{entry['clones_per_s']} clones/s, peak {entry['peak_memory_kib']} KiB for one game "
                   f"(median of {args.runs}; runs {entry['games_per_s_runs']})", flush=True)
+            if base:
+                print(f"  hand-written Python version: {entry['handwritten_games_per_s']} games/s, "
+                      f"{entry['handwritten_over_interpreter']}x the interpreter (runs interleaved)")
             if args.memory:
                 print(f"  traced memory after each tenth of {args.memory} games (KiB): {entry['memory_kib_series']}")
     if args.json:
