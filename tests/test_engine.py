@@ -149,3 +149,26 @@ def test_choice_kinds(rules):
     game.pending = None
     game.choose(frame, "x", "exactly", 2, "two", [a, b], game.players[0], None)
     assert frame.locals["x"] == [a, b] and game.pending is None  # one option: taken without asking
+
+
+def test_activated_abilities_are_offered_paid_and_run(rules):
+    game = empty(rules)
+    pumper = put(game, "Pumper", "board", 1, "left")
+    put(game, "Pumper", "hand", 1)  # abilities work only in active zones
+    game.perform("use_ability", controller=1, p=game.players[0])
+    seat, options = game.decision()
+    assert seat == 1 and [o.label for o in options] == ["Pumper: grow", "Pumper: guard up"]
+    assert options[0].id == f"a{pumper.id}.1"
+    saved = game.to_json()
+    game.apply("Pumper: grow")
+    assert game.read(pumper, "power") == 2 and game.read(game.players[0], "score") == -2
+    # the decision survives a save: the same ability is offered and runs in the reloaded game
+    from interpreter import load_game_json
+
+    again = load_game_json(saved, rules)
+    again.apply(0)
+    assert again.read(again.cards[pumper.id], "power") == 2
+    # the `if` condition hides an ability that may not be used now
+    game.write(pumper, "power", 3)
+    game.perform("use_ability", controller=1, p=game.players[0])
+    assert game.read(pumper, "guard") == 5  # only "guard up" is left: taken without asking

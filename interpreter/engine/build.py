@@ -53,6 +53,7 @@ class Rules:
         self.zone_keys = tuple(keys)
         self.zone_keys_by_name = by_name
         self.active_zone_keys = tuple(active)
+        self.active_zone_names = {z.name for z in ruleset.zones.values() if z.active}
         self.player_defaults = {n: _copy(s.default) for n, s in ruleset.player_attributes.items()}
         self.player_clamps = {n: s.clamp for n, s in ruleset.player_attributes.items() if s.clamp}
         self.global_defaults = {n: _copy(s.default) for n, s in ruleset.globals.items()}

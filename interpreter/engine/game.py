@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.compiler import Frame
-from ..lang.values import CardRef, Labelled, PlayerRef, ZoneKey, value_id
+from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey, value_id
 
 PART = "$part"
 ATTACHED = "$attached"
@@ -726,6 +726,48 @@ class Game:
         controller = d[CONTROLLER] if d is not None else None
         self.frames.append(Frame(code, {}, card, controller))
 
+    # ------------------------------------------------------------------ activated abilities
+    def activatable(self, cards: list) -> list[AbilityRef]:
+        """The activated abilities of these cards that may be used now: the card is in an active
+        zone, the ability's part is the card's part, and its `if` condition holds."""
+        out = []
+        active = self.rules.active_zone_names
+        for card in cards:
+            if type(card) is not CardRef or not card.defn.activated:
+                continue
+            key = self.card_zone.get(card.id)
+            if key is None or key[0] not in active:
+                continue
+            d = self.attrs[card.id]
+            for index, (ability, local_values) in enumerate(card.defn.activated):
+                if ability.part is not None and ability.part != d[PART]:
+                    continue
+                if ability.condition is not None:
+                    frame = Frame(None, dict(local_values), card, d[CONTROLLER])
+                    if not ability.condition(self, frame):
+                        continue
+                out.append(AbilityRef(card, index))
+        return out
+
+    def ability_cost(self, ref) -> int:
+        if not isinstance(ref, AbilityRef):
+            self.runtime_error(f"ability_cost needs an ability, not {ref!r}")
+        ability = ref.ability
+        if ability.cost is None:
+            return 0
+        d = self.attrs[ref.card.id]
+        return ability.cost(self, Frame(None, dict(ref.local_values), ref.card, d[CONTROLLER]))
+
+    def activate(self, ref) -> None:
+        """Run an activated ability's effect (its cost is the rules' business: pay it first)."""
+        if ref is None:
+            return
+        if not isinstance(ref, AbilityRef):
+            self.runtime_error(f"activate needs an ability, not {ref!r}")
+        d = self.attrs.get(ref.card.id)
+        controller = d[CONTROLLER] if d is not None else None
+        self.frames.append(Frame(ref.ability.code, dict(ref.local_values), ref.card, controller))
+
     def card_names(self) -> list[str]:
         return list(self.rules.playable_card_names)
 
@@ -882,6 +924,8 @@ class Game:
             return " + ".join(self.label(v) for v in value) or "nothing"
         if type(value) is Labelled:
             return value.label
+        if type(value) is AbilityRef:
+            return f"{self.label(value.card)}: {value.ability.label or 'ability ' + str(value.index + 1)}"
         return str(value)
 
 

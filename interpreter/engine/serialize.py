@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import RulesError
 from ..lang.compiler import Frame
-from ..lang.values import CardRef, Labelled, PlayerRef, ZoneKey
+from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
 from .game import GAME, OPTIONS, Game, Option, Pending, Result
 
 FORMAT = 1
@@ -26,6 +26,8 @@ def encode(value: Any) -> Any:
         return {"zone": list(value)}
     if isinstance(value, Labelled):
         return {"labelled": [encode(value.value), value.label]}
+    if isinstance(value, AbilityRef):
+        return {"ability": [value.card.id, value.index], "name": value.card.defn.name}
     if isinstance(value, (list, tuple)):
         return [encode(v) for v in value]
     if isinstance(value, dict):
@@ -41,6 +43,10 @@ def decode(value: Any, game: Game) -> Any:
     if isinstance(value, list):
         return [decode(v, game) for v in value]
     if isinstance(value, dict):
+        if "ability" in value:
+            card_id, index = value["ability"]
+            card = game.cards.get(card_id) or CardRef(card_id, game.rules.card_defs[value["name"]])
+            return AbilityRef(card, index)
         if "card" in value:
             card = game.cards.get(value["card"])
             if card is None:  # a card deleted since: keep a handle for logs and locals

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .values import CardRef, Labelled, PlayerRef, ZoneKey
+from .values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
 
 Fn = Callable[[Any, Any], Any]
 
@@ -150,7 +150,7 @@ class Names:
 
 
 CONTEXT_NAMES = {"self", "you", "event", "players", "game", "options"}
-TYPE_NAMES = {"player", "card", "list", "int", "text", "bool", "none"}
+TYPE_NAMES = {"player", "card", "list", "int", "text", "bool", "none", "ability"}
 
 
 def _is_player(v):
@@ -257,10 +257,13 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
     "has": _b(lambda g, c, k: g.has_keyword(c, k), 2),
     "text": _b(lambda g, x: g.label(x), 1),
     "labelled": _b(lambda g, x, label: Labelled(x, str(label)), 2),
+    "abilities": _b(lambda g, x: g.activatable(_as_list(x)), 1),
+    "ability_cost": _b(lambda g, a: g.ability_cost(a), 1),
+    "ability_card": _b(lambda g, a: a.card if isinstance(a, AbilityRef) else None, 1),
 }
 
 # Statement-level built-in procedures: name -> arity.
-BUILTIN_PROCEDURES = {"run": 2, "reveal": 1}
+BUILTIN_PROCEDURES = {"run": 2, "reveal": 1, "use": 1}
 
 
 class Compiler:
@@ -434,6 +437,13 @@ class Compiler:
 
             def op(g, f):
                 g.reveal(what(g, f))
+
+            code.instrs.append(op)
+        elif call.func == "use":  # run an activated ability's effect
+            ability = self.expr(call.args[0])
+
+            def op(g, f):
+                g.activate(ability(g, f))
 
             code.instrs.append(op)
         else:
@@ -990,6 +1000,9 @@ class Compiler:
         elif t == "bool":
             def test(v):
                 return isinstance(v, bool)
+        elif t == "ability":
+            def test(v):
+                return isinstance(v, AbilityRef)
         else:  # a card type of the ruleset
             def test(v):
                 return isinstance(v, CardRef) and v.defn.type == t
@@ -1094,7 +1107,7 @@ class Compiler:
                 return False
             if c.func in self.names.procedures:
                 return c.func in self.native_procedures
-            return c.func != "run"
+            return c.func not in ("run", "use")
         if isinstance(s, ast.Emit):
             events = self.names.suspending_events
             return events is not None and s.event not in events

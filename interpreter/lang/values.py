@@ -68,6 +68,33 @@ class ZoneKey(tuple):
         return text
 
 
+class AbilityRef:
+    """An activated ability of a card: the card and the ability's index in its definition."""
+
+    __slots__ = ("card", "index")
+
+    def __init__(self, card: CardRef, index: int) -> None:
+        self.card = card
+        self.index = index
+
+    @property
+    def ability(self) -> Any:
+        return self.card.defn.activated[self.index][0]
+
+    @property
+    def local_values(self) -> dict:
+        return self.card.defn.activated[self.index][1]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbilityRef) and other.card is self.card and other.index == self.index
+
+    def __hash__(self) -> int:
+        return hash((self.card.id, self.index))
+
+    def __repr__(self) -> str:
+        return f"{self.card!r}/ability {self.index + 1}"
+
+
 class Labelled:
     """An option value with its own readable label (built by `labelled(value, text)`)."""
 
@@ -87,6 +114,8 @@ def value_id(value: Any) -> str:
         return f"c{value.id}"
     if isinstance(value, Labelled):
         return value_id(value.value)
+    if isinstance(value, AbilityRef):
+        return f"a{value.card.id}.{value.index + 1}"
     if isinstance(value, PlayerRef):
         return f"p{value.seat}"
     if value is True:
@@ -105,6 +134,8 @@ def type_name(value: Any) -> str:
         return "card"
     if isinstance(value, PlayerRef):
         return "player"
+    if isinstance(value, AbilityRef):
+        return "ability"
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):

@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import Span
 from ..lang import ast
 
-ATTRIBUTE_TYPES = ("int", "bool", "text", "list", "player", "card")
+ATTRIBUTE_TYPES = ("int", "bool", "text", "list", "player", "card", "ability")
 VISIBILITIES = ("public", "owner", "hidden")
 
 
