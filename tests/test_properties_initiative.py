@@ -7,9 +7,9 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from playout import cards_of, playout, replay_log, same_json
 
 from interpreter import load, load_game_json
-from playout import cards_of, playout, replay_log, same_json
 
 RULES = load("initiative")
 
