@@ -888,10 +888,11 @@ class Game:
         if not isinstance(who, PlayerRef):
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
         options = []
+        labelled_items = kind != "one" and any(type(x) is Labelled for x in values)
         for v in candidates:
             if type(v) is Labelled:
                 options.append(Option(None, v.label, v.value, len(options)))
-            elif type(v) is list and any(type(x) is Labelled for x in v):
+            elif labelled_items:
                 options.append(Option(None, self.label(v), [x.value if type(x) is Labelled else x for x in v],
                                       len(options)))
             else:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -724,6 +725,15 @@ class Compiler:
                 a0 = args[0]
                 if spec.per_player and not spec.rows:
                     keys = [None] + [ZoneKey(name, seat, "") for seat in range(1, self.names.player_count + 1)]
+                    kind, what = self._operand(e.args[0])
+                    if kind == "local":
+                        def local_player_key(g, f):
+                            p = f.locals[what]
+                            if type(p) is PlayerRef:
+                                return keys[p.seat]
+                            return g.zone_key(name, p, None)
+
+                        return local_player_key
 
                     def per_player_key(g, f):
                         p = a0(g, f)
@@ -743,6 +753,17 @@ class Compiler:
             return lambda g, f: None
         method = getattr(self, "e_" + type(e).__name__)
         return method(e)
+
+    def _operand(self, e: ast.Expr) -> tuple[str, Any]:
+        """('local', name), ('const', value) or ('fn', closure): lets hot expressions read a local
+        or a constant directly instead of calling a closure for it."""
+        if isinstance(e, ast.Name) and e.id not in CONTEXT_NAMES and e.id not in self.names.keywords:
+            return "local", e.id
+        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            return "const", e.value
+        if isinstance(e, ast.NoneLit):
+            return "const", None
+        return "fn", self.expr(e)
 
     def e_IntLit(self, e):
         v = e.value
@@ -836,6 +857,9 @@ class Compiler:
             return call_function
         _lo, _hi, fn = BUILTIN_FUNCTIONS[func]
         if len(args) == 1:
+            kind, what = self._operand(e.args[0])
+            if kind == "local":
+                return lambda g, f: fn(g, f.locals[what])
             a0 = args[0]
             return lambda g, f: fn(g, a0(g, f))
         if len(args) == 2:
@@ -952,6 +976,16 @@ class Compiler:
                 return lambda g, f: left(g, f) >= k
             if op_name == "-":
                 return lambda g, f: left(g, f) - k
+        lk, lv = self._operand(e.left)
+        rk, rv = self._operand(e.right)
+        if lk == "local" and rk == "local" and e.op in ("==", "!="):
+            if e.op == "==":
+                return lambda g, f: f.locals[lv] == f.locals[rv]
+            return lambda g, f: f.locals[lv] != f.locals[rv]
+        if lk == "local" and rk == "const" and e.op in ("==", "!=", "<", "<=", ">", ">=", "+", "-"):
+            op_fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                     ">=": operator.ge, "+": operator.add, "-": operator.sub}[e.op]
+            return lambda g, f: op_fn(f.locals[lv], rv)
         if e.op == "==":
             return lambda g, f: left(g, f) == right(g, f)
         if e.op == "!=":
