@@ -69,7 +69,7 @@ class Rules:
             suspending.update(e.check_on)
         # built-in events are emitted only when something waits for them: a trigger, an end
         # condition's check_on, or a temporary effect's `until`
-        self.wanted_events = set(triggers) | _until_events(ruleset, defs)
+        self.wanted_events = set(triggers) | _until_events(ruleset)
         for e in ruleset.end:
             self.wanted_events.update(e.check_on or ())
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
@@ -235,75 +235,42 @@ def _ability_events(defs: Definitions) -> tuple[set[str], set[str]]:
     """Events some triggered ability listens to, procedures some replacement replaces."""
     triggers: set[str] = set()
     replaced: set[str] = set()
-
-    def visit(abilities) -> None:
-        for a in abilities:
-            if isinstance(a, ast.Triggered):
-                triggers.add(a.event)
-            elif isinstance(a, ast.Replacement):
-                replaced.add(a.event)
-
-    for card in defs.cards.values():
-        visit(card.abilities)
-        for part in card.parts:
-            visit(part.abilities)
-    for keyword in defs.keywords.values():
-        visit(keyword.abilities)
+    for node in _ability_nodes(defs):
+        if isinstance(node, ast.Triggered):
+            triggers.add(node.event)
+        elif isinstance(node, ast.Replacement):
+            replaced.add(node.event)
     return triggers, replaced
 
 
-def _until_events(ruleset: Ruleset, defs: Definitions) -> set[str]:
+def _ability_nodes(defs: Definitions):
+    """The abilities of every card (its own and its parts') and of every keyword."""
+    for card in defs.cards.values():
+        yield from card.abilities
+        for part in card.parts:
+            yield from part.abilities
+    for keyword in defs.keywords.values():
+        yield from keyword.abilities
+
+
+def _until_events(ruleset: Ruleset) -> set[str]:
     """Events named by `modify ... until E` and `grant ... until E` anywhere in the code."""
-    found: set[str] = set()
-
-    def walk(node) -> None:
-        if isinstance(node, (ast.ModifyUntil, ast.GrantUntil)):
-            found.add(node.until)
-        if isinstance(node, ast.Node):
-            for value in node.__dict__.values():
-                walk(value)
-        elif isinstance(node, tuple):
-            for v in node:
-                walk(v)
-
-    for module in [*ruleset.modules, *ruleset.card_modules]:
-        walk(module)
-    walk(ruleset.setup)
-    for phase in ruleset.phases:
-        walk(phase.body)
-    return found
+    return {n.until for n in ruleset.code_nodes() if isinstance(n, (ast.ModifyUntil, ast.GrantUntil))}
 
 
 def _static_reads(defs: Definitions) -> set[str]:
     """Attribute names that static abilities read (directly or through functions they call):
     writing one of them invalidates the cached targets of continuous effects."""
     names: set[str] = set()
+    pending = [a for a in _ability_nodes(defs) if isinstance(a, ast.Static)]
     seen_functions: set[str] = set()
-
-    def walk(node) -> None:
-        if isinstance(node, ast.Attribute):
-            names.add(node.name)
-        if isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
-            seen_functions.add(node.func)
-            walk(defs.functions[node.func].body)
-        if isinstance(node, ast.Node):
-            for value in node.__dict__.values():
-                walk(value)
-        elif isinstance(node, tuple):
-            for v in node:
-                walk(v)
-
-    def visit(abilities) -> None:
-        for a in abilities:
-            if isinstance(a, ast.Static):
-                walk(a)
-
-    for card in defs.cards.values():
-        visit(card.abilities)
-        for part in card.parts:
-            visit(part.abilities)
-    for keyword in defs.keywords.values():
-        visit(keyword.abilities)
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if isinstance(node, ast.Attribute):
+                names.add(node.name)
+            elif isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
+                seen_functions.add(node.func)
+                pending.append(defs.functions[node.func].body)
     return names
 
 

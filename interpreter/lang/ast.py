@@ -7,6 +7,7 @@ them and the printer in `printer.py` turns them back into canonical text.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..errors import NO_SPAN, Span
@@ -452,3 +453,15 @@ Definition = CardDef | Procedure | Function | KeywordDef
 class Module(Node):
     items: tuple[Definition, ...]
     span: Span = _span()
+
+
+def walk(node: object) -> Iterator[Node]:
+    """Every node under `node` (a node, or a tuple of nodes), itself first, depth first."""
+    if isinstance(node, Node):
+        yield node
+        for value in node.__dict__.values():
+            if isinstance(value, (Node, tuple)):
+                yield from walk(value)
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)

@@ -1283,13 +1283,12 @@ def _nothing(g, f):
 
 
 def _children(node: ast.Node):
+    """The nodes directly under a node."""
     for value in node.__dict__.values():
         if isinstance(value, ast.Node):
             yield value
         elif isinstance(value, tuple):
-            for v in value:
-                if isinstance(v, ast.Node):
-                    yield v
+            yield from (v for v in value if isinstance(v, ast.Node))
 
 
 def _free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, int]:
@@ -1315,12 +1314,7 @@ def _free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, 
 
 
 def _binders(e: ast.Node) -> set[str]:
-    out: set[str] = set()
-    if isinstance(e, (ast.Select, ast.Comprehension)):
-        out.add(e.var)
-    for child in _children(e):
-        out |= _binders(child)
-    return out
+    return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension))}
 
 
 def _trivial(e: ast.Expr) -> bool:

@@ -38,24 +38,12 @@ class Definitions:
                 table[item.name] = item
 
 
-def _emitted_events(ruleset: Ruleset, defs: Definitions) -> dict[str, set[str]]:
+def _emitted_events(ruleset: Ruleset) -> dict[str, set[str]]:
+    """Every event some code emits (or the ruleset declares), with the argument names it gets."""
     events: dict[str, set[str]] = {name: set() for name in ruleset.events}
-
-    def walk(node) -> None:
+    for node in ruleset.code_nodes():
         if isinstance(node, ast.Emit):
             events.setdefault(node.event, set()).update(a.name for a in node.args)
-        if isinstance(node, ast.Node):
-            for value in node.__dict__.values():
-                walk(value)
-        elif isinstance(node, tuple):
-            for v in node:
-                walk(v)
-
-    for module in [*ruleset.modules, *ruleset.card_modules]:
-        walk(module)
-    walk(ruleset.setup)
-    for phase in ruleset.phases:
-        walk(phase.body)
     return events
 
 
@@ -71,7 +59,7 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
         attributes=attributes,
         globals=set(ruleset.globals),
         options=set(ruleset.option_specs),
-        events=_emitted_events(ruleset, defs),
+        events=_emitted_events(ruleset),
         card_names=set(defs.cards),
         card_types=set(ruleset.card_types),
     )

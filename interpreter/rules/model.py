@@ -129,3 +129,11 @@ class Ruleset:
     requires: list[Requirement] = field(default_factory=list)
     step_budget: int = 200_000
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def code_nodes(self):
+        """Every AST node of the ruleset's code: code and card files, set-up, phases."""
+        for module in [*self.modules, *self.card_modules]:
+            yield from ast.walk(module)
+        yield from ast.walk(self.setup)
+        for phase in self.phases:
+            yield from ast.walk(phase.body)
