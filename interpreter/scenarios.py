@@ -113,6 +113,10 @@ class _Setter:
                 if attr == "as":
                     self.labels[str(raw)] = card
                     continue
+                if attr == "revealed":  # shown to every player wherever it is (reveal(card))
+                    if raw:
+                        self.game.revealed.add(card.id)
+                    continue
                 self.pending_refs.append((card, attr, raw, (*path, i, attr)))
 
     def apply_refs(self) -> None:
@@ -265,6 +269,20 @@ class _Checker:
                 return [o.label for o in g.pending.options], None
             if parts[1] == "prompt":
                 return g.pending.prompt, None
+        if head == "observation" and len(parts) >= 2:  # what one player sees, as game.observation(seat)
+            value: Any = g.observation(int(parts[1].lstrip("P")))
+            rest = parts[2:]
+            while rest:
+                part = rest.pop(0)
+                if isinstance(value, list) and part.isdigit():
+                    value = value[int(part) - 1]
+                elif isinstance(value, dict) and part in value:
+                    value = value[part]
+                elif isinstance(value, dict) and rest and f"{part}.{rest[0]}" in value:
+                    value = value[f"{part}.{rest.pop(0)}"]  # a zone with rows: "lane.upper"
+                else:
+                    raise KeyError(f"the observation has no {part!r} at {path!r}")
+            return value, "observation"
         if head == "game" and len(parts) == 2:
             return _norm(g.globals[parts[1]]), None
         if head == "cards" and len(parts) >= 2:
@@ -287,7 +305,7 @@ class _Checker:
             return self.zone(ZoneKey(parts[1], 0, parts[2] if len(parts) > 2 and parts[2] != "count" else ""),
                              parts)
         raise KeyError(f"unknown path {path!r} (use players.N.ATTR, players.N.ZONE, zones.Z, game.X, cards.$x.ATTR, "
-                       "winner, draw, reason, over, turn, phase, events, decision.options)")
+                       "winner, draw, reason, over, turn, phase, events, decision.options, observation.N...)")
 
     def zone(self, key: ZoneKey, parts: list[str]) -> tuple[Any, Any]:
         cards = self.game.zones.get(key)
@@ -320,6 +338,8 @@ class _Checker:
             return None
         if how == "events":
             return self._compare_events(path, actual, expected)
+        if how == "observation":
+            return None if _observed_matches(actual, expected) else f"{path}: expected {expected!r}, got {actual!r}"
         if how == "winner" and expected == "draw":
             return None if actual is None else f"{path}: expected a draw, got P{actual} winning"
         if _norm(actual) != expected:
@@ -353,6 +373,20 @@ class _Checker:
                 shown = [a[0] for a in actual]
                 return f"{path}: expected event {want!r} (in order) not found; events were {shown}"
         return None
+
+
+def _observed_matches(actual: Any, expected: Any) -> bool:
+    """An observation value against its expectation: mappings match on the keys given, lists
+    item by item, a card view also by its name alone."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(k in actual and _observed_matches(actual[k], v)
+                                                for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(actual) == len(expected) and all(
+            _observed_matches(a, e) for a, e in zip(actual, expected))
+    if isinstance(expected, str) and isinstance(actual, dict) and "name" in actual:
+        return actual["name"] == expected
+    return actual == expected
 
 
 def _event_arg(value: Any) -> Any:
