@@ -84,23 +84,8 @@ def _cards_in(value: Any) -> list[CardRef]:
 
 
 def hidden_card_ids(game, seat: int) -> set[int]:
-    """Ids of the cards that `seat`'s observation does not show (zones shown only as a count)."""
-    obs = game.observation(seat)
-    masked: set[tuple[str, str]] = set()
-    revealed: set[int] = set()
-    for owner, zones in obs["zones"].items():
-        for label, content in zones.items():
-            if isinstance(content, dict):
-                masked.add((owner, label))
-                revealed.update(c.get("id") for c in content.get("revealed") or [])
-    ids: set[int] = set()
-    if not masked:
-        return ids
-    for key, cards in game.zones.items():
-        name, zseat, row = key
-        if (f"P{zseat}" if zseat else "shared", name + (f".{row}" if row else "")) in masked:
-            ids.update(c.id for c in cards if c.id not in revealed)
-    return ids
+    """Ids of the cards that `seat` may not see (in a zone hidden from them, not revealed)."""
+    return {c.id for c in game.cards.values() if not game.visible(c, seat)}
 
 
 # ---------------------------------------------------------------- the command
