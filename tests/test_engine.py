@@ -172,3 +172,45 @@ def test_activated_abilities_are_offered_paid_and_run(rules):
     game.write(pumper, "power", 3)
     game.perform("use_ability", controller=1, p=game.players[0])
     assert game.read(pumper, "guard") == 5  # only "guard up" is left: taken without asking
+
+
+# ------------------------------------------------------------------ decks with parts, counts, cover and formats
+GOOD_DECK = {"name": "good", "cards": {"Violet Duo": 1, "Ember Unit": 1, "Plain": 1},
+             "sites": {"Red Keepsake": 1, "Blue Outpost": 1, "Green Outpost": 1}}
+
+
+def test_a_deck_with_parts_starts_each_part_in_its_zone(rules):
+    game = rules.empty_game(seed=1, decks=[GOOD_DECK, GOOD_DECK])
+    assert sorted(names(game, "pile", 2)) == ["Ember Unit", "Plain", "Violet Duo"]
+    assert names(game, "sites", 1) == ["Red Keepsake", "Blue Outpost", "Green Outpost"]
+
+
+def test_a_multicolour_card_needs_every_colour_covered(rules):
+    from interpreter.errors import DeckError
+
+    deck = dict(GOOD_DECK, sites={"Red Keepsake": 1, "Green Outpost": 2})
+    with pytest.raises(DeckError, match="'Violet Duo' needs colours blue, which no card of its sites has"):
+        rules.deck(deck)
+
+
+def test_part_counts_sizes_and_unknown_parts(rules):
+    from interpreter.errors import DeckError
+
+    with pytest.raises(DeckError, match="has 0 cards with role 'centre' in sites"):
+        rules.deck(dict(GOOD_DECK, sites={"Blue Outpost": 2, "Green Outpost": 1}))
+    with pytest.raises(DeckError, match="has 2 cards in sites; toy decks have exactly 3 there"):
+        rules.deck(dict(GOOD_DECK, sites={"Red Keepsake": 1, "Blue Outpost": 1}))
+    with pytest.raises(DeckError, match="a part 'side' that toy decks do not have"):
+        rules.deck(dict(GOOD_DECK, side={"Plain": 1}))
+    with pytest.raises(DeckError, match="'Plain' is a unit, which this part may not hold"):
+        rules.deck(dict(GOOD_DECK, sites={"Red Keepsake": 1, "Blue Outpost": 1, "Plain": 1}))
+
+
+def test_the_format_option_picks_the_deck_rules():
+    small = load(TOY, options={"format": "small"})
+    deck = small.deck({"name": "s", "cards": {"Ember Unit": 2}, "sites": {"Red Keepsake": 1, "Green Outpost": 1}})
+    assert deck.sections == (("sites", ("Red Keepsake", "Green Outpost")),)
+    from interpreter.errors import DeckError
+
+    with pytest.raises(DeckError, match="exactly 2 there"):
+        small.deck(GOOD_DECK)

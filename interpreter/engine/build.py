@@ -216,11 +216,17 @@ class Rules:
                 raise DeckError(f"{self.name} needs {self.player_count} decks, got {len(decks)}")
             loaded = [d if isinstance(d, Deck) else self.deck(d, i + 1) for i, d in enumerate(decks)]
         game.decks = loaded
-        zone = self.ruleset.decks.zone if self.ruleset.decks else None
+        rules = self.ruleset.decks
+        zone = rules.zone if rules else None
+        section_zones = {sec.name: sec.zone for sec in (rules.sections if rules else ())}
         for seat, deck in enumerate(loaded, start=1):
-            key = ZoneKey(zone, seat, "")
+            owner = game.players[seat - 1]
             for name in deck.cards:
-                game.new_card(self.card_defs[name], key, game.players[seat - 1])
+                game.new_card(self.card_defs[name], ZoneKey(zone, seat, ""), owner)
+            for section, names in deck.sections:
+                key = game.zone_key(section_zones[section], owner, None)
+                for name in names:
+                    game.new_card(self.card_defs[name], key, owner)
         return game
 
     def card_span(self, name: str) -> Span:

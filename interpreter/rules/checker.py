@@ -142,6 +142,13 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
             if t not in ruleset.card_types:
                 errors.append(ValidationError(f"deck rule names unknown card type {t!r}"
                                               f"{did_you_mean(t, ruleset.card_types)}", d.span))
+        for sec in d.sections:
+            if sec.zone not in ruleset.zones:
+                errors.append(ValidationError(f"deck section {sec.name!r} goes to zone {sec.zone!r}, which is not "
+                                              f"declared{did_you_mean(sec.zone, ruleset.zones)}", d.span))
+        if d.cover is not None and d.cover.section not in {sec.name for sec in d.sections}:
+            errors.append(ValidationError(f"decks.cover names section {d.cover.section!r}, which decks.sections "
+                                          "does not declare", d.span))
         if d.max_copies is not None and d.max_copies not in ctx.attributes:
             errors.append(ValidationError(f"deck rule max_copies names unknown attribute {d.max_copies!r}"
                                           f"{did_you_mean(d.max_copies, ctx.attributes)}", d.span))

@@ -18,6 +18,7 @@ class Deck:
     name: str
     file: str
     cards: tuple[str, ...]  # one entry per copy, in list order
+    sections: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (section name, cards) for the other parts
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -26,8 +27,8 @@ class Deck:
         return out
 
 
-def _read(source: Any) -> tuple[str, str, dict[str, int], Any]:
-    """(deck name, file, counts, marks-or-None)."""
+def _read(source: Any) -> tuple[str, str, dict[str, int], Any, dict[str, dict[str, int]]]:
+    """(deck name, file, counts, marks-or-None, other sections' counts)."""
     if isinstance(source, (str, Path)):
         from .schema import validate
         from .yamlload import load_yaml
@@ -35,30 +36,89 @@ def _read(source: Any) -> tuple[str, str, dict[str, int], Any]:
         path = Path(source)
         data, marks = load_yaml(path, error=DeckError)
         validate(data, marks, "deck", str(path), error=DeckError)
-        return str(data.get("name", path.stem)), str(path), dict(data["cards"]), marks
+        others = {k: dict(v) for k, v in data.items() if isinstance(v, dict) and k != "cards"}
+        return str(data.get("name", path.stem)), str(path), dict(data["cards"]), marks, others
     if isinstance(source, dict):
         cards = source.get("cards", source)
-        return str(source.get("name", "deck")), "<deck>", dict(cards), None
+        others = {k: dict(v) for k, v in source.items() if isinstance(v, dict) and k != "cards"}
+        return str(source.get("name", "deck")), "<deck>", dict(cards), None, others
     if isinstance(source, (list, tuple)):
         counts: dict[str, int] = {}
         for name in source:
             counts[name] = counts.get(name, 0) + 1
-        return "deck", "<deck>", counts, None
+        return "deck", "<deck>", counts, None, {}
     raise DeckError(f"a deck is a file, a mapping of card names to counts or a list of names, not {source!r}")
 
 
 def load_deck(source: Any, rules, seat: int = 1) -> Deck:
-    name, file, counts, marks = _read(source)
+    name, file, counts, marks, others = _read(source)
 
-    def where(card: str | None = None) -> Span | None:
+    def where(card: str | None = None, part: str = "cards") -> Span | None:
         if marks is None:
             return None
         try:
-            return marks.span(("cards", card) if card else ("cards",))
+            return marks.span((part, card) if card else (part,))
         except (KeyError, IndexError, TypeError):
             return None
 
     rule = rules.ruleset.decks
+    cards = _checked_cards(rules, name, file, counts, rule, where)
+    sections = []
+    declared = {sec.name: sec for sec in (rule.sections if rule is not None else ())}
+    for part in others:
+        if part not in declared:
+            raise DeckError(f"deck {name!r} ({file}) has a part {part!r} that {rules.name} decks do not have"
+                            f"{did_you_mean(part, declared)}", where(part=part))
+    for sec in declared.values():
+        part_cards = _section_cards(rules, name, file, sec, others.get(sec.name, {}), where)
+        sections.append((sec.name, tuple(part_cards)))
+    if rule is not None and rule.cover is not None:
+        _check_cover(rules, name, file, cards, dict(sections), rule.cover, where)
+    return Deck(name, file, tuple(cards), tuple(sections))
+
+
+def _values(value: Any) -> list:
+    return list(value) if isinstance(value, (list, tuple)) else ([] if value in (None, "") else [value])
+
+
+def _section_cards(rules, name: str, file: str, sec, counts: dict[str, int], where) -> list[str]:
+    cards: list[str] = []
+    for card, count in counts.items():
+        defn = rules.card_defs.get(card)
+        if defn is None:
+            raise DeckError(f"deck {name!r} ({file}), {sec.name}: {rules.unknown_card(card)}", where(card, sec.name))
+        if sec.allowed_types is not None and defn.type not in sec.allowed_types:
+            raise DeckError(f"deck {name!r} ({file}), {sec.name}: {card!r} is a {defn.type}, which this part may "
+                            f"not hold (allowed: {', '.join(sec.allowed_types)})", where(card, sec.name))
+        cards.extend([card] * count)
+    if sec.size is not None and len(cards) != sec.size:
+        raise DeckError(f"deck {name!r} ({file}) has {len(cards)} cards in {sec.name}; {rules.name} decks have "
+                        f"exactly {sec.size} there", where(part=sec.name))
+    if sec.min_size is not None and len(cards) < sec.min_size:
+        raise DeckError(f"deck {name!r} ({file}) has {len(cards)} cards in {sec.name}; {rules.name} decks need at "
+                        f"least {sec.min_size} there", where(part=sec.name))
+    for attribute, value, count in sec.counts:
+        have = sum(1 for c in cards if value in _values(rules.card_defs[c].initial.get(attribute)))
+        if have != count:
+            raise DeckError(f"deck {name!r} ({file}) has {have} cards with {attribute} {value!r} in {sec.name}; "
+                            f"{rules.name} decks have {count}", where(part=sec.name))
+    return cards
+
+
+def _check_cover(rules, name: str, file: str, cards: list[str], sections: dict, cover, where) -> None:
+    """Every value of cover.attribute on a main-deck card must be offered by the cover.section."""
+    offered: set = set()
+    for card in sections.get(cover.section, ()):
+        offered.update(_values(rules.card_defs[card].initial.get(cover.by)))
+    for card in dict.fromkeys(cards):
+        missing = [v for v in _values(rules.card_defs[card].initial.get(cover.attribute)) if v not in offered]
+        if missing:
+            have = ", ".join(sorted(map(str, offered))) or "none"
+            raise DeckError(f"deck {name!r} ({file}): {card!r} needs {cover.attribute} {', '.join(map(str, missing))}, "
+                            f"which no card of its {cover.section} has ({cover.by}: {have})", where(card))
+
+
+def _checked_cards(rules, name: str, file: str, counts: dict[str, int], rule, where) -> list[str]:
     cards: list[str] = []
     for card, count in counts.items():
         defn = rules.card_defs.get(card)
@@ -83,7 +143,7 @@ def load_deck(source: Any, rules, seat: int = 1) -> Deck:
         if rule.min_size is not None and len(cards) < rule.min_size:
             raise DeckError(f"deck {name!r} ({file}) has {len(cards)} cards; {rules.name} decks need at least "
                             f"{rule.min_size}", where())
-    return Deck(name, file, tuple(cards))
+    return cards
 
 
 def unknown(name: str, known) -> str:

@@ -17,7 +17,9 @@ from ..lang.parser import parse, parse_block, parse_expression
 from .model import (
     AttrSpec,
     CardType,
+    DeckCover,
     DeckRules,
+    DeckSection,
     EndCondition,
     OptionSpec,
     Phase,
@@ -112,8 +114,10 @@ def _absolutize(data: dict, folder: Path) -> None:
         if key in data:
             data[key] = [str((folder / p).resolve()) for p in data[key]]
     decks = data.get("decks")
-    if isinstance(decks, dict) and "default" in decks:
-        decks["default"] = [str((folder / p).resolve()) for p in decks["default"]]
+    if isinstance(decks, dict):
+        for rules in [decks, *(decks.get("formats") or {}).values()]:
+            if isinstance(rules, dict) and "default" in rules:
+                rules["default"] = [str((folder / p).resolve()) for p in rules["default"]]
 
 
 def parse_option_value(spec: OptionSpec, raw: Any) -> Any:
@@ -206,6 +210,33 @@ class _Builder:
         line, column, _block = src.code_origin(*key_path)
         return parse_expression(str(text), src.file, line, column)
 
+    def deck_rules(self, raw: dict, options: dict[str, Any]) -> DeckRules:
+        """The deck rules, with the entry of `formats` that the format option picks merged in."""
+        if "format_option" in raw:
+            option = raw["format_option"]
+            if option not in options:
+                self.errors.append(RulesError(f"decks.format_option names {option!r}, which is not an option"
+                                              f"{did_you_mean(option, options)}", self.span("decks", "format_option")))
+            else:
+                chosen = (raw.get("formats") or {}).get(str(options[option]))
+                if chosen is None:
+                    self.errors.append(RulesError(f"decks.formats has no entry for {option} = {options[option]!r}",
+                                                  self.span("decks", "formats")))
+                else:
+                    raw = _merge(raw, chosen)
+        sections = []
+        for name, sec in (raw.get("sections") or {}).items():
+            counts = tuple((c["attribute"], c["value"], c["count"]) for c in sec.get("counts") or ())
+            sections.append(DeckSection(name, sec["zone"], sec.get("size"), sec.get("min_size"),
+                                        tuple(sec["allowed_types"]) if "allowed_types" in sec else None, counts))
+        cover = None
+        if "cover" in raw:
+            c = raw["cover"]
+            cover = DeckCover(c["attribute"], c["section"], c["by"])
+        return DeckRules(raw.get("zone", "deck"), raw.get("size"), raw.get("min_size"), raw.get("max_copies"),
+                         tuple(raw["allowed_types"]) if "allowed_types" in raw else None,
+                         tuple(raw.get("default", ())), self.span("decks"), tuple(sections), cover)
+
     def guarded(self, fn, *args):
         try:
             return fn(*args)
@@ -293,10 +324,7 @@ class _Builder:
                 requires.append(Requirement(that, raw["message"], self.span("requires", i, "that")))
         decks = None
         if "decks" in d:
-            raw = d["decks"]
-            decks = DeckRules(raw.get("zone", "deck"), raw.get("size"), raw.get("min_size"), raw.get("max_copies"),
-                              tuple(raw["allowed_types"]) if "allowed_types" in raw else None,
-                              raw.get("colours_attribute"), tuple(raw.get("default", ())), self.span("decks"))
+            decks = self.deck_rules(d["decks"], options)
         if self.errors:
             raise ErrorList(self.errors) if len(self.errors) > 1 else self.errors[0]
         ruleset = Ruleset(

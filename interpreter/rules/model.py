@@ -95,15 +95,37 @@ class Requirement:
 
 
 @dataclass(frozen=True)
+class DeckSection:
+    """Another part of a deck file (e.g. the bases beside the main deck), with its own zone."""
+
+    name: str
+    zone: str
+    size: int | None
+    min_size: int | None
+    allowed_types: tuple[str, ...] | None
+    counts: tuple[tuple[str, Any, int], ...]  # (attribute, value, how many cards have it)
+
+
+@dataclass(frozen=True)
+class DeckCover:
+    """Every value of `attribute` on main-deck cards is among the values of `by` in `section`."""
+
+    attribute: str
+    section: str
+    by: str
+
+
+@dataclass(frozen=True)
 class DeckRules:
     zone: str
     size: int | None
     min_size: int | None
     max_copies: str | None
     allowed_types: tuple[str, ...] | None
-    colours_attribute: str | None
     defaults: tuple[str, ...]
     span: Span
+    sections: tuple[DeckSection, ...] = ()
+    cover: DeckCover | None = None
 
 
 @dataclass
