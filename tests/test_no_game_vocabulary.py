@@ -32,7 +32,10 @@ GENERIC = {"deck", "hand", "discard", "turn", "round", "player", "players", "car
            "decide_order", "creature_attacks", "resolve_zone", "setup_game", "top_bottom", "any_target",
            "opponent", "from_hand", "attacker", "action",
            # plain English that an error message may say ("YAML would keep only the last one")
-           "keep", "draft", "enters", "returned", "destroyed", "window"}
+           "keep", "draft", "enters", "returned", "destroyed", "window",
+           # words of programming that Bases also uses as names
+           "ability", "base", "format", "item", "remaining", "resolves", "resources", "restore", "source",
+           "stack", "targets", "blocks"}
 
 
 def declared_names() -> set[str]:

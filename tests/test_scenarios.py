@@ -36,7 +36,7 @@ def cited(folder: str) -> set[str]:
 
 
 @pytest.mark.skipif(not RULES_MD.exists(), reason="../shared/RULES.md is not beside the checkout")
-@pytest.mark.parametrize("game,prefix", [("initiative", "I"), ("lanes", "L")])
+@pytest.mark.parametrize("game,prefix", [("initiative", "I"), ("lanes", "L"), ("bases", "B")])
 def test_every_rule_id_is_cited(game, prefix):
     ids = rule_ids(prefix)
     assert len(ids) > 10

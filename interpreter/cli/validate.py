@@ -76,14 +76,15 @@ class Validator:
         return True
 
     # ------------------------------------------------------------ rulesets
-    def rules_for(self, path: Path) -> tuple[Any, list[CardrulesError]]:
+    def rules_for(self, path: Path, extra: dict | None = None) -> tuple[Any, list[CardrulesError]]:
         """The loaded rules of a ruleset file (cached), or the errors that stopped it."""
         from .. import load
 
-        key = path.resolve()
+        options = {**self.options, **(extra or {})}
+        key = (path.resolve(), tuple(sorted(options.items())))
         if key not in self.rules_cache:
             try:
-                self.rules_cache[key] = (load(str(key), options=self.options), [])
+                self.rules_cache[key] = (load(str(path.resolve()), options=options), [])
             except CardrulesError as err:
                 self.rules_cache[key] = (None, flat_errors(err))
         return self.rules_cache[key]
@@ -239,6 +240,10 @@ class Validator:
             self.report(path, [err])
             return
         rules, errors = self.rules_for(ruleset)
+        deck_format = _deck_format(path)
+        option = rules.ruleset.extra.get("deck_format_option") if rules is not None else None
+        if deck_format is not None and option is not None:  # a deck of a format: its deck rules
+            rules, errors = self.rules_for(ruleset, {option: deck_format})
         if rules is None:
             if ruleset.resolve() in self.done:
                 self.skip(path, f"its ruleset {shown(ruleset)} has errors")
@@ -366,3 +371,15 @@ def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: li
               f"{errors} with errors\n")
     out.flush()
     return 1 if errors else 0
+
+
+def _deck_format(path: Path) -> str | None:
+    """The `format:` a deck file declares, if any."""
+    from ..rules.yamlload import load_yaml
+
+    try:
+        data, _marks = load_yaml(path)
+    except CardrulesError:
+        return None
+    value = data.get("format") if isinstance(data, dict) else None
+    return str(value) if value is not None else None

@@ -147,6 +147,7 @@ class Game:
         self._targets_cache: dict[str, list] = {}
         self._keywords_cache: dict[int, list] = {}
         self._reading: set = set()
+        self._computing: set[str] = set()
         self.steps = 0
 
     # ------------------------------------------------------------------ public API
@@ -259,6 +260,7 @@ class Game:
         new._targets_cache = {}
         new._keywords_cache = {}
         new._reading = set()
+        new._computing = set()
         return new
 
     def observation(self, player: int | PlayerRef) -> dict:
@@ -492,21 +494,25 @@ class Game:
         return index
 
     def _modified(self, obj, name: str, base):
+        """An attribute's value: its base, then static effects (timestamp order), then temporary
+        modifiers, then its limits. While the targets of the static effects on an attribute are
+        being worked out, that attribute reads without static effects: a static ability that
+        selects by the attribute it changes ("allies with offense above 1 get -1") sees the same
+        values whenever it is asked, so the result does not depend on what was read before."""
         key = (id(obj), name)
-        if key in self._reading:
-            return base
-        self._reading.add(key)
-        try:
-            value = base
-            for eff, frame, targets in self._static_targets(name):
-                if id(obj) in targets:
-                    amount = eff.amount(self, frame)
-                    value = amount if eff.mode == "to" else value + amount
-            for target, attr, mode, amount, _until, _stamp in self.temp_mods:
-                if target is obj and attr == name:
-                    value = amount if mode == "to" else value + amount
-        finally:
-            self._reading.discard(key)
+        value = base
+        if name not in self._computing and key not in self._reading:
+            self._reading.add(key)
+            try:
+                for eff, frame, targets in self._static_targets(name):
+                    if id(obj) in targets:
+                        amount = eff.amount(self, frame)
+                        value = amount if eff.mode == "to" else value + amount
+            finally:
+                self._reading.discard(key)
+        for target, attr, mode, amount, _until, _stamp in self.temp_mods:
+            if target is obj and attr == name:
+                value = amount if mode == "to" else value + amount
         clamps = obj.defn.clamps if type(obj) is CardRef else self.rules.player_clamps
         lo_hi = clamps.get(name)
         return _clamp(value, lo_hi) if lo_hi is not None else value
@@ -514,6 +520,8 @@ class Game:
     def add_temporary_modifier(self, obj, attr: str, mode: str, amount, until: str, f) -> None:
         self.clock += 1
         self.temp_mods.append((obj, attr, mode, amount, until, self.clock))
+        if attr in self.rules.static_reads:  # static abilities that read it must look again
+            self.version += 1
 
     def add_temporary_grant(self, obj, keyword: str, args: tuple, until: str, f) -> None:
         self.clock += 1
@@ -531,14 +539,17 @@ class Game:
         hit = self._targets_cache.get(name)
         if hit is not None:
             return hit
-        self._targets_cache[name] = []  # a static ability reading what it modifies sees its base
         out = []
-        for eff, frame, _src in self._statics().get(name, ()):
-            if eff.condition is not None and not eff.condition(self, frame):
-                continue
-            target = eff.target(self, frame)
-            ids = {id(t) for t in target} if type(target) is list else {id(target)}
-            out.append((eff, frame, ids))
+        self._computing.add(name)
+        try:
+            for eff, frame, _src in self._statics().get(name, ()):
+                if eff.condition is not None and not eff.condition(self, frame):
+                    continue
+                target = eff.target(self, frame)
+                ids = {id(t) for t in target} if type(target) is list else {id(target)}
+                out.append((eff, frame, ids))
+        finally:
+            self._computing.discard(name)
         self._targets_cache[name] = out
         return out
 
@@ -771,6 +782,12 @@ class Game:
     def card_names(self) -> list[str]:
         return list(self.rules.playable_card_names)
 
+    def shuffled(self, values: list) -> list:
+        """A copy of the list in a random order (the game's seeded generator)."""
+        out = list(values)
+        self.rng.shuffle(out)
+        return out
+
     def random_choice(self, values: list):
         if not values:
             return None
@@ -823,7 +840,10 @@ class Game:
         if self.logging:
             self.log_entries.append(("event", name, args))
         if self.temp_mods:
-            self.temp_mods = [m for m in self.temp_mods if m[4] != name]
+            kept = [m for m in self.temp_mods if m[4] != name]
+            if len(kept) != len(self.temp_mods):
+                self.temp_mods = kept
+                self.version += 1
         if self.temp_grants:
             before = len(self.temp_grants)
             self.temp_grants = [m for m in self.temp_grants if m[3] != name]
@@ -911,7 +931,7 @@ class Game:
             fields = {}
             for k in value.defn.label_fields:
                 v = self.read(value, k)
-                fields[k] = f"P{v.seat}" if type(v) is PlayerRef else v
+                fields[k] = self.label(v) if type(v) in (PlayerRef, CardRef, AbilityRef) else v
             return template.format(**fields)
         if type(value) is PlayerRef:
             return f"P{value.seat}"

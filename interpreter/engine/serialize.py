@@ -66,7 +66,9 @@ def decode(value: Any, game: Game) -> Any:
 
 
 def readable(value: Any, game: Game) -> Any:
-    """A value for a log line: cards as 'Name#id', players as 'P1'."""
+    """A value for a log line: cards as 'Name#id', players as 'P1', abilities by their label."""
+    if isinstance(value, AbilityRef):
+        return game.label(value)
     if isinstance(value, CardRef):
         return f"{value.defn.name}#{value.id}"
     if isinstance(value, PlayerRef):

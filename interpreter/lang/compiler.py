@@ -252,6 +252,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
     "others": _b(lambda g, p: [q for q in g.players if q is not p], 1),
     "next_player": _b(lambda g, p: g.players[p.seat % len(g.players)], 1),
     "random": _b(lambda g, x: g.random_choice(_as_list(x)), 1),
+    "shuffled": _b(lambda g, x: g.shuffled(_as_list(x)), 1),
     "card_names": _b(lambda g: g.card_names(), 0),
     "attachments": _b(lambda g, x: g.attachments(x), 1),
     "position": _b(lambda g, c: g.position(c), 1),

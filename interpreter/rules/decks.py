@@ -27,7 +27,18 @@ class Deck:
         return out
 
 
-def _read(source: Any) -> tuple[str, str, dict[str, int], Any, dict[str, dict[str, int]]]:
+def _check_format(data: dict, marks, path: Path, rules) -> None:
+    """A deck that declares its format must be loaded with the rules of that format."""
+    option = rules.ruleset.extra.get("deck_format_option")
+    wanted = data.get("format")
+    if option is None or wanted is None or str(wanted) == str(rules.options.get(option)):
+        return
+    raise DeckError(f"deck {data.get('name', path.stem)!r} ({path}) is a {wanted} deck, but the rules are loaded "
+                    f"with {option} = {rules.options.get(option)}", marks.span(("format",)),
+                    hint=f"load the rules with the option {option}={wanted}")
+
+
+def _read(source: Any, rules) -> tuple[str, str, dict[str, int], Any, dict[str, dict[str, int]]]:
     """(deck name, file, counts, marks-or-None, other sections' counts)."""
     if isinstance(source, (str, Path)):
         from .schema import validate
@@ -36,6 +47,7 @@ def _read(source: Any) -> tuple[str, str, dict[str, int], Any, dict[str, dict[st
         path = Path(source)
         data, marks = load_yaml(path, error=DeckError)
         validate(data, marks, "deck", str(path), error=DeckError)
+        _check_format(data, marks, path, rules)
         others = {k: dict(v) for k, v in data.items() if isinstance(v, dict) and k != "cards"}
         return str(data.get("name", path.stem)), str(path), dict(data["cards"]), marks, others
     if isinstance(source, dict):
@@ -51,7 +63,7 @@ def _read(source: Any) -> tuple[str, str, dict[str, int], Any, dict[str, dict[st
 
 
 def load_deck(source: Any, rules, seat: int = 1) -> Deck:
-    name, file, counts, marks, others = _read(source)
+    name, file, counts, marks, others = _read(source, rules)
 
     def where(card: str | None = None, part: str = "cards") -> Span | None:
         if marks is None:

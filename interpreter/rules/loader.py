@@ -180,6 +180,7 @@ class _Builder:
         self.top = top
         self.errors: list[CardrulesError] = []
         self.extra_cards: list[tuple[str, str, int, int]] = []
+        self.deck_format_option: str | None = None
 
     def span(self, *key_path) -> Span:
         src = self.located.source(*key_path)
@@ -214,6 +215,7 @@ class _Builder:
         """The deck rules, with the entry of `formats` that the format option picks merged in."""
         if "format_option" in raw:
             option = raw["format_option"]
+            self.deck_format_option = option
             if option not in options:
                 self.errors.append(RulesError(f"decks.format_option names {option!r}, which is not an option"
                                               f"{did_you_mean(option, options)}", self.span("decks", "format_option")))
@@ -334,6 +336,8 @@ class _Builder:
             events=dict(d.get("events") or {}), modules=modules, card_modules=card_modules, setup=setup or (),
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
             step_budget=int(d.get("step_budget", 200_000)))
+        if self.deck_format_option is not None:
+            ruleset.extra["deck_format_option"] = self.deck_format_option
         from .checker import check_ruleset
 
         check_ruleset(ruleset)
