@@ -17,7 +17,7 @@ from .engine.build import Rules
 from .engine.game import Game
 from .engine.serialize import readable
 from .errors import CardrulesError, IllegalDecisionError, RulesError, Span, did_you_mean
-from .lang.compiler import Frame
+from .lang.runtime import Frame
 from .lang.values import CardRef, PlayerRef, ZoneKey
 from .rules.decks import Deck
 from .rules.loader import load_ruleset

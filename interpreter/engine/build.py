@@ -11,7 +11,9 @@ from typing import Any
 
 from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
-from ..lang.compiler import Code, Compiler, Frame, Names, constant
+from ..lang.analysis import constant
+from ..lang.compiler import Compiler
+from ..lang.runtime import Code, Frame, Names
 from ..lang.values import ZoneKey
 from ..rules.checker import Definitions
 from ..rules.decks import Deck, load_deck

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
-from ..lang.compiler import Frame
+from ..lang.runtime import Frame
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey, value_id
 
 PART = "$part"

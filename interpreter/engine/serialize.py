@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import RulesError
-from ..lang.compiler import Frame
+from ..lang.runtime import Frame
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
 from .game import GAME, OPTIONS, Game, Option, Pending, Result
 

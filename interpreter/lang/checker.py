@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Span, ValidationError, did_you_mean
 from . import ast
-from .compiler import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
+from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
 
 BUILTIN_EVENTS = {"turn_start": ("turn", "player"), "phase_start": ("phase",), "moved": ("card", "from", "to")}
 CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",

@@ -13,262 +13,35 @@ The runtime interface the closures use (`g.read`, `g.move`, `g.choose`, ...) is 
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import operator
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
-
-Fn = Callable[[Any, Any], Any]
-
-
-class Frame:
-    """One activation: a code block, the next instruction, locals and the ability context."""
-
-    __slots__ = ("code", "pc", "locals", "self_card", "controller", "event", "applied")
-
-    def __init__(self, code, locals_, self_card=None, controller=None, event=None, applied=frozenset()):
-        self.code = code
-        self.pc = 0
-        self.locals = locals_
-        self.self_card = self_card
-        self.controller = controller
-        self.event = event
-        self.applied = applied
-
-    def copy(self) -> Frame:
-        new = Frame.__new__(Frame)
-        new.code = self.code
-        new.pc = self.pc
-        new.locals = dict(self.locals)
-        new.self_card = self.self_card
-        new.controller = self.controller
-        new.event = self.event
-        new.applied = self.applied
-        return new
+from .analysis import binders, chooses_in, constant, free_name_counts, substitute, trivial  # noqa: F401  (constant is re-exported)
+from .native import BREAK, NativeStatements, nothing
+from .runtime import (  # noqa: F401  (BUILTIN_FUNCTIONS and Frame re-exported for older imports)
+    BINOPS,
+    BUILTIN_FUNCTIONS,
+    BUILTIN_PROCEDURES,
+    CONTEXT_NAMES,
+    TYPE_NAMES,
+    Ability,
+    CardDefinition,
+    Code,
+    Fn,
+    Frame,
+    Names,
+    StaticEffect,
+    _as_list,
+    _index,
+    _is_card,
+    _is_player,
+)
+from .values import AbilityRef, CardRef, PlayerRef, ZoneKey
 
 
-class Code:
-    """A compiled block: a name (stable, for logs, errors and saved games) and its instructions."""
-
-    __slots__ = ("name", "instrs", "spans", "span", "params")
-
-    def __init__(self, name: str, span: Span, params: tuple[str, ...] = ()) -> None:
-        self.name = name
-        self.instrs: list[Fn] = []
-        self.spans: list[Span] = []  # the statement each instruction comes from
-        self.span = span
-        self.params = params
-
-    def __repr__(self) -> str:
-        return f"<code {self.name}>"
-
-
-@dataclass
-class StaticEffect:
-    """A continuous effect: `modify OBJ.attr by|to AMOUNT [if COND]` or `grant K to OBJ`."""
-
-    attr: str  # attribute modified, or '' for a keyword grant
-    target: Fn
-    mode: str  # 'by', 'to' or 'grant'
-    amount: Fn | None
-    condition: Fn | None
-    keyword: str = ""
-    keyword_args: tuple[Fn, ...] = ()
-    keyword_fn: Fn | None = None  # the keyword named by a keyword parameter, read at run time
-
-
-@dataclass
-class Ability:
-    """A compiled ability of a card or keyword."""
-
-    kind: str  # 'static' | 'triggered' | 'replacement' | 'activated'
-    owner_name: str  # card or keyword name, for errors
-    index: int
-    part: str | None = None  # active only while the card has this part
-    event: str = ""  # triggered / replacement: event or procedure name
-    condition: Fn | None = None
-    code: Code | None = None
-    statics: tuple[StaticEffect, ...] = ()
-    label: str | None = None
-    cost: Fn | None = None
-    keyword: str = ""  # set when the ability comes from a keyword
-    keyword_params: tuple[str, ...] = ()
-    span: Span | None = None
-
-    @property
-    def key(self) -> tuple[str, str, int]:
-        return (self.keyword or self.owner_name, self.part or "", self.index)
-
-
-@dataclass
-class CardDefinition:
-    """A card as written: type, printed attributes, keywords, parts and abilities."""
-
-    name: str
-    type: str
-    attrs: dict[str, Any]
-    keywords: tuple[tuple[str, tuple[Any, ...]], ...]
-    parts: dict[str, Code]
-    abilities: tuple[Ability, ...]
-    span: Span
-    token: bool = False
-    source: ast.CardDef | None = None
-    all_abilities: tuple[Ability, ...] = field(default=())
-
-
-class Names:
-    """What names mean, given by the loader from the rule model (the checker has already run)."""
-
-    def __init__(
-        self,
-        zones: dict[str, Any],
-        procedures: dict[str, ast.Procedure],
-        functions: dict[str, ast.Function],
-        keywords: dict[str, ast.KeywordDef],
-        card_types: set[str],
-        card_names: set[str],
-        player_count: int = 2,
-        suspending_events: set[str] | None = None,
-        replaced_procedures: set[str] | None = None,
-    ) -> None:
-        self.player_count = player_count
-        # events whose emission may run triggers or end the game (None: every event may)
-        self.suspending_events = suspending_events
-        self.replaced_procedures = replaced_procedures or set()
-        self.wanted_events: set[str] = set()  # built-in events some rule waits for (set by the builder)
-        self.zones = zones
-        self.procedures = procedures
-        self.functions = functions
-        self.keywords = keywords
-        self.card_types = card_types
-        self.card_names = card_names
-
-
-CONTEXT_NAMES = {"self", "you", "event", "players", "game", "options"}
-TYPE_NAMES = {"player", "card", "list", "int", "text", "bool", "none", "ability"}
-
-
-def _is_player(v):
-    return isinstance(v, PlayerRef)
-
-
-def _is_card(v):
-    return isinstance(v, CardRef)
-
-
-def _as_list(v) -> list:
-    if type(v) is list:
-        return v
-    if v is None:
-        return []
-    if isinstance(v, list):
-        return v
-    if isinstance(v, tuple):
-        return list(v)
-    return [v]
-
-
-def _first(v):
-    v = _as_list(v)
-    return v[0] if v else None
-
-
-def _last(v):
-    v = _as_list(v)
-    return v[-1] if v else None
-
-
-def _max_of(v):
-    v = _as_list(v)
-    return max(v) if v else 0
-
-
-def _min_of(v):
-    v = _as_list(v)
-    return min(v) if v else 0
-
-
-def _index(seq, i):
-    seq = _as_list(seq)
-    if not isinstance(i, int) or i < 1 or i > len(seq):
-        return None
-    return seq[i - 1]
-
-
-def _floordiv(a, b):
-    return a // b if b else 0
-
-
-def _mod(a, b):
-    return a % b if b else 0
-
-
-BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: (_as_list(a) + _as_list(b)) if isinstance(a, list) or isinstance(b, list) else a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": _floordiv,
-    "%": _mod,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-}
-
-
-# Pure functions available in expressions: name -> (arity range, implementation(g, *args)).
-def _b(fn, lo, hi=None):
-    return (lo, lo if hi is None else hi, fn)
-
-
-BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
-    "count": _b(lambda g, x: len(_as_list(x)), 1),
-    "first": _b(lambda g, x: _first(x), 1),
-    "last": _b(lambda g, x: _last(x), 1),
-    "nth": _b(lambda g, x, i: _index(x, i), 2),
-    "max": _b(lambda g, *xs: _max_of(xs[0]) if len(xs) == 1 else max(xs), 1, 99),
-    "min": _b(lambda g, *xs: _min_of(xs[0]) if len(xs) == 1 else min(xs), 1, 99),
-    "max_of": _b(lambda g, x: _max_of(x), 1),
-    "min_of": _b(lambda g, x: _min_of(x), 1),
-    "sum_of": _b(lambda g, x: sum(_as_list(x)), 1),
-    "abs": _b(lambda g, x: abs(x), 1),
-    "any": _b(lambda g, x: bool(_as_list(x)), 1),
-    "is_empty": _b(lambda g, x: not _as_list(x), 1),
-    "reverse": _b(lambda g, x: list(reversed(_as_list(x))), 1),
-    "take": _b(lambda g, x, n: _as_list(x)[:max(0, n)], 2),
-    "drop": _b(lambda g, x, n: _as_list(x)[max(0, n):], 2),
-    "distinct": _b(lambda g, x: list({id(v): v for v in _as_list(x)}.values()), 1),
-    "combinations": _b(lambda g, x, k: [list(c) for c in itertools.combinations(_as_list(x), k)], 2),
-    "permutations": _b(lambda g, x: [list(c) for c in itertools.permutations(_as_list(x))], 1),
-    "product": _b(lambda g, a, b: [[x, y] for x in _as_list(a) for y in _as_list(b)], 2),
-    "others": _b(lambda g, p: [q for q in g.players if q is not p], 1),
-    "next_player": _b(lambda g, p: g.players[p.seat % len(g.players)], 1),
-    "random": _b(lambda g, x: g.random_choice(_as_list(x)), 1),
-    "shuffled": _b(lambda g, x: g.shuffled(_as_list(x)), 1),
-    "card_names": _b(lambda g: g.card_names(), 0),
-    "attachments": _b(lambda g, x: g.attachments(x), 1),
-    "position": _b(lambda g, c: g.position(c), 1),
-    "has": _b(lambda g, c, k: g.has_keyword(c, k), 2),
-    "text": _b(lambda g, x: g.label(x), 1),
-    "labelled": _b(lambda g, x, label: Labelled(x, str(label)), 2),
-    "abilities": _b(lambda g, x: g.activatable(_as_list(x)), 1),
-    "ability_cost": _b(lambda g, a: g.ability_cost(a), 1),
-    "ability_card": _b(lambda g, a: a.card if isinstance(a, AbilityRef) else None, 1),
-}
-
-# Statement-level built-in procedures: name -> arity.
-BUILTIN_PROCEDURES = {"run": 2, "reveal": 1, "use": 1}
-
-
-class Compiler:
+class Compiler(NativeStatements):
     """Compiles procedures, functions, keyword bundles and cards against a `Names` table."""
 
     def __init__(self, names: Names) -> None:
@@ -294,7 +67,7 @@ class Compiler:
             self.function_impls[name][0] = self.expr(fn.body)
         for name in self.native_procedures:
             body = self.names.procedures[name].body
-            self._native_bodies[name][0] = self.native_block(body) if body else _nothing
+            self._native_bodies[name][0] = self.native_block(body) if body else nothing
 
     # ----------------------------------------------------------------- blocks
     def block(self, name: str, body: tuple[ast.Stmt, ...], span: Span) -> Code:
@@ -341,7 +114,7 @@ class Compiler:
     # ----------------------------------------------------------------- statements
     def stmt(self, s: ast.Stmt, code: Code, loops: list) -> None:
         subst: dict[int, str] = {}
-        for choose in _chooses_in(s):
+        for choose in chooses_in(s):
             var = self._tmp()
             self._emit_choose(choose, var, code, subst)
             subst[id(choose)] = var
@@ -873,16 +646,16 @@ class Compiler:
         safe: not recursive, no argument evaluated twice unless trivial, no name captured."""
         if fn_def.name in self._inlining or len(args) != len(fn_def.params):
             return None
-        uses = _free_name_counts(fn_def.body)
+        uses = free_name_counts(fn_def.body)
         for param, arg in zip(fn_def.params, args):
-            if uses.get(param, 0) > 1 and not _trivial(arg):
+            if uses.get(param, 0) > 1 and not trivial(arg):
                 return None
         arg_names: set[str] = set()
         for arg in args:
-            arg_names.update(_free_name_counts(arg))
-        if _binders(fn_def.body) & arg_names:
+            arg_names.update(free_name_counts(arg))
+        if binders(fn_def.body) & arg_names:
             return None
-        return _substitute(fn_def.body, dict(zip(fn_def.params, args)))
+        return substitute(fn_def.body, dict(zip(fn_def.params, args)))
 
     def e_ListLit(self, e: ast.ListLit):
         items = [self.expr(i) for i in e.items]
@@ -1092,7 +865,7 @@ class Compiler:
             self._subst = {}
             parts[p.name] = self.block(f"card {c.name}/{p.name}", p.body, p.span)
             abilities.extend(self.abilities(c.name, p.abilities, p.name))
-        keywords = tuple((k.name, tuple(_constant(a) for a in k.args)) for k in c.keywords)
+        keywords = tuple((k.name, tuple(constant(a) for a in k.args)) for k in c.keywords)
         return CardDefinition(c.name, c.type, attrs, keywords, parts, tuple(abilities), c.span, token, c)
 
     def code_block(self, name: str, body: tuple[ast.Stmt, ...], span: Span) -> Code:
@@ -1103,254 +876,8 @@ class Compiler:
         self._subst = {}
         return self.expr(e)
 
-    # ----------------------------------------------------------------- native statements
-    # A statement that can neither take a decision, nor push a frame (a procedure that may be
-    # replaced or may suspend, an event that may trigger abilities or end the game), nor end the
-    # game runs as plain Python: no instruction dispatch, no frame for the procedures it calls.
-
-    def _find_native_procedures(self) -> None:
-        self.native_procedures: set[str] = set()
-        self._native_memo: dict[int, bool] = {}
-        changed = True
-        while changed:
-            changed = False
-            for name, proc in self.names.procedures.items():
-                if name in self.native_procedures or name in self.names.replaced_procedures:
-                    continue
-                self._native_memo = {}
-                if all(self.is_native(st) for st in proc.body):
-                    self.native_procedures.add(name)
-                    changed = True
-        self._native_memo = {}
-        self._native_bodies: dict[str, list] = {n: [None] for n in self.native_procedures}
-
-    def is_native(self, s: ast.Stmt) -> bool:
-        key = id(s)
-        memo = self._native_memo
-        if key not in memo:
-            memo[key] = self._is_native(s)
-        return memo[key]
-
-    def _is_native(self, s: ast.Stmt) -> bool:
-        if _has_choose(s):
-            return False
-        if isinstance(s, (ast.May, ast.Win, ast.Lose, ast.Tie)):
-            return False
-        if isinstance(s, ast.CallStmt):
-            c = s.call
-            if not isinstance(c, ast.Call):
-                return False
-            if c.func in self.names.procedures:
-                return c.func in self.native_procedures
-            return c.func not in ("run", "use")
-        if isinstance(s, ast.Emit):
-            events = self.names.suspending_events
-            return events is not None and s.event not in events
-        if isinstance(s, ast.Move):
-            events = self.names.suspending_events
-            return events is not None and "moved" not in events and "moved" not in self.names.wanted_events
-        if isinstance(s, ast.If):
-            return all(self.is_native(st) for br in s.branches for st in br.body) and all(
-                self.is_native(st) for st in s.orelse or ())
-        if isinstance(s, (ast.For, ast.Repeat, ast.While)):
-            return all(self.is_native(st) for st in s.body)
-        return True
-
-    def native_block(self, body) -> Fn:
-        parts = [self.native(st) for st in body]
-        if len(parts) == 1:
-            return parts[0]
-        if len(parts) == 2:
-            a, b = parts
-
-            def two(g, f):
-                return a(g, f) or b(g, f)
-
-            return two
-
-        def block(g, f):
-            for part in parts:
-                signal = part(g, f)
-                if signal is not None:
-                    return signal
-            return None
-
-        return block
-
-    def native(self, s: ast.Stmt) -> Fn:
-        self._subst = {}
-        if isinstance(s, ast.Break):
-            return lambda g, f: BREAK
-        if isinstance(s, ast.Stop):
-            return lambda g, f: STOP
-        if isinstance(s, ast.If):
-            tests = [(self.expr(br.condition), self.native_block(br.body) if br.body else _nothing)
-                     for br in s.branches]
-            orelse = self.native_block(s.orelse) if s.orelse else _nothing
-            if len(tests) == 1:
-                (cond, body), = tests
-
-                def if_one(g, f):
-                    if cond(g, f):
-                        return body(g, f)
-                    return orelse(g, f)
-
-                return if_one
-
-            def if_many(g, f):
-                for cond, body in tests:
-                    if cond(g, f):
-                        return body(g, f)
-                return orelse(g, f)
-
-            return if_many
-        if isinstance(s, ast.For):
-            iterable, var = self.expr(s.iterable), s.var
-            body = self.native_block(s.body) if s.body else _nothing
-
-            def for_loop(g, f):
-                locals_ = f.locals
-                for v in list(_as_list(iterable(g, f))):
-                    locals_[var] = v
-                    signal = body(g, f)
-                    if signal is not None:
-                        if signal is STOP:
-                            return STOP
-                        break
-                return None
-
-            return for_loop
-        if isinstance(s, ast.Repeat):
-            count = self.expr(s.count)
-            body = self.native_block(s.body) if s.body else _nothing
-
-            def repeat_loop(g, f):
-                for _ in range(count(g, f)):
-                    signal = body(g, f)
-                    if signal is not None:
-                        if signal is STOP:
-                            return STOP
-                        break
-                return None
-
-            return repeat_loop
-        if isinstance(s, ast.While):
-            cond = self.expr(s.condition)
-            body = self.native_block(s.body) if s.body else _nothing
-            span = s.span
-
-            def while_loop(g, f):
-                budget = g.rules.step_budget
-                while cond(g, f):
-                    budget -= 1
-                    if budget < 0:
-                        g.runtime_error("a 'while' loop ran past the step budget", span)
-                    signal = body(g, f)
-                    if signal is not None:
-                        if signal is STOP:
-                            return STOP
-                        break
-                return None
-
-            return while_loop
-        if isinstance(s, ast.CallStmt) and isinstance(s.call, ast.Call) and s.call.func in self.native_procedures:
-            call = s.call
-            params = self.names.procedures[call.func].params
-            args = [self.expr(a) for a in call.args]
-            named = [(a.name, self.expr(a.value)) for a in call.kwargs]
-            cell = self._native_bodies[call.func]
-
-            def call_native(g, f):
-                values = {p: a(g, f) for p, a in zip(params, args)}
-                for k, a in named:
-                    values[k] = a(g, f)
-                cell[0](g, Frame(None, values, f.self_card, f.controller, f.event, f.applied))
-                return None
-
-            return call_native
-        scratch = Code("native", s.span)
-        getattr(self, "s_" + type(s).__name__)(s, scratch, [])
-        (op,) = scratch.instrs
-        return op
-
 
 _MISSING = object()
-BREAK = object()
-STOP = object()
-
-
-def _nothing(g, f):
-    return None
-
-
-def _children(node: ast.Node):
-    """The nodes directly under a node."""
-    for value in node.__dict__.values():
-        if isinstance(value, ast.Node):
-            yield value
-        elif isinstance(value, tuple):
-            yield from (v for v in value if isinstance(v, ast.Node))
-
-
-def _free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, int]:
-    counts: dict[str, int] = {}
-
-    def walk(node, bound):
-        if isinstance(node, ast.Name):
-            if node.id not in bound:
-                counts[node.id] = counts.get(node.id, 0) + 1
-            return
-        if isinstance(node, (ast.Select, ast.Comprehension)):
-            walk(node.source, bound)
-            inner = bound | {node.var}
-            for child in _children(node):
-                if child is not node.source:
-                    walk(child, inner)
-            return
-        for child in _children(node):
-            walk(child, bound)
-
-    walk(e, bound)
-    return counts
-
-
-def _binders(e: ast.Node) -> set[str]:
-    return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension))}
-
-
-def _trivial(e: ast.Expr) -> bool:
-    """Cheap and pure to evaluate twice."""
-    if isinstance(e, (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
-        return True
-    return isinstance(e, ast.Attribute) and _trivial(e.obj)
-
-
-def _substitute(node, mapping: dict[str, ast.Expr]):
-    """A copy of an expression with free names replaced (binders shadow)."""
-    if not mapping or not isinstance(node, ast.Node):
-        return node
-    if isinstance(node, ast.Name):
-        return mapping.get(node.id, node)
-    changes = {}
-    inner = mapping
-    if isinstance(node, (ast.Select, ast.Comprehension)) and node.var in mapping:
-        inner = {k: v for k, v in mapping.items() if k != node.var}
-    for name, value in node.__dict__.items():
-        use = mapping if (name == "source" or inner is mapping) else inner
-        if isinstance(value, ast.Node):
-            new = _substitute(value, use)
-        elif isinstance(value, tuple):
-            new = tuple(_substitute(v, use) for v in value)
-        else:
-            continue
-        if new is not value:
-            changes[name] = new
-    return dataclasses.replace(node, **changes) if changes else node
-
-
-def _has_choose(s: ast.Stmt) -> bool:
-    """Whether a statement's own expressions (not nested blocks) take a decision."""
-    return bool(_chooses_in(s))
 
 
 def _restore(f, var, saved) -> None:
@@ -1365,61 +892,3 @@ def _jump(target: list[int]) -> Fn:
         f.pc = target[0]
 
     return op
-
-
-def _constant(e: ast.Expr) -> Any:
-    """The value of a constant expression (card attribute values, keyword arguments)."""
-    if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
-        return e.value
-    if isinstance(e, ast.NoneLit):
-        return None
-    if isinstance(e, ast.Neg):
-        return -_constant(e.operand)
-    if isinstance(e, ast.Name):
-        return e.id
-    if isinstance(e, ast.ListLit):
-        return [_constant(i) for i in e.items]
-    raise ValidationError("expected a constant (a number, a string, true/false, a name or a list)", e.span)
-
-
-def constant(e: ast.Expr) -> Any:
-    return _constant(e)
-
-
-def _chooses_in(s: ast.Stmt) -> list[ast.Choose]:
-    """The `choose` expressions of one statement (not of nested blocks), innermost first."""
-    found: list[ast.Choose] = []
-
-    def walk(node) -> None:
-        if isinstance(node, ast.Choose):
-            for child in (node.count, node.source, node.chooser):
-                if child is not None:
-                    walk(child)
-            found.append(node)
-            return
-        if isinstance(node, (ast.Select, ast.Comprehension)):
-            return  # the checker rejects choose inside these
-        if isinstance(node, ast.Expr):
-            for value in node.__dict__.values():
-                if isinstance(value, ast.Node):
-                    walk(value)
-                elif isinstance(value, tuple):
-                    for v in value:
-                        if isinstance(v, ast.Node):
-                            walk(v)
-
-    for name, value in s.__dict__.items():
-        if name in ("body", "orelse", "branches"):
-            if name == "branches":
-                for br in value:
-                    walk(br.condition)
-            continue
-        if isinstance(value, ast.Expr):
-            walk(value)
-        elif isinstance(value, tuple):
-            for v in value:
-                if isinstance(v, ast.Expr):
-                    walk(v)
-                elif isinstance(v, (ast.NamedArg, ast.AttrDef)):
-                    walk(v.value)
-    return found

@@ -1,0 +1,130 @@
+"""Analyses of the AST that the compiler needs: the decisions a statement takes, the names an
+expression uses and binds, substitution of arguments for parameters, constant values."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ..errors import ValidationError
+from . import ast
+
+
+def children(node: ast.Node):
+    """The nodes directly under a node."""
+    for value in node.__dict__.values():
+        if isinstance(value, ast.Node):
+            yield value
+        elif isinstance(value, tuple):
+            yield from (v for v in value if isinstance(v, ast.Node))
+
+def free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, int]:
+    counts: dict[str, int] = {}
+
+    def walk(node, bound):
+        if isinstance(node, ast.Name):
+            if node.id not in bound:
+                counts[node.id] = counts.get(node.id, 0) + 1
+            return
+        if isinstance(node, (ast.Select, ast.Comprehension)):
+            walk(node.source, bound)
+            inner = bound | {node.var}
+            for child in children(node):
+                if child is not node.source:
+                    walk(child, inner)
+            return
+        for child in children(node):
+            walk(child, bound)
+
+    walk(e, bound)
+    return counts
+
+def binders(e: ast.Node) -> set[str]:
+    return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension))}
+
+def trivial(e: ast.Expr) -> bool:
+    """Cheap and pure to evaluate twice."""
+    if isinstance(e, (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+        return True
+    return isinstance(e, ast.Attribute) and trivial(e.obj)
+
+def substitute(node, mapping: dict[str, ast.Expr]):
+    """A copy of an expression with free names replaced (binders shadow)."""
+    if not mapping or not isinstance(node, ast.Node):
+        return node
+    if isinstance(node, ast.Name):
+        return mapping.get(node.id, node)
+    changes = {}
+    inner = mapping
+    if isinstance(node, (ast.Select, ast.Comprehension)) and node.var in mapping:
+        inner = {k: v for k, v in mapping.items() if k != node.var}
+    for name, value in node.__dict__.items():
+        use = mapping if (name == "source" or inner is mapping) else inner
+        if isinstance(value, ast.Node):
+            new = substitute(value, use)
+        elif isinstance(value, tuple):
+            new = tuple(substitute(v, use) for v in value)
+        else:
+            continue
+        if new is not value:
+            changes[name] = new
+    return dataclasses.replace(node, **changes) if changes else node
+
+def chooses_in(s: ast.Stmt) -> list[ast.Choose]:
+    """The `choose` expressions of one statement (not of nested blocks), innermost first."""
+    found: list[ast.Choose] = []
+
+    def walk(node) -> None:
+        if isinstance(node, ast.Choose):
+            for child in (node.count, node.source, node.chooser):
+                if child is not None:
+                    walk(child)
+            found.append(node)
+            return
+        if isinstance(node, (ast.Select, ast.Comprehension)):
+            return  # the checker rejects choose inside these
+        if isinstance(node, ast.Expr):
+            for value in node.__dict__.values():
+                if isinstance(value, ast.Node):
+                    walk(value)
+                elif isinstance(value, tuple):
+                    for v in value:
+                        if isinstance(v, ast.Node):
+                            walk(v)
+
+    for name, value in s.__dict__.items():
+        if name in ("body", "orelse", "branches"):
+            if name == "branches":
+                for br in value:
+                    walk(br.condition)
+            continue
+        if isinstance(value, ast.Expr):
+            walk(value)
+        elif isinstance(value, tuple):
+            for v in value:
+                if isinstance(v, ast.Expr):
+                    walk(v)
+                elif isinstance(v, (ast.NamedArg, ast.AttrDef)):
+                    walk(v.value)
+    return found
+
+def has_choose(s: ast.Stmt) -> bool:
+    """Whether a statement's own expressions (not nested blocks) take a decision."""
+    return bool(chooses_in(s))
+
+def _constant(e: ast.Expr) -> Any:
+    """The value of a constant expression (card attribute values, keyword arguments)."""
+    if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+        return e.value
+    if isinstance(e, ast.NoneLit):
+        return None
+    if isinstance(e, ast.Neg):
+        return -_constant(e.operand)
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.ListLit):
+        return [_constant(i) for i in e.items]
+    raise ValidationError("expected a constant (a number, a string, true/false, a name or a list)", e.span)
+
+def constant(e: ast.Expr) -> Any:
+    return _constant(e)

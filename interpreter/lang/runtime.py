@@ -1,0 +1,260 @@
+"""The objects compiled code works with: frames, code blocks, abilities, card definitions, the
+name table the compiler is given, and the built-in functions of the language.
+
+The engine implements the game side of the interface these closures call (`g.read`, `g.move`,
+`g.choose`, ...); nothing here imports the engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Span
+from . import ast
+from .values import AbilityRef, CardRef, Labelled, PlayerRef
+
+Fn = Callable[[Any, Any], Any]
+
+
+class Frame:
+    """One activation: a code block, the next instruction, locals and the ability context."""
+
+    __slots__ = ("code", "pc", "locals", "self_card", "controller", "event", "applied")
+
+    def __init__(self, code, locals_, self_card=None, controller=None, event=None, applied=frozenset()):
+        self.code = code
+        self.pc = 0
+        self.locals = locals_
+        self.self_card = self_card
+        self.controller = controller
+        self.event = event
+        self.applied = applied
+
+    def copy(self) -> Frame:
+        new = Frame.__new__(Frame)
+        new.code = self.code
+        new.pc = self.pc
+        new.locals = dict(self.locals)
+        new.self_card = self.self_card
+        new.controller = self.controller
+        new.event = self.event
+        new.applied = self.applied
+        return new
+
+
+class Code:
+    """A compiled block: a name (stable, for logs, errors and saved games) and its instructions."""
+
+    __slots__ = ("name", "instrs", "spans", "span", "params")
+
+    def __init__(self, name: str, span: Span, params: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.instrs: list[Fn] = []
+        self.spans: list[Span] = []  # the statement each instruction comes from
+        self.span = span
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"<code {self.name}>"
+
+
+@dataclass
+class StaticEffect:
+    """A continuous effect: `modify OBJ.attr by|to AMOUNT [if COND]` or `grant K to OBJ`."""
+
+    attr: str  # attribute modified, or '' for a keyword grant
+    target: Fn
+    mode: str  # 'by', 'to' or 'grant'
+    amount: Fn | None
+    condition: Fn | None
+    keyword: str = ""
+    keyword_args: tuple[Fn, ...] = ()
+    keyword_fn: Fn | None = None  # the keyword named by a keyword parameter, read at run time
+
+
+@dataclass
+class Ability:
+    """A compiled ability of a card or keyword."""
+
+    kind: str  # 'static' | 'triggered' | 'replacement' | 'activated'
+    owner_name: str  # card or keyword name, for errors
+    index: int
+    part: str | None = None  # active only while the card has this part
+    event: str = ""  # triggered / replacement: event or procedure name
+    condition: Fn | None = None
+    code: Code | None = None
+    statics: tuple[StaticEffect, ...] = ()
+    label: str | None = None
+    cost: Fn | None = None
+    keyword: str = ""  # set when the ability comes from a keyword
+    keyword_params: tuple[str, ...] = ()
+    span: Span | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.keyword or self.owner_name, self.part or "", self.index)
+
+
+@dataclass
+class CardDefinition:
+    """A card as written: type, printed attributes, keywords, parts and abilities."""
+
+    name: str
+    type: str
+    attrs: dict[str, Any]
+    keywords: tuple[tuple[str, tuple[Any, ...]], ...]
+    parts: dict[str, Code]
+    abilities: tuple[Ability, ...]
+    span: Span
+    token: bool = False
+    source: ast.CardDef | None = None
+    all_abilities: tuple[Ability, ...] = field(default=())
+
+
+class Names:
+    """What names mean, given by the loader from the rule model (the checker has already run)."""
+
+    def __init__(
+        self,
+        zones: dict[str, Any],
+        procedures: dict[str, ast.Procedure],
+        functions: dict[str, ast.Function],
+        keywords: dict[str, ast.KeywordDef],
+        card_types: set[str],
+        card_names: set[str],
+        player_count: int = 2,
+        suspending_events: set[str] | None = None,
+        replaced_procedures: set[str] | None = None,
+    ) -> None:
+        self.player_count = player_count
+        # events whose emission may run triggers or end the game (None: every event may)
+        self.suspending_events = suspending_events
+        self.replaced_procedures = replaced_procedures or set()
+        self.wanted_events: set[str] = set()  # built-in events some rule waits for (set by the builder)
+        self.zones = zones
+        self.procedures = procedures
+        self.functions = functions
+        self.keywords = keywords
+        self.card_types = card_types
+        self.card_names = card_names
+
+
+CONTEXT_NAMES = {"self", "you", "event", "players", "game", "options"}
+TYPE_NAMES = {"player", "card", "list", "int", "text", "bool", "none", "ability"}
+
+
+def _is_player(v):
+    return isinstance(v, PlayerRef)
+
+
+def _is_card(v):
+    return isinstance(v, CardRef)
+
+
+def _as_list(v) -> list:
+    if type(v) is list:
+        return v
+    if v is None:
+        return []
+    if isinstance(v, list):
+        return v
+    if isinstance(v, tuple):
+        return list(v)
+    return [v]
+
+
+def _first(v):
+    v = _as_list(v)
+    return v[0] if v else None
+
+
+def _last(v):
+    v = _as_list(v)
+    return v[-1] if v else None
+
+
+def _max_of(v):
+    v = _as_list(v)
+    return max(v) if v else 0
+
+
+def _min_of(v):
+    v = _as_list(v)
+    return min(v) if v else 0
+
+
+def _index(seq, i):
+    seq = _as_list(seq)
+    if not isinstance(i, int) or i < 1 or i > len(seq):
+        return None
+    return seq[i - 1]
+
+
+def _floordiv(a, b):
+    return a // b if b else 0
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: (_as_list(a) + _as_list(b)) if isinstance(a, list) or isinstance(b, list) else a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _floordiv,
+    "%": _mod,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+# Pure functions available in expressions: name -> (arity range, implementation(g, *args)).
+def _b(fn, lo, hi=None):
+    return (lo, lo if hi is None else hi, fn)
+
+
+BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
+    "count": _b(lambda g, x: len(_as_list(x)), 1),
+    "first": _b(lambda g, x: _first(x), 1),
+    "last": _b(lambda g, x: _last(x), 1),
+    "nth": _b(lambda g, x, i: _index(x, i), 2),
+    "max": _b(lambda g, *xs: _max_of(xs[0]) if len(xs) == 1 else max(xs), 1, 99),
+    "min": _b(lambda g, *xs: _min_of(xs[0]) if len(xs) == 1 else min(xs), 1, 99),
+    "max_of": _b(lambda g, x: _max_of(x), 1),
+    "min_of": _b(lambda g, x: _min_of(x), 1),
+    "sum_of": _b(lambda g, x: sum(_as_list(x)), 1),
+    "abs": _b(lambda g, x: abs(x), 1),
+    "any": _b(lambda g, x: bool(_as_list(x)), 1),
+    "is_empty": _b(lambda g, x: not _as_list(x), 1),
+    "reverse": _b(lambda g, x: list(reversed(_as_list(x))), 1),
+    "take": _b(lambda g, x, n: _as_list(x)[:max(0, n)], 2),
+    "drop": _b(lambda g, x, n: _as_list(x)[max(0, n):], 2),
+    "distinct": _b(lambda g, x: list({id(v): v for v in _as_list(x)}.values()), 1),
+    "combinations": _b(lambda g, x, k: [list(c) for c in itertools.combinations(_as_list(x), k)], 2),
+    "permutations": _b(lambda g, x: [list(c) for c in itertools.permutations(_as_list(x))], 1),
+    "product": _b(lambda g, a, b: [[x, y] for x in _as_list(a) for y in _as_list(b)], 2),
+    "others": _b(lambda g, p: [q for q in g.players if q is not p], 1),
+    "next_player": _b(lambda g, p: g.players[p.seat % len(g.players)], 1),
+    "random": _b(lambda g, x: g.random_choice(_as_list(x)), 1),
+    "shuffled": _b(lambda g, x: g.shuffled(_as_list(x)), 1),
+    "card_names": _b(lambda g: g.card_names(), 0),
+    "attachments": _b(lambda g, x: g.attachments(x), 1),
+    "position": _b(lambda g, c: g.position(c), 1),
+    "has": _b(lambda g, c, k: g.has_keyword(c, k), 2),
+    "text": _b(lambda g, x: g.label(x), 1),
+    "labelled": _b(lambda g, x, label: Labelled(x, str(label)), 2),
+    "abilities": _b(lambda g, x: g.activatable(_as_list(x)), 1),
+    "ability_cost": _b(lambda g, a: g.ability_cost(a), 1),
+    "ability_card": _b(lambda g, a: a.card if isinstance(a, AbilityRef) else None, 1),
+}
+
+# Statement-level built-in procedures: name -> arity.
+BUILTIN_PROCEDURES = {"run": 2, "reveal": 1, "use": 1}
