@@ -158,6 +158,7 @@ def test_activated_abilities_are_offered_paid_and_run(rules):
     game.perform("use_ability", controller=1, p=game.players[0])
     seat, options = game.decision()
     assert seat == 1 and [o.label for o in options] == ["Pumper: grow", "Pumper: guard up"]
+    assert game.prompt == "an ability for P1"  # {p} in a prompt shows the value
     assert options[0].id == f"a{pumper.id}.1"
     saved = game.to_json()
     game.apply("Pumper: grow")

@@ -213,3 +213,11 @@ def test_no_decision_after_the_end():
         game.apply(0)
     with pytest.raises(IllegalDecisionError, match="the game is over"):
         game.decision()
+
+
+def test_a_prompt_may_only_show_names_in_scope(game_copy):
+    cards = game_copy / "cards" / "initiative" / "cards.cards"
+    line = edit(cards, 'part top { damage(choose "one target" from', 'part top { damage(choose "one target for {targt}" from')
+    err = errors_of(load_error(game_copy))[0]
+    assert err.span.line == line
+    assert "shows {targt}, but 'targt' has no value here" in str(err)

@@ -8,6 +8,7 @@ collected and reported together, each with file:line:col.
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass, field
 
 from ..errors import Span, ValidationError, did_you_mean
@@ -211,6 +212,7 @@ class Checker:
             e(s.target, scope)
             self.until(s.until, s.span)
         elif isinstance(s, ast.May):
+            self.prompt_fields(s.label, scope, s.span)
             if s.chooser is not None:
                 e(s.chooser, scope)
             self.block(s.body, set(scope), loop, True)
@@ -221,6 +223,27 @@ class Checker:
                 self.error("'break' outside a loop", s.span)
         elif isinstance(s, (ast.Win, ast.Lose)):
             e(s.player, scope)
+
+    def prompt_fields(self, text: str | None, scope: set[str], span: Span) -> None:
+        """`{name}` and `{name.attr}` in a prompt must name a value in scope."""
+        if not text or "{" not in text:
+            return
+        try:
+            fields = [f for _lit, f, _spec, _conv in string.Formatter().parse(text) if f is not None]
+        except ValueError as err:
+            self.error(f"the prompt {text!r} has a stray brace ({err}); write {{{{ or }}}} for one", span)
+            return
+        for field_name in fields:
+            head, *attrs = field_name.split(".")
+            if not head.isidentifier():
+                self.error(f"the prompt {text!r} shows {{{field_name}}}: write a name, like {{ally}}", span)
+            elif head not in scope and head not in CONTEXT_NAMES:
+                self.error(f"the prompt {text!r} shows {{{head}}}, but {head!r} has no value here"
+                           f"{did_you_mean(head, [*scope, *CONTEXT_NAMES])}", span)
+            for attr in attrs:
+                if attr not in self.ctx.attributes and attr not in CARD_PROPERTIES:
+                    self.error(f"unknown attribute {attr!r} in the prompt {text!r}"
+                               f"{did_you_mean(attr, [*self.ctx.attributes, *CARD_PROPERTIES])}", span)
 
     def until(self, event: str, span: Span) -> None:
         if event not in self.ctx.events and event not in BUILTIN_EVENTS:
@@ -346,6 +369,7 @@ class Checker:
                 self.expr(e.where, inner, False)
                 self.expr(e.order_by, inner, False)
         elif isinstance(e, ast.Choose):
+            self.prompt_fields(e.label, scope, e.span)
             if not choose_ok:
                 self.error("'choose' is not allowed here: a decision can only be taken in an effect's "
                            "statements (not in functions, static abilities, conditions or filters)", e.span)

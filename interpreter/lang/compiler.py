@@ -14,6 +14,7 @@ The runtime interface the closures use (`g.read`, `g.move`, `g.choose`, ...) is 
 from __future__ import annotations
 
 import operator
+import string
 from typing import Any
 
 from ..errors import Span, ValidationError
@@ -132,14 +133,44 @@ class Compiler(NativeStatements):
         source = self.expr(c.source)
         chooser = self.expr(c.chooser) if c.chooser is not None else None
         count = self.expr(c.count) if c.count is not None else None
-        kind, label, span = c.kind, c.label, c.span
+        kind, span = c.kind, c.span
+        prompt = self.prompt(c.label)
 
         def op(g, f):
             who = chooser(g, f) if chooser is not None else f.controller
             n = count(g, f) if count is not None else 1
-            g.choose(f, var, kind, n, label, _as_list(source(g, f)), who, span)
+            g.choose(f, var, kind, n, prompt(g, f), _as_list(source(g, f)), who, span)
 
         code.instrs.append(op)
+
+    def prompt(self, text: str | None) -> Fn:
+        """A decision's prompt; `{name}` or `{name.attr}` in it shows that value (as options show
+        values) when the decision is asked: "a base for {ally} to attack"."""
+        if text is None or "{" not in text:
+            return lambda g, f: text
+        pieces: list = []
+        for literal, field_name, _spec, _conv in string.Formatter().parse(text):
+            if literal:
+                pieces.append(literal)
+            if field_name:
+                head, *attrs = field_name.split(".")
+                getter = self.expr(ast.Name(head))
+                pieces.append((getter, tuple(attrs)))
+
+        def render(g, f):
+            out = []
+            for piece in pieces:
+                if type(piece) is str:
+                    out.append(piece)
+                    continue
+                getter, attrs = piece
+                value = getter(g, f)
+                for attr in attrs:
+                    value = g.read(value, attr)
+                out.append(g.label(value))
+            return "".join(out)
+
+        return render
 
     def s_Let(self, s: ast.Let, code: Code, loops) -> None:
         value = self.expr(s.value)
@@ -441,11 +472,12 @@ class Compiler(NativeStatements):
     def s_May(self, s: ast.May, code: Code, loops) -> None:
         var = self._tmp()
         chooser = self.expr(s.chooser) if s.chooser is not None else None
-        label, span = s.label or "may", s.span
+        span = s.span
+        prompt = self.prompt(s.label or "may")
 
         def ask(g, f):
             who = chooser(g, f) if chooser is not None else f.controller
-            g.choose(f, var, "one", 1, label, [True, False], who, span, always_ask=True)
+            g.choose(f, var, "one", 1, prompt(g, f), [True, False], who, span, always_ask=True)
 
         code.instrs.append(ask)
         skip = [0]
