@@ -215,3 +215,12 @@ def test_the_format_option_picks_the_deck_rules():
 
     with pytest.raises(DeckError, match="exactly 2 there"):
         small.deck(GOOD_DECK)
+
+
+def test_an_ability_target_block_runs_when_it_is_aimed_and_its_effect_when_used(rules):
+    game = empty(rules)
+    aimer = put(game, "Aimer", "board", 1, "left")
+    game.perform("aim_first", controller=1, p=game.players[0])
+    assert game.read(aimer, "flag") is True and game.read(aimer, "guard") == 0
+    game.perform("use_first", controller=1, p=game.players[0])
+    assert game.read(aimer, "guard") == 1

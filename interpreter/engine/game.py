@@ -769,6 +769,19 @@ class Game:
         d = self.attrs[ref.card.id]
         return ability.cost(self, Frame(None, dict(ref.local_values), ref.card, d[CONTROLLER]))
 
+    def aim(self, ref) -> None:
+        """Run an activated ability's `target` block (its choices are made now), if it has one."""
+        if ref is None:
+            return
+        if not isinstance(ref, AbilityRef):
+            self.runtime_error(f"aim needs an ability, not {ref!r}")
+        code = ref.ability.target_code
+        if code is None:
+            return
+        d = self.attrs.get(ref.card.id)
+        controller = d[CONTROLLER] if d is not None else None
+        self.frames.append(Frame(code, dict(ref.local_values), ref.card, controller))
+
     def activate(self, ref) -> None:
         """Run an activated ability's effect (its cost is the rules' business: pay it first)."""
         if ref is None:

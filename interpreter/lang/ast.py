@@ -382,10 +382,14 @@ class Replacement(Node):
 
 @dataclass(frozen=True)
 class Activated(Node):
+    """`activate ["label"] [pay COST] [if COND] [target { ... }] { effect }`: the target block runs
+    when the ability is used (put on a stack, say), the effect when it resolves."""
+
     label: str | None
     cost: Expr | None
     condition: Expr | None
     body: tuple[Stmt, ...]
+    target: tuple[Stmt, ...] | None = None
     span: Span = _span()
 
 

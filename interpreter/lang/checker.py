@@ -109,6 +109,8 @@ class Checker:
         else:
             if a.cost is not None:
                 self.expr(a.cost, scope, choose_ok=False)
+            if a.target is not None:
+                self.block(a.target, set(scope), loop=0, effects=True)
             self._ability_body(a, scope)
 
     def _ability_body(self, a, scope: set[str]) -> None:

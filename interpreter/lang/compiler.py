@@ -245,6 +245,13 @@ class Compiler(NativeStatements):
                 g.reveal(what(g, f))
 
             code.instrs.append(op)
+        elif call.func == "aim":  # run an activated ability's target block
+            ability = self.expr(call.args[0])
+
+            def op(g, f):
+                g.aim(ability(g, f))
+
+            code.instrs.append(op)
         elif call.func == "use":  # run an activated ability's effect
             ability = self.expr(call.args[0])
 
@@ -883,8 +890,10 @@ class Compiler(NativeStatements):
                 cond = self.expr(a.condition) if a.condition is not None else None
                 cost = self.expr(a.cost) if a.cost is not None else None
                 code = self.block(f"activated {base}", a.body, a.span)
+                target = self.block(f"activated {base} target", a.target, a.span) if a.target is not None else None
                 out.append(Ability("activated", owner, i, part, condition=cond, code=code, label=a.label,
-                                   cost=cost, keyword=keyword, keyword_params=params, span=a.span))
+                                   cost=cost, keyword=keyword, keyword_params=params, span=a.span,
+                                   target_code=target))
         return out
 
     def keyword_bundle(self, kw: ast.KeywordDef) -> list[Ability]:

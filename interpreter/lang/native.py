@@ -61,7 +61,7 @@ class NativeStatements:
                 return False
             if c.func in self.names.procedures:
                 return c.func in self.native_procedures
-            return c.func not in ("run", "use")
+            return c.func not in ("run", "use", "aim")
         if isinstance(s, ast.Emit):
             events = self.names.suspending_events
             return events is not None and s.event not in events

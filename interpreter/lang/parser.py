@@ -275,7 +275,7 @@ def _unquote(token: Token) -> str:
 
 # Words of the grammar that only appear inside a construct, where a name cannot stand: they stay
 # usable as names (`let order = ...`, `x.at`).
-CONTEXT_WORDS = frozenset({"order", "up", "at", "of", "by", "as", "with", "pay", "until", "desc", "ordered",
+CONTEXT_WORDS = frozenset({"order", "up", "at", "of", "by", "as", "with", "pay", "until", "desc", "ordered", "target",
                            "to", "when", "card", "procedure", "function", "keyword", "part"})
 
 
@@ -410,8 +410,12 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def activated(self, meta, children):
-        label, cost, condition, body = children
-        return ast.Activated(_unquote(label) if label is not None else None, cost, condition, body, span=self._span(meta))
+        label, cost, condition, target, body = children
+        return ast.Activated(_unquote(label) if label is not None else None, cost, condition, body, target,
+                             span=self._span(meta))
+
+    def ability_target(self, children):
+        return children[0]
 
     # --------------------------------------------------------------- statements
     def block(self, children):

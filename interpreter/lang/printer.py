@@ -458,7 +458,8 @@ def _ability(node: ast.Node, depth: int) -> str:
             text += " " + quote(node.label)
         if node.cost is not None:
             text += f" pay {_expr(node.cost)}"
-        return f"{text}{_condition(node.condition)} {_block(node.body, depth)}"
+        target = f" target {_block(node.target, depth)}" if node.target is not None else ""
+        return f"{text}{_condition(node.condition)}{target} {_block(node.body, depth)}"
     raise TypeError(f"to_source: not an ability: {node!r}")
 
 

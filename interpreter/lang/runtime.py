@@ -92,6 +92,7 @@ class Ability:
     keyword: str = ""  # set when the ability comes from a keyword
     keyword_params: tuple[str, ...] = ()
     span: Span | None = None
+    target_code: Code | None = None  # activated: the `target` block, run when the ability is used
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -257,4 +258,4 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
 }
 
 # Statement-level built-in procedures: name -> arity.
-BUILTIN_PROCEDURES = {"run": 2, "reveal": 1, "use": 1}
+BUILTIN_PROCEDURES = {"run": 2, "reveal": 1, "use": 1, "aim": 1}
