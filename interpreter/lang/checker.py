@@ -238,7 +238,7 @@ class Checker:
         for field_name in fields:
             head, *attrs = field_name.split(".")
             if not head.isidentifier():
-                self.error(f"the prompt {text!r} shows {{{field_name}}}: write a name, like {{ally}}", span)
+                self.error(f"the prompt {text!r} shows {{{field_name}}}: write a name, like {{card}}", span)
             elif head not in scope and head not in CONTEXT_NAMES:
                 self.error(f"the prompt {text!r} shows {{{head}}}, but {head!r} has no value here"
                            f"{did_you_mean(head, [*scope, *CONTEXT_NAMES])}", span)

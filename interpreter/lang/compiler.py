@@ -145,7 +145,7 @@ class Compiler(NativeStatements):
 
     def prompt(self, text: str | None) -> Fn:
         """A decision's prompt; `{name}` or `{name.attr}` in it shows that value (as options show
-        values) when the decision is asked: "a base for {ally} to attack"."""
+        values) when the decision is asked: "a target for {card} to hit"."""
         if text is None or "{" not in text:
             return lambda g, f: text
         pieces: list = []
