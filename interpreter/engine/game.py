@@ -771,26 +771,23 @@ class Game:
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""
+        self._run_ability(ref, "aim", target=True)
+
+    def activate(self, ref) -> None:
+        """Run an activated ability's effect (its cost is the rules' business: pay it first)."""
+        self._run_ability(ref, "use", target=False)
+
+    def _run_ability(self, ref, verb: str, target: bool) -> None:
         if ref is None:
             return
         if not isinstance(ref, AbilityRef):
-            self.runtime_error(f"aim needs an ability, not {ref!r}")
-        code = ref.ability.target_code
+            self.runtime_error(f"{verb} needs an ability, not {ref!r}")
+        code = ref.ability.target_code if target else ref.ability.code
         if code is None:
             return
         d = self.attrs.get(ref.card.id)
         controller = d[CONTROLLER] if d is not None else None
         self.frames.append(Frame(code, dict(ref.local_values), ref.card, controller))
-
-    def activate(self, ref) -> None:
-        """Run an activated ability's effect (its cost is the rules' business: pay it first)."""
-        if ref is None:
-            return
-        if not isinstance(ref, AbilityRef):
-            self.runtime_error(f"activate needs an ability, not {ref!r}")
-        d = self.attrs.get(ref.card.id)
-        controller = d[CONTROLLER] if d is not None else None
-        self.frames.append(Frame(ref.ability.code, dict(ref.local_values), ref.card, controller))
 
     def card_names(self) -> list[str]:
         return list(self.rules.playable_card_names)
