@@ -20,6 +20,23 @@ def nothing(g, f):
     return None
 
 
+def _loop(body: Fn, var: str | None) -> Fn:
+    """Runs a loop body over items (binding `var` to each, if given): `break` ends the loop,
+    `stop` ends it and is passed on."""
+
+    def run(g, f, items):
+        locals_ = f.locals
+        for v in items:
+            if var is not None:
+                locals_[var] = v
+            signal = body(g, f)
+            if signal is not None:
+                return STOP if signal is STOP else None
+        return None
+
+    return run
+
+
 class NativeStatements:
     """Compiles statements that cannot suspend into closures returning None, BREAK or STOP."""
 
@@ -126,31 +143,19 @@ class NativeStatements:
         if isinstance(s, ast.For):
             iterable, var = self.expr(s.iterable), s.var
             body = self.native_block(s.body) if s.body else nothing
+            loop = _loop(body, var)
 
             def for_loop(g, f):
-                locals_ = f.locals
-                for v in list(_as_list(iterable(g, f))):
-                    locals_[var] = v
-                    signal = body(g, f)
-                    if signal is not None:
-                        if signal is STOP:
-                            return STOP
-                        break
-                return None
+                return loop(g, f, list(_as_list(iterable(g, f))))
 
             return for_loop
         if isinstance(s, ast.Repeat):
             count = self.expr(s.count)
             body = self.native_block(s.body) if s.body else nothing
+            loop = _loop(body, None)
 
             def repeat_loop(g, f):
-                for _ in range(count(g, f)):
-                    signal = body(g, f)
-                    if signal is not None:
-                        if signal is STOP:
-                            return STOP
-                        break
-                return None
+                return loop(g, f, range(count(g, f)))
 
             return repeat_loop
         if isinstance(s, ast.While):
