@@ -185,11 +185,11 @@ def _start(game: Game, given: dict, marks) -> None:
     turn = given.get("turn") or {}
     phase = turn.get("phase")
     if phase is None:
-        pc = rules.phase_pcs[rules.ruleset.phases[0].name] - 1 if rules.ruleset.phases else 0
+        pc = rules.phase_pcs[""]  # the start of a turn
         game.globals["turn"] = int(turn.get("number", 1)) - 1
     else:
-        if phase not in rules.phase_pcs:
-            raise RulesError(f"{rules.name} has no phase {phase!r}{did_you_mean(phase, rules.phase_pcs)}",
+        if phase not in rules.phase_pcs or not phase:
+            raise RulesError(f"{rules.name} has no phase {phase!r}{did_you_mean(phase, [p for p in rules.phase_pcs if p])}",
                              marks.span(("given", "turn", "phase")))
         pc = rules.phase_pcs[phase]
         game.globals["turn"] = int(turn.get("number", 1))

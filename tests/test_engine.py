@@ -42,7 +42,7 @@ def test_a_game_alternates_turns_and_places_cards_at_position_one(rules):
     for name in ("Plain", "Big"):
         put(game, name, "hand", 1)
     put(game, "Sturdy", "hand", 2)
-    from interpreter.lang.compiler import Frame
+    from interpreter.lang.runtime import Frame
 
     game.start(Frame(rules.main, {}))
     assert game.decision()[0] == 1 and game.prompt == "a card to place"
@@ -138,7 +138,7 @@ def test_shuffles_come_from_the_seeded_generator(rules):
 def test_choice_kinds(rules):
     game = empty(rules)
     a, b, c = (put(game, "Plain", "hand", 1) for _ in range(3))
-    from interpreter.lang.compiler import Frame
+    from interpreter.lang.runtime import Frame
 
     frame = Frame(None, {})
     game.choose(frame, "x", "up_to", 2, "pick", [a, b, c], game.players[0], None)

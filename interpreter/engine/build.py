@@ -13,7 +13,7 @@ from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, Span, did_you_me
 from ..lang import ast
 from ..lang.analysis import constant
 from ..lang.compiler import Compiler
-from ..lang.runtime import Code, Frame, Names
+from ..lang.runtime import Frame, Names
 from ..lang.values import ZoneKey
 from ..rules.checker import Definitions
 from ..rules.decks import Deck, load_deck
@@ -119,7 +119,7 @@ class Rules:
             self.end_checks[ev] = [c for on, c in checks if on is None or ev in on]
         self.end_checks_any = [c for on, c in checks if on is None]
 
-        self.main, self.phase_pcs = self._main_program(compiler)
+        self.main, self.phase_pcs = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
         self._default_decks: list[Deck] | None = None
         self._check_requirements(compiler)
         self.codes = dict(compiler.codes)
@@ -153,28 +153,6 @@ class Rules:
                 defn.static_abilities.append((a, local_values))
         defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
         return defn
-
-    def _main_program(self, compiler: Compiler) -> tuple[Code, dict[str, int]]:
-        main = Code("main", NO_SPAN)
-        for s in self.ruleset.setup:
-            compiler.stmt(s, main, [])
-        head = len(main.instrs)
-        main.instrs.append(lambda g, f: g.begin_turn())
-        main.spans.append(NO_SPAN)
-        phase_pcs = {}
-        for phase in self.ruleset.phases:
-            phase_pcs[phase.name] = len(main.instrs)
-            main.instrs.append(lambda g, f, name=phase.name: g.begin_phase(name))
-            main.spans.append(phase.span)
-            for s in phase.body:
-                compiler.stmt(s, main, [])
-
-        def loop(g, f):
-            f.pc = head
-
-        main.instrs.append(loop)
-        main.spans.append(NO_SPAN)
-        return main, phase_pcs
 
     def _check_requirements(self, compiler: Compiler) -> None:
         """The ruleset's `requires:` conditions, evaluated on an empty game at load time."""

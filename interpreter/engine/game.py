@@ -290,37 +290,37 @@ class Game:
         self._run()
 
     def _run(self, depth: int = 0) -> None:
+        """Run frames until a decision is due, the game ends, or the frames above `depth` end."""
         frames = self.frames
         budget = self.rules.step_budget
-        steps = 0
+        self.steps_left = budget
         while len(frames) > depth:
             f = frames[-1]
-            instrs = f.code.instrs
-            pc = f.pc
-            if pc >= len(instrs):
-                frames.pop()
-                continue
-            f.pc = pc + 1
             try:
-                instrs[pc](self, f)
-            except (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError) as err:
-                raise self._located(err, f, pc) from None
-            if self.halted:
+                ended = f.code.run(self, f)
+            except _RULE_ERRORS as err:
+                raise self._located(err, f) from None
+            if ended:
+                frames.pop()
+            elif self.halted:
                 break
-            steps += 1
-            if steps > budget:
-                raise RuntimeRuleError(
-                    f"step budget of {budget} exceeded without a decision: a rule loop ran away in "
-                    f"{f.code.name}" + (f" (card {f.self_card.name})" if f.self_card is not None else ""),
-                    f.code.span)
-        self.steps += steps
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(f)
+        self.steps += budget - self.steps_left
         if not frames and not depth and self.result is None:
             self.finish(reason="the rules ended without a result")
 
-    def _located(self, err: Exception, f: Frame, pc: int) -> RuntimeRuleError:
+    def out_of_steps(self, f: Frame) -> None:
+        budget = self.rules.step_budget
+        raise RuntimeRuleError(
+            f"step budget of {budget} exceeded without a decision: a rule loop ran away in "
+            f"{f.code.name}" + (f" (card {f.self_card.name})" if f.self_card is not None else ""),
+            f.code.span)
+
+    def _located(self, err: Exception, f: Frame) -> RuntimeRuleError:
         """A Python error inside rule code, turned into an error at the rule's statement."""
-        spans = f.code.spans
-        span = spans[pc] if pc < len(spans) else f.code.span
+        span = self.rules.compiler.gen.ns.span_of(err) or f.code.span
         card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
         return RuntimeRuleError(f"{type(err).__name__}: {err} in {f.code.name}{card}", span)
 
@@ -958,6 +958,9 @@ class Game:
         if type(value) is AbilityRef:
             return f"{self.label(value.card)}: {value.ability.label or 'ability ' + str(value.index + 1)}"
         return str(value)
+
+
+_RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError)
 
 
 def _clamp(value, lo_hi):

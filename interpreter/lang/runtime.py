@@ -46,14 +46,14 @@ class Frame:
 
 
 class Code:
-    """A compiled block: a name (stable, for logs, errors and saved games) and its instructions."""
+    """A compiled block: a name (stable, for logs, errors and saved games) and its resumable
+    function `run(g, f)`, which runs from `f.pc` and returns True when the block has ended."""
 
-    __slots__ = ("name", "instrs", "spans", "span", "params")
+    __slots__ = ("name", "run", "span", "params")
 
-    def __init__(self, name: str, span: Span, params: tuple[str, ...] = ()) -> None:
+    def __init__(self, name: str, span: Span | None, params: tuple[str, ...] = ()) -> None:
         self.name = name
-        self.instrs: list[Fn] = []
-        self.spans: list[Span] = []  # the statement each instruction comes from
+        self.run: Fn | None = None
         self.span = span
         self.params = params
 

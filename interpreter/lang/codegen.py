@@ -1,0 +1,555 @@
+"""Generate Python functions from checked expressions and non-suspending statements.
+
+Expressions, runs of statements that cannot stop for a decision, user functions and procedures
+that never suspend are turned into Python source at load time and compiled once, so that a
+rule runs as ordinary Python code rather than as a tree of small closures.
+
+What reaches the generated source is built here, never copied from a rule file: identifiers are
+made by this module (`v_` plus a name the grammar already restricted to letters, digits and
+underscores, or a counter), numbers are written as numbers, and every other value read from a
+file (strings, spans, card names) is handed to the code as a constant in its namespace. The
+functions run with an empty set of Python built-ins apart from the few listed in `_BUILTINS`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import Span, ValidationError
+from . import ast
+from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, _as_list, _first, _index, _is_card, _is_player
+from .values import AbilityRef, CardRef, PlayerRef, ZoneKey
+
+BREAK = object()
+STOP = object()
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+")
+
+_BUILTINS = {"len": len, "list": list, "range": range, "sorted": sorted, "type": type, "isinstance": isinstance,
+             "bool": bool, "int": int, "str": str, "tuple": tuple, "None": None}
+
+
+def _head(cards: list):
+    return cards[0] if cards else None
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_of_type(v, type_name: str) -> bool:
+    return isinstance(v, CardRef) and v.defn.type == type_name
+
+
+# How each built-in function is written inline: a template over its argument sources.
+_INLINE_BUILTINS: dict[str, Callable[..., str]] = {
+    "count": lambda x: f"len(_as_list({x}))",
+    "first": lambda x: f"_first({x})",
+    "any": lambda x: f"bool(_as_list({x}))",
+    "is_empty": lambda x: f"(not _as_list({x}))",
+    "text": lambda x: f"g.label({x})",
+    "others": lambda p: f"[_q for _q in g.players if _q is not {p}]",
+    "nth": lambda x, i: f"_index({x}, {i})",
+}
+
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+class Namespace:
+    """The globals the generated functions share: helpers, constants, and each other."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {
+            "__builtins__": _BUILTINS, "_as_list": _as_list, "_first": _first, "_index": _index, "_head": _head,
+            "_is_card": _is_card, "_is_player": _is_player, "_is_int": _is_int, "_is_of_type": _is_of_type,
+            "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
+            "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef, "_BREAK": BREAK, "_STOP": STOP,
+        }
+        for name, (_lo, _hi, fn) in BUILTIN_FUNCTIONS.items():
+            self.values["_bf_" + name] = fn
+        self._by_id: dict[int, str] = {}
+        self._files = 0
+        self.line_spans: dict[str, list[Span | None]] = {}
+        self.sources: dict[str, str] = {}  # generated source by file name, to read when debugging
+
+    def constant(self, value: Any) -> str:
+        """The name under which generated code finds a value (each value is stored once)."""
+        key = id(value)
+        name = self._by_id.get(key)
+        if name is None or self.values.get(name) is not value:
+            name = f"_k{len(self._by_id)}"
+            self._by_id[key] = name
+            self.values[name] = value
+        return name
+
+    def define(self, fn_name: str, params: list[str], lines: list[Line], label: str) -> None:
+        """Compile one function into the namespace; its lines' spans locate errors raised in it."""
+        self._files += 1
+        filename = f"<cardrules {self._files}: {re.sub(r'[^A-Za-z0-9_ /#.:-]', '?', label)}>"
+        source = f"def {fn_name}({', '.join(params)}):\n" + "".join(f"    {text}\n" for text, _span in lines)
+        self.line_spans[filename] = [None] + [span for _text, span in lines]
+        self.sources[filename] = source
+        exec(compile(source, filename, "exec"), self.values)  # noqa: S102  (source built by this module)
+
+    def span_of(self, error: BaseException) -> Span | None:
+        """The span of the rule statement running where an error was raised (innermost first)."""
+        found = None
+        tb = error.__traceback__
+        while tb is not None:
+            table = self.line_spans.get(tb.tb_frame.f_code.co_filename)
+            if table is not None and tb.tb_lineno < len(table) and table[tb.tb_lineno] is not None:
+                found = table[tb.tb_lineno]
+            tb = tb.tb_next
+        return found
+
+
+Line = tuple  # (source text, the Span of the rule statement it comes from, or None)
+
+
+def indent(lines: list[Line], depth: int = 1) -> list[Line]:
+    pad = "    " * depth
+    return [(pad + text, span) for text, span in lines]
+
+
+def literal(name: str) -> str:
+    """A name of the language (or a compiler temporary) written as a Python string literal."""
+    if not _IDENTIFIER.fullmatch(name):
+        raise AssertionError(f"not an identifier: {name!r}")
+    return repr(name)
+
+
+def identifier(name: str) -> str:
+    if not _IDENTIFIER.fullmatch(name) or name.startswith("$"):
+        raise AssertionError(f"not an identifier: {name!r}")
+    return "v_" + name
+
+
+class Scope:
+    """Where generated code finds the language's local names.
+
+    In a frame scope, names live in the frame's locals (`L[...]`) because execution may stop and
+    resume there; in a pure scope (a function or a procedure that never suspends) they are Python
+    locals."""
+
+    def __init__(self, frame: bool, names: dict[str, str] | None = None) -> None:
+        self.frame = frame
+        self.names: dict[str, str] = dict(names or {})
+        self.uses_frame_locals = False
+
+    def get(self, name: str) -> str:
+        found = self.names.get(name)
+        if found is not None:
+            return found
+        if not self.frame:
+            raise ValidationError(f"internal: name {name!r} is not bound here")
+        self.uses_frame_locals = True
+        return f"L[{literal(name)}]"
+
+    def bind(self, name: str) -> str:
+        """The target that a `let`, an assignment or a loop writes the name to."""
+        if name in self.names:
+            return self.names[name]
+        if self.frame:
+            self.uses_frame_locals = True
+            return f"L[{literal(name)}]"
+        self.names[name] = identifier(name)
+        return self.names[name]
+
+
+class CodeGenerator:
+    """Writes Python source for expressions and native statements, given the names of a ruleset.
+
+    `host` is the compiler: it knows which procedures are native and how to inline functions."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.names = host.names
+        self.ns = Namespace()
+        self._counter = 0
+
+    # ------------------------------------------------------------------ entry points
+    def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
+        scope = Scope(frame=True)
+        self._subst = subst
+        body = self.ex(e, scope)
+        return self._function(name, ["g", "f"], [(f"return {body}", e.span)], scope)
+
+    def block_function(self, body: tuple[ast.Stmt, ...] | list[ast.Stmt], name: str = "block") -> Callable:
+        """A run of native statements inside suspendable code: returns None, BREAK or STOP."""
+        scope = Scope(frame=True)
+        self._subst = {}
+        lines = self.statements(body, scope, loop_depth=0, mode="block")
+        lines.append(("return None", None))
+        return self._function(name, ["g", "f"], lines, scope)
+
+    def define_procedure(self, name: str, proc: ast.Procedure) -> None:
+        """A procedure that never suspends, as `p_NAME(g, f, params...)` (f: the caller's frame)."""
+        params = [identifier(p) for p in proc.params]
+        scope = Scope(frame=False, names=dict(zip(proc.params, params)))
+        self._subst = {}
+        lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
+        self._define("p_" + self._check(name), ["g", "f", *params], lines, f"procedure {name}")
+
+    def define_function(self, name: str, fn: ast.Function) -> None:
+        params = [identifier(p) for p in fn.params]
+        scope = Scope(frame=False, names=dict(zip(fn.params, params)))
+        self._subst = {}
+        body = self.ex(fn.body, scope)
+        self._define("fn_" + self._check(name), ["g", "f", *params], [(f"return {body}", fn.body.span)],
+                     f"function {name}")
+
+    def function(self, name: str) -> Callable:
+        return self.ns.values["fn_" + name]
+
+    def procedure(self, name: str) -> Callable:
+        return self.ns.values["p_" + name]
+
+    # ------------------------------------------------------------------ plumbing
+    def _check(self, name: str) -> str:
+        if not _IDENTIFIER.fullmatch(name) or name.startswith("$"):
+            raise AssertionError(f"not an identifier: {name!r}")
+        return name
+
+    def _temp(self, prefix: str = "_t") -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def _function(self, name: str, params: list[str], lines: list[Line], scope: Scope) -> Callable:
+        fn_name = self._temp("_g")
+        if scope.uses_frame_locals:
+            lines = [("L = f.locals", None), *lines]
+        self._define(fn_name, params, lines, name)
+        return self.ns.values.pop(fn_name)
+
+    def _define(self, fn_name: str, params: list[str], lines: list[Line], label: str) -> None:
+        self.ns.define(fn_name, params, lines, label)
+
+    def const(self, value: Any) -> str:
+        if value is None or type(value) is bool:
+            return repr(value)
+        if type(value) is int:
+            return repr(value)
+        return self.ns.constant(value)
+
+    # ------------------------------------------------------------------ expressions
+    def ex(self, e: ast.Expr | None, scope: Scope) -> str:
+        if e is None:
+            return "None"
+        return getattr(self, "x_" + type(e).__name__)(e, scope)
+
+    def x_IntLit(self, e, scope):
+        return repr(int(e.value))
+
+    def x_BoolLit(self, e, scope):
+        return "True" if e.value else "False"
+
+    def x_NoneLit(self, e, scope):
+        return "None"
+
+    def x_StrLit(self, e, scope):
+        return self.const(e.value)
+
+    def x_Name(self, e: ast.Name, scope: Scope) -> str:
+        name = e.id
+        if name in scope.names:
+            return scope.names[name]
+        context = {"self": "f.self_card", "you": "f.controller", "event": "f.event", "players": "g.players",
+                   "game": "g.GAME", "options": "g.OPTIONS"}.get(name)
+        if context is not None:
+            return context
+        if name in self.names.keywords:
+            return self.const(name)
+        return scope.get(name)
+
+    def _is_local(self, e: ast.Expr, scope: Scope) -> bool:
+        return isinstance(e, ast.Name) and (e.id in scope.names or (
+            e.id not in CONTEXT_NAMES and e.id not in self.names.keywords))
+
+    def x_Attribute(self, e: ast.Attribute, scope: Scope) -> str:
+        attr = literal(e.name)
+        if isinstance(e.obj, ast.Name) and e.obj.id not in scope.names:
+            if e.obj.id == "game":
+                return f"g.globals[{attr}]"
+            if e.obj.id == "options":
+                return f"g.options[{attr}]"
+            if e.obj.id == "event":
+                return f"f.event.get({attr})"
+        return f"g.read({self.ex(e.obj, scope)}, {attr})"
+
+    def x_Index(self, e: ast.Index, scope: Scope) -> str:
+        return f"_index({self.ex(e.obj, scope)}, {self.ex(e.index, scope)})"
+
+    def x_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
+        return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
+
+    def _bound(self, scope: Scope, var: str) -> tuple[Scope, str]:
+        py = self._temp("_c")
+        inner = Scope(scope.frame, {**scope.names, var: py})
+        inner.uses_frame_locals = scope.uses_frame_locals
+        return inner, py
+
+    def _merge(self, scope: Scope, inner: Scope) -> None:
+        scope.uses_frame_locals = scope.uses_frame_locals or inner.uses_frame_locals
+
+    def x_Comprehension(self, e: ast.Comprehension, scope: Scope) -> str:
+        source = self.ex(e.source, scope)
+        inner, py = self._bound(scope, e.var)
+        element = self.ex(e.element, inner)
+        cond = f" if {self.ex(e.condition, inner)}" if e.condition is not None else ""
+        self._merge(scope, inner)
+        return f"[{element} for {py} in _as_list({source}){cond}]"
+
+    def x_Select(self, e: ast.Select, scope: Scope) -> str:
+        source = self.ex(e.source, scope)
+        inner, py = self._bound(scope, e.var)
+        cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
+        out = f"[{py} for {py} in _as_list({source}){cond}]"
+        if e.order_by is not None:
+            key = self.ex(e.order_by, inner)
+            out = f"sorted({out}, key=lambda {py}: {key}, reverse={bool(e.descending)!r})"
+        self._merge(scope, inner)
+        return out
+
+    def x_Choose(self, e: ast.Choose, scope: Scope) -> str:
+        var = self._subst.get(id(e))
+        if var is None:
+            raise ValidationError("'choose' is not allowed here (only in statements of effects)", e.span)
+        scope.uses_frame_locals = True
+        return f"L[{literal(var)}]"
+
+    def x_Not(self, e: ast.Not, scope: Scope) -> str:
+        return f"(not {self.ex(e.operand, scope)})"
+
+    def x_Neg(self, e: ast.Neg, scope: Scope) -> str:
+        return f"(-{self.ex(e.operand, scope)})"
+
+    def x_IsType(self, e: ast.IsType, scope: Scope) -> str:
+        v, t = self.ex(e.operand, scope), e.type_name
+        test = {
+            "player": f"isinstance({v}, _PlayerRef)", "card": f"isinstance({v}, _CardRef)",
+            "list": f"isinstance({v}, list)", "none": f"({v} is None)", "int": f"_is_int({v})",
+            "text": f"isinstance({v}, str)", "bool": f"isinstance({v}, bool)",
+            "ability": f"isinstance({v}, _AbilityRef)",
+        }.get(t)
+        if test is None:  # a card type of the ruleset
+            test = f"_is_of_type({v}, {self.const(t)})"
+        return f"(not {test})" if e.negated else f"({test})"
+
+    def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
+        op = e.op
+        if op == "in" and self._is_zone_call(e.right):
+            return f"({self.ex(e.left, scope)} in g.zones[{self.zone_key(e.right, scope)}])"
+        left, right = self.ex(e.left, scope), self.ex(e.right, scope)
+        if op in ("and", "or") or op in _COMPARISONS or op in ("-", "*"):
+            return f"({left} {op} {right})"
+        if op == "in":
+            return f"({left} in _as_list({right}))"
+        if op == "+":
+            if isinstance(e.left, ast.IntLit) or isinstance(e.right, ast.IntLit):
+                return f"({left} + {right})"
+            return f"_plus({left}, {right})"
+        if op == "/":
+            return f"_floordiv({left}, {right})"
+        if op == "%":
+            return f"_mod({left}, {right})"
+        raise AssertionError(f"unknown operator {op!r}")
+
+    # ------------------------------------------------------------------ calls and zones
+    def _is_zone_call(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.Call) and e.func in self.names.zones and bool(e.args)
+
+    def x_Call(self, e: ast.Call, scope: Scope) -> str:
+        func = e.func
+        if func in self.names.zones:
+            spec = self.names.zones[func]
+            if not e.args:
+                return f"g.zone_cards_all({literal(func)})"
+            if spec.rows and spec.per_player and len(e.args) == 1:  # a player's side: every row
+                return f"g.zone_cards_of({literal(func)}, {self.ex(e.args[0], scope)})"
+            return f"list(g.zones[{self.zone_key(e, scope)}])"
+        if func in ("count", "first") and len(e.args) == 1 and self._is_zone_call(e.args[0]):
+            cards = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # no copy of the zone
+            return f"len({cards})" if func == "count" else f"_head({cards})"
+        if func in self.names.functions:
+            inlined = self.host.inline_call(func, e.args)
+            if inlined is not None:
+                try:
+                    return self.ex(inlined, scope)
+                finally:
+                    self.host.end_inline()
+            args = "".join(", " + self.ex(a, scope) for a in e.args)
+            return f"fn_{self._check(func)}(g, f{args})"
+        args = [self.ex(a, scope) for a in e.args]
+        inline = _INLINE_BUILTINS.get(func)
+        if inline is not None:
+            return inline(*args)
+        return f"_bf_{self._check(func)}(g{''.join(', ' + a for a in args)})"
+
+    def zone_key_function(self, e: ast.Expr, subst: dict[int, str]) -> Callable:
+        scope = Scope(frame=True)
+        self._subst = subst
+        body = self.zone_key(e, scope)
+        return self._function("zone", ["g", "f"], [(f"return {body}", e.span)], scope)
+
+    def zone_key(self, e: ast.Expr, scope: Scope) -> str:
+        """Source for the key of a zone reference `name(player[, row])` or `name()`."""
+        if not (isinstance(e, ast.Call) and e.func in self.names.zones):
+            raise ValidationError("expected a zone, such as hand(you)", e.span)
+        name, spec = e.func, self.names.zones[e.func]
+        args = [self.ex(a, scope) for a in e.args]
+        if not args:
+            return f"g.zone_key({literal(name)}, None, None)"
+        if len(args) == 1 and spec.per_player and not spec.rows and (
+                self._is_local(e.args[0], scope) or isinstance(e.args[0], ast.Name)):
+            keys = self.const((None, *(ZoneKey(name, seat, "") for seat in range(1, self.names.player_count + 1))))
+            p = args[0]
+            return f"({keys}[{p}.seat] if type({p}) is _PlayerRef else g.zone_key({literal(name)}, {p}, None))"
+        if len(args) == 1:
+            return f"g.zone_key({literal(name)}, {args[0]}, None)"
+        return f"g.zone_key({literal(name)}, {args[0]}, {args[1]})"
+
+    # ------------------------------------------------------------------ statements
+    def statements(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
+        """Lines for statements that cannot suspend, each tagged with its statement's span.
+
+        mode: 'pure' (a procedure: `stop` returns), 'block' (a run inside suspendable code:
+        returns BREAK or STOP), or 'frame' (inside a resumable function: see `resumable`)."""
+        lines: list[Line] = []
+        for s in body:
+            lines.extend(self.statement(s, scope, loop_depth, mode))
+        return lines
+
+    def statement(self, s: ast.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
+        produced = getattr(self, "s_" + type(s).__name__)(s, scope, loop_depth, mode)
+        return [line if type(line) is tuple else (line, s.span) for line in produced]
+
+    def _block(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
+        return indent(self.statements(body or (), scope, loop_depth, mode)) or [("    pass", None)]
+
+    def s_Let(self, s: ast.Let, scope, loop_depth, mode):
+        value = self.ex(s.value, scope)
+        return [f"{scope.bind(s.name)} = {value}"]
+
+    def s_Assign(self, s: ast.Assign, scope, loop_depth, mode):
+        value = self.ex(s.value, scope)
+        target = s.target
+        if isinstance(target, ast.Name):
+            var = scope.bind(target.id)
+            if s.op == "=":
+                return [f"{var} = {value}"]
+            return [f"{var} = {var} {'+' if s.op == '+=' else '-'} {value}"]
+        assert isinstance(target, ast.Attribute)
+        attr = literal(target.name)
+        obj = self.ex(target.obj, scope)
+        if s.op == "=":
+            return [f"g.write({obj}, {attr}, {value})"]
+        o = self._temp()
+        return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
+
+    def s_CallStmt(self, s: ast.CallStmt, scope, loop_depth, mode):
+        call = s.call
+        assert isinstance(call, ast.Call)
+        if call.func in self.names.procedures:
+            if call.func not in self.host.native_procedures:
+                raise AssertionError(f"procedure {call.func} may suspend")
+            args = [self.ex(a, scope) for a in call.args]
+            args += [f"{identifier(a.name)}={self.ex(a.value, scope)}" for a in call.kwargs]
+            return [f"p_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
+        if call.func == "reveal":
+            return [f"g.reveal({self.ex(call.args[0], scope)})"]
+        if call.func in ("run", "use", "aim"):
+            raise AssertionError(f"{call.func} may suspend")
+        return [self.ex(call, scope)]
+
+    def s_If(self, s: ast.If, scope, loop_depth, mode):
+        lines = []
+        for i, branch in enumerate(s.branches):
+            lines.append(f"{'if' if i == 0 else 'elif'} {self.ex(branch.condition, scope)}:")
+            lines.extend(self._block(branch.body, scope, loop_depth, mode))
+        if s.orelse:
+            lines.append("else:")
+            lines.extend(self._block(s.orelse, scope, loop_depth, mode))
+        return lines
+
+    def s_For(self, s: ast.For, scope, loop_depth, mode):
+        items = self.ex(s.iterable, scope)
+        return [f"for {scope.bind(s.var)} in list(_as_list({items})):",
+                *self._block(s.body, scope, loop_depth + 1, mode)]
+
+    def s_Repeat(self, s: ast.Repeat, scope, loop_depth, mode):
+        return [f"for _ in range({self.ex(s.count, scope)}):", *self._block(s.body, scope, loop_depth + 1, mode)]
+
+    def s_While(self, s: ast.While, scope, loop_depth, mode):
+        budget = self._temp()
+        span = self.const(s.span)
+        message = self.const("a 'while' loop ran past the step budget")
+        return [f"{budget} = g.rules.step_budget",
+                f"while {self.ex(s.condition, scope)}:",
+                f"    {budget} -= 1",
+                f"    if {budget} < 0:",
+                f"        g.runtime_error({message}, {span})",
+                *self._block(s.body, scope, loop_depth + 1, mode)]
+
+    def s_Break(self, s, scope, loop_depth, mode):
+        if loop_depth:
+            return ["break"]
+        if mode == "frame":
+            return [f"pc = {self.frame_loops[-1]}", "continue"]
+        return ["return" if mode == "pure" else "return _BREAK"]
+
+    def s_Stop(self, s, scope, loop_depth, mode):
+        return [{"pure": "return", "block": "return _STOP", "frame": "return True"}[mode]]
+
+    def s_Move(self, s: ast.Move, scope, loop_depth, mode):
+        card, key, one, at = self._temp(), self._temp(), self._temp(), self._temp()
+        position = self.ex(s.position, scope)
+        return [f"{card} = {self.ex(s.card, scope)}",
+                f"if type({card}) is _CardRef:",
+                f"    g.move({card}, {self.zone_key(s.zone, scope)}, {position})",
+                f"elif {card} is not None:",
+                f"    {key} = {self.zone_key(s.zone, scope)}",
+                f"    {at} = {position}",
+                f"    for {one} in _as_list({card}):",
+                f"        g.move({one}, {key}, {at})"]
+
+    def s_Create(self, s: ast.Create, scope, loop_depth, mode):
+        key = self._temp()
+        attrs = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.attrs)
+        made = f"g.create({self.ex(s.card_name, scope)}, {key}, {{{attrs}}}, f)"
+        lines = [f"{key} = {self.zone_key(s.zone, scope)}"]
+        lines.append(f"{scope.bind(s.bind)} = {made}" if s.bind is not None else made)
+        return lines
+
+    def s_Shuffle(self, s: ast.Shuffle, scope, loop_depth, mode):
+        return [f"g.shuffle({self.zone_key(s.zone, scope)})"]
+
+    def s_Emit(self, s: ast.Emit, scope, loop_depth, mode):
+        args = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.args)
+        return [f"g.emit({literal(s.event)}, {{{args}}})"]
+
+    def s_Attach(self, s: ast.Attach, scope, loop_depth, mode):
+        return [f"g.attach({self.ex(s.card, scope)}, {self.ex(s.target, scope)})"]
+
+    def s_Detach(self, s: ast.Detach, scope, loop_depth, mode):
+        return [f"g.detach({self.ex(s.card, scope)})"]
+
+    def s_Delete(self, s: ast.Delete, scope, loop_depth, mode):
+        one = self._temp()
+        return [f"for {one} in _as_list({self.ex(s.card, scope)}):", f"    g.delete({one})"]
+
+    def s_ModifyUntil(self, s: ast.ModifyUntil, scope, loop_depth, mode):
+        assert isinstance(s.target, ast.Attribute)
+        one = self._temp()
+        return [f"for {one} in _as_list({self.ex(s.target.obj, scope)}):",
+                f"    g.add_temporary_modifier({one}, {literal(s.target.name)}, {self.const(s.mode)}, "
+                f"{self.ex(s.amount, scope)}, {self.const(s.until)}, f)"]
+
+    def s_GrantUntil(self, s: ast.GrantUntil, scope, loop_depth, mode):
+        one, values = self._temp(), self._temp()
+        args = "(" + "".join(self.ex(a, scope) + ", " for a in s.args) + ")"
+        keyword = self.const(s.keyword) if s.keyword in self.names.keywords else scope.get(s.keyword)
+        return [f"{values} = {args}",
+                f"for {one} in _as_list({self.ex(s.target, scope)}):",
+                f"    g.add_temporary_grant({one}, {keyword}, {values}, {self.const(s.until)}, f)"]

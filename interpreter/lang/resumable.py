@@ -1,0 +1,281 @@
+"""Generate resumable Python functions for code that may stop for a decision.
+
+A block of rule code that may suspend (take a decision, call a procedure that may, emit an event
+that may trigger abilities, end the game) becomes one Python function `run(g, f)` in the shape
+of a state machine: its statements are cut into labelled blocks at every point where execution
+may stop, and `f.pc` holds the label to resume at. The function runs from `f.pc` until it
+suspends (returns None, with `f.pc` set to where to go on) or ends (returns True). All of its
+names live in the frame's locals, so a frame (code, pc, locals) is the whole continuation: plain
+data for `clone()` and `to_json()`.
+
+    while True:
+        if pc == 0:
+            ...                      # straight-line code of block 0
+            f.pc = pc = 1            # a statement that may suspend: resume at 1
+            g.emit(...)
+            if g.halted or g.frames[-1] is not f:
+                return None
+        if pc == 1:                  # falls through when nothing suspended
+            ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import ast
+from .analysis import chooses_in
+from .codegen import CodeGenerator, Line, Scope, indent, literal
+
+_SUSPENDED = "if g.halted or g.frames[-1] is not f:"
+
+
+class FlatCode:
+    """The labelled blocks of one resumable function, written in order."""
+
+    def __init__(self) -> None:
+        self.blocks: list[tuple[int, list[Line]]] = []
+        self.lines: list[Line] = []
+        self.label = 0
+        self._labels = 1
+
+    def new_label(self) -> int:
+        self._labels += 1
+        return self._labels - 1
+
+    def add(self, lines: list[Line]) -> None:
+        self.lines.extend(lines)
+
+    def place(self, label: int) -> None:
+        """End the current block, falling through to a new block with this label."""
+        self.lines.append((f"pc = {label}", None))
+        self.blocks.append((self.label, self.lines))
+        self.label, self.lines = label, []
+
+    def jump(self, label: int, span=None, budget: bool = False) -> None:
+        if budget:  # a loop going round: count it against the step budget
+            self.lines.append(("g.steps_left -= 1", span))
+            self.lines.append(("if g.steps_left < 0:", span))
+            self.lines.append(("    g.out_of_steps(f)", span))
+        self.lines.append((f"pc = {label}", span))
+        self.lines.append(("continue", span))
+
+    def suspend_point(self, call: str, span, check: str = _SUSPENDED) -> None:
+        """A call that may push frames or halt: resume after it, in a new block."""
+        resume = self.new_label()
+        self.lines.append((f"f.pc = pc = {resume}", span))
+        self.lines.append((call, span))
+        self.lines.append((check, span))
+        self.lines.append(("    return None", span))
+        self.place(resume)
+
+    def source(self) -> list[Line]:
+        self.lines.append(("return True", None))
+        self.blocks.append((self.label, self.lines))
+        out: list[Line] = [("L = f.locals", None), ("pc = f.pc", None), ("while True:", None)]
+        for label, lines in self.blocks:
+            out.append((f"    if pc == {label}:", None))
+            out.extend(indent(lines, 2) or [("        pass", None)])
+        out.append(("    return True", None))
+        return out
+
+
+class ResumableWriter:
+    """Writes resumable functions with the expression and statement generator of a compiler."""
+
+    def __init__(self, gen: CodeGenerator, host: Any) -> None:
+        self.gen = gen
+        self.host = host  # the compiler: which statements are native, temporaries, procedure codes
+
+    def function(self, name: str, items: list, labels: dict[str, int] | None = None) -> Callable:
+        """A resumable function for statements; items may also be ('label', key) to record a
+        label in `labels`, or ('hook', python_call) for an engine call that may suspend."""
+        flat = FlatCode()
+        scope = Scope(frame=True)
+        self.gen.frame_loops = []
+        for item in items:
+            if isinstance(item, tuple) and item[0] == "label":
+                label = flat.new_label()
+                flat.place(label)
+                if labels is not None:
+                    labels[item[1]] = label
+            elif isinstance(item, tuple) and item[0] == "hook":
+                flat.suspend_point(item[1], None)
+            elif isinstance(item, tuple) and item[0] == "jump":
+                flat.jump(labels[item[1]], budget=True)
+            else:
+                self.stmt(item, flat, scope)
+        return self.gen._function(name, ["g", "f"], flat.source(), Scope(frame=False))
+
+    # ------------------------------------------------------------------ statements
+    def stmts(self, body, flat: FlatCode, scope: Scope) -> None:
+        for s in body or ():
+            self.stmt(s, flat, scope)
+
+    def stmt(self, s: ast.Stmt, flat: FlatCode, scope: Scope) -> None:
+        gen = self.gen
+        if self.host.is_native(s):
+            gen._subst = {}
+            flat.add(gen.statement(s, scope, 0, "frame"))
+            return
+        subst: dict[int, str] = {}
+        head = None
+        if isinstance(s, ast.While):  # chooses in the condition are asked again at each test
+            head = flat.new_label()
+            flat.place(head)
+        for choose in chooses_in(s):
+            var = self.host._tmp()
+            self._choose(choose, var, flat, scope, subst)
+            subst[id(choose)] = var
+        gen._subst = subst
+        method = getattr(self, "s_" + type(s).__name__, None)
+        if method is None:  # a native statement made suspending only by its choose
+            flat.add(gen.statement(s, scope, 0, "frame"))
+        elif isinstance(s, ast.While):
+            method(s, flat, scope, head)
+        else:
+            method(s, flat, scope)
+
+    def _choose(self, c: ast.Choose, var: str, flat: FlatCode, scope: Scope, subst: dict[int, str]) -> None:
+        gen = self.gen
+        gen._subst = subst
+        source = gen.ex(c.source, scope)
+        chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+        count = gen.ex(c.count, scope) if c.count is not None else "1"
+        prompt = self.prompt(c.label, scope)
+        call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, _as_list({source}), "
+                f"{chooser}, {gen.const(c.span)})")
+        flat.suspend_point(call, c.span, "if g.halted:")
+
+    def prompt(self, text: str | None, scope: Scope) -> str:
+        """A decision's prompt; `{name}` or `{name.attr}` in it shows that value (as options show
+        values) when the decision is asked: "a target for {card} to hit"."""
+        import string
+
+        gen = self.gen
+        if text is None or "{" not in text:
+            return gen.const(text)
+        pieces: list[str] = []
+        for literal_text, field_name, _spec, _conv in string.Formatter().parse(text):
+            if literal_text:
+                pieces.append(gen.const(literal_text))
+            if field_name:
+                head, *attrs = field_name.split(".")
+                value = gen.ex(ast.Name(head), scope)
+                for attr in attrs:
+                    value = f"g.read({value}, {literal(attr)})"
+                pieces.append(f"g.label({value})")
+        return "(" + " + ".join(pieces) + ")"
+
+    def s_CallStmt(self, s: ast.CallStmt, flat: FlatCode, scope: Scope) -> None:
+        gen, call = self.gen, s.call
+        assert isinstance(call, ast.Call)
+        if call.func in gen.names.procedures:
+            code = gen.const(self.host.procedure_codes[call.func])
+            params = self.host.procedure_codes[call.func].params
+            values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
+            values += [f"{literal(a.name)}: {gen.ex(a.value, scope)}" for a in call.kwargs]
+            flat.suspend_point(f"g.call({literal(call.func)}, {code}, {{{', '.join(values)}}}, f)", s.span,
+                               "if True:")
+            return
+        args = [gen.ex(a, scope) for a in call.args]
+        method = {"run": "run_part", "use": "activate", "aim": "aim"}.get(call.func)
+        if method is None:
+            flat.add(gen.statement(s, scope, 0, "frame"))
+            return
+        flat.suspend_point(f"g.{method}({', '.join(args)})", s.span)
+
+    def _suspending(self, s: ast.Stmt, flat: FlatCode, scope: Scope) -> None:
+        """A statement that may push frames or end the game (an emit, a move others listen to):
+        its lines, then a resume point."""
+        lines = self.gen.statement(s, scope, 0, "frame")
+        resume = flat.new_label()
+        flat.add([(f"f.pc = pc = {resume}", s.span), *lines,
+                  (_SUSPENDED, s.span), ("    return None", s.span)])
+        flat.place(resume)
+
+    s_Emit = _suspending
+    s_Move = _suspending
+
+    def s_If(self, s: ast.If, flat: FlatCode, scope: Scope) -> None:
+        gen = self.gen
+        end = flat.new_label()
+        tests = []
+        for branch in s.branches:
+            tests.append((gen.ex(branch.condition, scope), flat.new_label(), branch))
+        orelse = flat.new_label()
+        for i, (cond, label, _branch) in enumerate(tests):
+            flat.add([(f"{'if' if i == 0 else 'elif'} {cond}:", s.span), (f"    pc = {label}", s.span)])
+        flat.add([("else:", s.span), (f"    pc = {orelse}", s.span), ("continue", s.span)])
+        for _cond, label, branch in tests:
+            flat.place(label)
+            self.stmts(branch.body, flat, scope)
+            flat.jump(end)
+        flat.place(orelse)
+        self.stmts(s.orelse, flat, scope)
+        flat.place(end)
+
+    def _loop(self, flat: FlatCode, scope: Scope, s, head: int, test: list[Line]) -> None:
+        end = flat.new_label()
+        flat.add([(line.replace("{end}", str(end)), span) for line, span in test])
+        self.gen.frame_loops.append(end)
+        self.stmts(s.body, flat, scope)
+        self.gen.frame_loops.pop()
+        flat.jump(head, s.span, budget=True)
+        flat.place(end)
+
+    def s_For(self, s: ast.For, flat: FlatCode, scope: Scope) -> None:
+        gen = self.gen
+        seq, idx = literal(self.host._tmp()), literal(self.host._tmp())
+        flat.add([(f"L[{seq}] = list(_as_list({gen.ex(s.iterable, scope)}))", s.span), (f"L[{idx}] = 0", s.span)])
+        head = flat.new_label()
+        flat.place(head)
+        i = gen._temp()
+        self._loop(flat, scope, s, head, [
+            (f"{i} = L[{idx}]", s.span),
+            (f"if {i} >= len(L[{seq}]):", s.span), ("    pc = {end}", s.span), ("    continue", s.span),
+            (f"{scope.bind(s.var)} = L[{seq}][{i}]", s.span), (f"L[{idx}] = {i} + 1", s.span)])
+
+    def s_Repeat(self, s: ast.Repeat, flat: FlatCode, scope: Scope) -> None:
+        left = literal(self.host._tmp())
+        flat.add([(f"L[{left}] = {self.gen.ex(s.count, scope)}", s.span)])
+        head = flat.new_label()
+        flat.place(head)
+        self._loop(flat, scope, s, head, [
+            (f"if L[{left}] <= 0:", s.span), ("    pc = {end}", s.span), ("    continue", s.span),
+            (f"L[{left}] -= 1", s.span)])
+
+    def s_While(self, s: ast.While, flat: FlatCode, scope: Scope, head: int) -> None:
+        cond = self.gen.ex(s.condition, scope)
+        self._loop(flat, scope, s, head, [
+            (f"if not {cond}:", s.span), ("    pc = {end}", s.span), ("    continue", s.span)])
+
+    def s_May(self, s: ast.May, flat: FlatCode, scope: Scope) -> None:
+        gen = self.gen
+        var = literal(self.host._tmp())
+        chooser = gen.ex(s.chooser, scope) if s.chooser is not None else "f.controller"
+        prompt = self.prompt(s.label or "may", scope)
+        flat.suspend_point(f"g.choose(f, {var}, 'one', 1, {prompt}, [True, False], {chooser}, "
+                           f"{gen.const(s.span)}, always_ask=True)", s.span, "if g.halted:")
+        orelse, end = flat.new_label(), flat.new_label()
+        flat.add([(f"if not L[{var}]:", s.span), (f"    pc = {orelse}", s.span), ("    continue", s.span)])
+        self.stmts(s.body, flat, scope)
+        flat.jump(end)
+        flat.place(orelse)
+        self.stmts(s.orelse, flat, scope)
+        flat.place(end)
+
+    def _finish(self, call: str, s: ast.Stmt, flat: FlatCode) -> None:
+        flat.suspend_point(call, s.span, "if g.halted:")
+
+    def s_Win(self, s: ast.Win, flat: FlatCode, scope: Scope) -> None:
+        reason = self.gen.const(s.reason or "win")
+        self._finish(f"g.finish(winner={self.gen.ex(s.player, scope)}, reason={reason})", s, flat)
+
+    def s_Lose(self, s: ast.Lose, flat: FlatCode, scope: Scope) -> None:
+        reason = self.gen.const(s.reason or "loss")
+        self._finish(f"g.finish(loser={self.gen.ex(s.player, scope)}, reason={reason})", s, flat)
+
+    def s_Tie(self, s: ast.Tie, flat: FlatCode, scope: Scope) -> None:
+        self._finish(f"g.finish(reason={self.gen.const(s.reason or 'draw')})", s, flat)
