@@ -77,6 +77,9 @@ class Rules:
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
                       set(defs.cards), ruleset.player_count, suspending, replaced)
         names.wanted_events = self.wanted_events
+        names.modified_attributes = _modified_attributes(ruleset)
+        names.player_attributes = set(ruleset.player_attributes)
+        names.card_attributes = {a for t in ruleset.card_types.values() for a in t.attributes}
         compiler = Compiler(names)
         compiler.compile_all()
         self.compiler = compiler
@@ -242,6 +245,13 @@ def _ability_nodes(defs: Definitions):
 def _until_events(ruleset: Ruleset) -> set[str]:
     """Events named by `modify ... until E` and `grant ... until E` anywhere in the code."""
     return {n.until for n in ruleset.code_nodes() if isinstance(n, (ast.ModifyUntil, ast.GrantUntil))}
+
+
+def _modified_attributes(ruleset: Ruleset) -> set[str]:
+    """Attribute names some static ability or `modify ... until` changes: every other attribute
+    reads as its stored value, which compiled code may read directly."""
+    return {n.target.name for n in ruleset.code_nodes()
+            if isinstance(n, (ast.ModifyUntil, ast.StaticModify)) and isinstance(n.target, ast.Attribute)}
 
 
 def _static_reads(defs: Definitions) -> set[str]:

@@ -44,17 +44,28 @@ def _is_of_type(v, type_name: str) -> bool:
 
 
 # How each built-in function is written inline: a template over its argument sources.
+# (Their list arguments are given as lists: see `_LIST_ARGUMENTS`.)
 _INLINE_BUILTINS: dict[str, Callable[..., str]] = {
-    "count": lambda x: f"len(_as_list({x}))",
-    "first": lambda x: f"_first({x})",
-    "any": lambda x: f"bool(_as_list({x}))",
-    "is_empty": lambda x: f"(not _as_list({x}))",
+    "count": lambda x: f"len({x})",
+    "first": lambda x: f"_head({x})",
+    "any": lambda x: f"bool({x})",
+    "is_empty": lambda x: f"(not {x})",
     "text": lambda x: f"g.label({x})",
     "others": lambda p: f"[_q for _q in g.players if _q is not {p}]",
     "nth": lambda x, i: f"_index({x}, {i})",
 }
 
+_LIST_ARGUMENTS = {"count", "first", "any", "is_empty"}
+
+# What `g.read` gives for a card without an attribute of that name (see Game._card_property).
+_CARD_PROPERTIES = {"name", "zone", "position", "owner", "controller", "attached_to", "part", "id", "type", "row",
+                    "token"}
+
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+# Built-in functions that always give a new list.
+_NEW_LIST_FUNCTIONS = {"others", "reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
+                       "shuffled"}
 
 
 class Namespace:
@@ -89,7 +100,7 @@ class Namespace:
         self._files += 1
         filename = f"<cardrules {self._files}: {re.sub(r'[^A-Za-z0-9_ /#.:-]', '?', label)}>"
         source = f"def {fn_name}({', '.join(params)}):\n" + "".join(f"    {text}\n" for text, _span in lines)
-        self.line_spans[filename] = [None] + [span for _text, span in lines]
+        self.line_spans[filename] = [None, None] + [span for _text, span in lines]  # line 1: the def
         self.sources[filename] = source
         exec(compile(source, filename, "exec"), self.values)  # noqa: S102  (source built by this module)
 
@@ -168,6 +179,7 @@ class CodeGenerator:
         self.names = host.names
         self.ns = Namespace()
         self._counter = 0
+        self._iterable_depth = 0
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -276,7 +288,63 @@ class CodeGenerator:
                 return f"g.options[{attr}]"
             if e.obj.id == "event":
                 return f"f.event.get({attr})"
-        return f"g.read({self.ex(e.obj, scope)}, {attr})"
+        obj = self.ex(e.obj, scope)
+        modified = self.names.modified_attributes
+        if modified is None or e.name in modified or e.name in _CARD_PROPERTIES:
+            return f"g.read({obj}, {attr})"
+        # an attribute no effect changes: the stored value, read in place (g.read otherwise)
+        simple = isinstance(e.obj, ast.Name)
+        if self._iterable_depth and not simple:  # no `:=` in a comprehension's iterable
+            return f"g.read({obj}, {attr})"
+        if simple:
+            held = obj
+        else:
+            held = self._temp("_w")
+            obj = f"({held} := {obj})"
+        if e.name in self.names.player_attributes and e.name not in self.names.card_attributes:
+            return f"(g.player_attrs[{held}.seat - 1][{attr}] if type({obj}) is _PlayerRef else g.read({held}, {attr}))"
+        if self._iterable_depth:
+            return f"g.read({held}, {attr})"
+        stored = self._temp("_d")
+        return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None "
+                f"and {attr} in {stored} else g.read({held}, {attr}))")
+
+    def new_list(self, e: ast.Expr) -> bool:
+        """Whether an expression always gives a new Python list (no copy or conversion needed)."""
+        if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
+            return True
+        if isinstance(e, ast.Call):
+            return e.func in self.names.zones or (e.func in _NEW_LIST_FUNCTIONS and e.func not in self.names.functions)
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            return self.new_list(e.left) or self.new_list(e.right)
+        return False
+
+    def is_list(self, e: ast.Expr) -> bool:
+        return self.new_list(e) or (isinstance(e, ast.Name) and e.id == "players")
+
+    def as_list(self, e: ast.Expr, scope: Scope) -> str:
+        source = self.ex(e, scope)
+        return source if self.is_list(e) else f"_as_list({source})"
+
+    def iterable(self, e: ast.Expr, scope: Scope) -> str:
+        """A comprehension's source (where Python allows no `:=`)."""
+        self._iterable_depth += 1
+        try:
+            return self.as_list(e, scope)
+        finally:
+            self._iterable_depth -= 1
+
+    def owned_list(self, e: ast.Expr, scope: Scope) -> str:
+        """A list of the expression's items that the caller may keep (a copy unless it is new)."""
+        source = self.ex(e, scope)
+        return source if self.new_list(e) else f"list(_as_list({source}))"
+
+    def is_text(self, e: ast.Expr) -> bool:
+        if isinstance(e, ast.StrLit):
+            return True
+        if isinstance(e, ast.Call):
+            return e.func == "text" and e.func not in self.names.functions
+        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_text(e.left) and self.is_text(e.right)
 
     def x_Index(self, e: ast.Index, scope: Scope) -> str:
         return f"_index({self.ex(e.obj, scope)}, {self.ex(e.index, scope)})"
@@ -294,18 +362,18 @@ class CodeGenerator:
         scope.uses_frame_locals = scope.uses_frame_locals or inner.uses_frame_locals
 
     def x_Comprehension(self, e: ast.Comprehension, scope: Scope) -> str:
-        source = self.ex(e.source, scope)
+        source = self.iterable(e.source, scope)
         inner, py = self._bound(scope, e.var)
         element = self.ex(e.element, inner)
         cond = f" if {self.ex(e.condition, inner)}" if e.condition is not None else ""
         self._merge(scope, inner)
-        return f"[{element} for {py} in _as_list({source}){cond}]"
+        return f"[{element} for {py} in {source}{cond}]"
 
     def x_Select(self, e: ast.Select, scope: Scope) -> str:
-        source = self.ex(e.source, scope)
+        source = self.iterable(e.source, scope)
         inner, py = self._bound(scope, e.var)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
-        out = f"[{py} for {py} in _as_list({source}){cond}]"
+        out = f"[{py} for {py} in {source}{cond}]"
         if e.order_by is not None:
             key = self.ex(e.order_by, inner)
             out = f"sorted({out}, key=lambda {py}: {key}, reverse={bool(e.descending)!r})"
@@ -341,13 +409,16 @@ class CodeGenerator:
         op = e.op
         if op == "in" and self._is_zone_call(e.right):
             return f"({self.ex(e.left, scope)} in g.zones[{self.zone_key(e.right, scope)}])"
+        if op == "in":
+            return f"({self.ex(e.left, scope)} in {self.as_list(e.right, scope)})"
+        if op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
+            return f"({self.as_list(e.left, scope)} + {self.as_list(e.right, scope)})"
         left, right = self.ex(e.left, scope), self.ex(e.right, scope)
         if op in ("and", "or") or op in _COMPARISONS or op in ("-", "*"):
             return f"({left} {op} {right})"
-        if op == "in":
-            return f"({left} in _as_list({right}))"
         if op == "+":
-            if isinstance(e.left, ast.IntLit) or isinstance(e.right, ast.IntLit):
+            if isinstance(e.left, ast.IntLit) or isinstance(e.right, ast.IntLit) or (
+                    self.is_text(e.left) and self.is_text(e.right)):
                 return f"({left} + {right})"
             return f"_plus({left}, {right})"
         if op == "/":
@@ -381,7 +452,10 @@ class CodeGenerator:
                     self.host.end_inline()
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
-        args = [self.ex(a, scope) for a in e.args]
+        if func in _LIST_ARGUMENTS:
+            args = [self.as_list(a, scope) for a in e.args]
+        else:
+            args = [self.ex(a, scope) for a in e.args]
         inline = _INLINE_BUILTINS.get(func)
         if inline is not None:
             return inline(*args)
@@ -474,8 +548,8 @@ class CodeGenerator:
         return lines
 
     def s_For(self, s: ast.For, scope, loop_depth, mode):
-        items = self.ex(s.iterable, scope)
-        return [f"for {scope.bind(s.var)} in list(_as_list({items})):",
+        items = self.owned_list(s.iterable, scope)
+        return [f"for {scope.bind(s.var)} in {items}:",
                 *self._block(s.body, scope, loop_depth + 1, mode)]
 
     def s_Repeat(self, s: ast.Repeat, scope, loop_depth, mode):

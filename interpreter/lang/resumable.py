@@ -140,11 +140,11 @@ class ResumableWriter:
     def _choose(self, c: ast.Choose, var: str, flat: FlatCode, scope: Scope, subst: dict[int, str]) -> None:
         gen = self.gen
         gen._subst = subst
-        source = gen.ex(c.source, scope)
+        source = gen.as_list(c.source, scope)
         chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
         count = gen.ex(c.count, scope) if c.count is not None else "1"
         prompt = self.prompt(c.label, scope)
-        call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, _as_list({source}), "
+        call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
                 f"{chooser}, {gen.const(c.span)})")
         flat.suspend_point(call, c.span, "if g.halted:")
 
@@ -228,7 +228,7 @@ class ResumableWriter:
     def s_For(self, s: ast.For, flat: FlatCode, scope: Scope) -> None:
         gen = self.gen
         seq, idx = literal(self.host._tmp()), literal(self.host._tmp())
-        flat.add([(f"L[{seq}] = list(_as_list({gen.ex(s.iterable, scope)}))", s.span), (f"L[{idx}] = 0", s.span)])
+        flat.add([(f"L[{seq}] = {gen.owned_list(s.iterable, scope)}", s.span), (f"L[{idx}] = 0", s.span)])
         head = flat.new_label()
         flat.place(head)
         i = gen._temp()

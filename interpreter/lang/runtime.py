@@ -135,6 +135,10 @@ class Names:
         self.suspending_events = suspending_events
         self.replaced_procedures = replaced_procedures or set()
         self.wanted_events: set[str] = set()  # built-in events some rule waits for (set by the builder)
+        # attributes that continuous or temporary effects may change (None: any may)
+        self.modified_attributes: set[str] | None = None
+        self.player_attributes: set[str] = set()
+        self.card_attributes: set[str] = set()
         self.zones = zones
         self.procedures = procedures
         self.functions = functions

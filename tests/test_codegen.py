@@ -1,0 +1,88 @@
+"""The code generator: what reaches generated Python source, and where errors in it point.
+
+Rule code is compiled to Python source at load time (interpreter/lang/codegen.py). No text from a
+rule file may become Python code: names become generated identifiers, other values constants."""
+
+from __future__ import annotations
+
+import ast as pyast
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter import load
+from interpreter.errors import RuntimeRuleError
+from interpreter.lang.values import ZoneKey
+from interpreter.rules.decks import Deck
+
+TOY_DIR = Path(__file__).resolve().parent / "data" / "toy"
+GAMES = ["initiative", "lanes", "lanes-classic", "bases", TOY_DIR / "toy.yaml"]
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_generated_source_holds_no_text_from_rule_files(game):
+    rules = load(game)
+    sources = rules.compiler.gen.ns.sources
+    assert len(sources) > 20
+    for filename, source in sources.items():
+        tree = pyast.parse(source)
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.Constant) and isinstance(node.value, str):
+                assert NAME.fullmatch(node.value), f"{filename}: string {node.value!r} in generated code"
+            elif isinstance(node, pyast.Name):
+                assert node.id in ("g", "f", "L", "pc", "True", "False", "None") or node.id.startswith(
+                    ("_", "v_", "p_", "fn_")) or node.id in ("len", "list", "range", "sorted", "type", "isinstance",
+                                                           "bool"), f"{filename}: name {node.id}"
+            assert not isinstance(node, (pyast.Import, pyast.ImportFrom, pyast.Global, pyast.Nonlocal))
+
+
+def _toy_with(tmp_path: Path, extra_rules: str) -> Path:
+    for f in TOY_DIR.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "extra.rules").write_text(extra_rules, encoding="utf-8")
+    yaml = (tmp_path / "toy.yaml").read_text(encoding="utf-8")
+    (tmp_path / "toy.yaml").write_text(yaml.replace("code: [toy.rules]", "code: [toy.rules, extra.rules]"),
+                                       encoding="utf-8")
+    return tmp_path / "toy.yaml"
+
+
+def _empty(rules):
+    return rules.empty_game(seed=1, decks=[Deck("none", "-", ()) for _ in range(2)])
+
+
+def test_strings_that_look_like_python_are_plain_data(tmp_path):
+    nasty = "\\\"); __import__('os').remove('x') #{0}\\n'''"
+    path = _toy_with(tmp_path, f'procedure shout() {{\n  let a = "{nasty}"\n  emit poked(card: a + "!")\n}}\n')
+    rules = load(path)
+    game = _empty(rules)
+    game.perform("shout")
+    event = [e for e in game.log_entries if e[0] == "event" and e[1] == "poked"][-1]
+    assert event[2]["card"] == "\"); __import__('os').remove('x') #{0}\n'''!"
+
+
+def test_a_runtime_error_points_at_the_statement_that_raised_it(tmp_path):
+    path = _toy_with(tmp_path, "procedure faulty(c) {\n  game.counter = 1\n  game.counter = 2\n"
+                               "  game.counter = c.power + \"x\"\n  game.counter = 4\n}\n")
+    rules = load(path)
+    game = _empty(rules)
+    card = game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+    with pytest.raises(RuntimeRuleError) as info:
+        game.perform("faulty", c=card)
+    span = info.value.span
+    assert span.file.endswith("extra.rules") and span.line == 4
+    assert "procedure faulty" in str(info.value)
+
+
+def test_a_runtime_error_in_a_suspendable_procedure_points_at_its_line(tmp_path):
+    path = _toy_with(tmp_path, "procedure asks(p) {\n  let c = choose \"a row\" from [\"left\", \"right\"] by p\n"
+                               "  emit tick()\n  game.counter = c + 1\n}\n")
+    rules = load(path)
+    game = _empty(rules)
+    game.perform("asks", controller=1, p=game.players[0])
+    assert game.decision()[0] == 1
+    with pytest.raises(RuntimeRuleError) as info:
+        game.apply("left")
+    assert info.value.span.line == 4 and info.value.span.file.endswith("extra.rules")
