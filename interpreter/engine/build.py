@@ -79,6 +79,13 @@ class Rules:
         names.wanted_events = self.wanted_events
         names.modified_attributes = _modified_attributes(ruleset)
         names.player_attributes = set(ruleset.player_attributes)
+        clamped = {n for n, a in ruleset.player_attributes.items() if a.clamp} | {
+            n for t in ruleset.card_types.values() for n, a in t.attributes.items() if a.clamp}
+        every = set(ruleset.player_attributes) | set(ruleset.globals) | {
+            n for t in ruleset.card_types.values() for n in t.attributes}
+        names.plain_attributes = every - clamped - self.static_reads
+        if suspending is not None:
+            names.quiet_events = set(ruleset.events) - suspending - self.wanted_events
         names.card_attributes = {a for t in ruleset.card_types.values() for a in t.attributes}
         compiler = Compiler(names)
         compiler.compile_all()

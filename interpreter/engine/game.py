@@ -15,17 +15,19 @@ from typing import Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
-from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey, value_id
-
-PART = "$part"
-ATTACHED = "$attached"
-CONTROLLER = "$controller"
-STAMP = "$ts"
-OWNER = "$owner"
-
-BUILTIN_CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part",
-                           "id", "row", "token"}
-BUILTIN_PLAYER_PROPERTIES = {"seat"}
+from ..lang.values import (  # noqa: F401  (the keys are re-exported for observe)
+    ATTACHED,
+    CONTROLLER,
+    OWNER,
+    PART,
+    STAMP,
+    AbilityRef,
+    CardRef,
+    Labelled,
+    PlayerRef,
+    ZoneKey,
+    value_id,
+)
 
 
 class _Marker:
@@ -917,16 +919,12 @@ class Game:
             return
         if not isinstance(who, PlayerRef):
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
-        options = []
-        labelled_items = kind != "one" and any(type(x) is Labelled for x in values)
-        for v in candidates:
-            if type(v) is Labelled:
-                options.append(Option(None, v.label, v.value, len(options)))
-            elif labelled_items:
-                options.append(Option(None, self.label(v), [x.value if type(x) is Labelled else x for x in v],
-                                      len(options)))
-            else:
-                options.append(Option(None, None, v, len(options), self))
+        if kind != "one" and any(type(x) is Labelled for x in values):
+            options = [Option(None, self.label(v), [x.value if type(x) is Labelled else x for x in v], i)
+                       for i, v in enumerate(candidates)]
+        else:
+            options = [Option(None, v.label, v.value, i) if type(v) is Labelled else Option(None, None, v, i, self)
+                       for i, v in enumerate(candidates)]
         self.pending = Pending(who.seat, var, prompt or "choose", options, span)
         self.halted = True
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from ..errors import Span, ValidationError, did_you_mean
 from . import ast
 from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
+from .values import CARD_PROPERTIES
 
 BUILTIN_EVENTS = {"turn_start": ("turn", "player"), "phase_start": ("phase",), "moved": ("card", "from", "to")}
-CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",
-                   "row", "token", "seat"}
 WRITABLE_PROPERTIES = {"part", "controller"}
 
 

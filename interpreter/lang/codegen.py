@@ -20,7 +20,17 @@ from typing import Any
 from ..errors import Span, ValidationError
 from . import ast
 from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, _as_list, _first, _index, _is_card, _is_player
-from .values import AbilityRef, CardRef, PlayerRef, ZoneKey
+from .values import (
+    ATTACHED,
+    CARD_PROPERTIES,
+    CONTROLLER,
+    OWNER,
+    PART,
+    AbilityRef,
+    CardRef,
+    PlayerRef,
+    ZoneKey,
+)
 
 BREAK = object()
 STOP = object()
@@ -57,9 +67,8 @@ _INLINE_BUILTINS: dict[str, Callable[..., str]] = {
 
 _LIST_ARGUMENTS = {"count", "first", "any", "is_empty"}
 
-# What `g.read` gives for a card without an attribute of that name (see Game._card_property).
-_CARD_PROPERTIES = {"name", "zone", "position", "owner", "controller", "attached_to", "part", "id", "type", "row",
-                    "token"}
+# Card properties kept in the card's attributes under a key of their own (see Game.new_card).
+_STORED_PROPERTIES = {"owner": OWNER, "controller": CONTROLLER, "attached_to": ATTACHED, "part": PART}
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
@@ -290,7 +299,11 @@ class CodeGenerator:
                 return f"f.event.get({attr})"
         obj = self.ex(e.obj, scope)
         modified = self.names.modified_attributes
-        if modified is None or e.name in modified or e.name in _CARD_PROPERTIES:
+        if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
+            held, stored = self._temp("_w"), self._temp("_d")
+            return (f"({stored}[{self.const(_STORED_PROPERTIES[e.name])}] if type({held} := {obj}) is _CardRef "
+                    f"and ({stored} := g.attrs.get({held}.id)) is not None else g.read({held}, {attr}))")
+        if modified is None or e.name in modified or e.name in CARD_PROPERTIES:
             return f"g.read({obj}, {attr})"
         # an attribute no effect changes: the stored value, read in place (g.read otherwise)
         simple = isinstance(e.obj, ast.Name)
@@ -337,7 +350,9 @@ class CodeGenerator:
     def owned_list(self, e: ast.Expr, scope: Scope) -> str:
         """A list of the expression's items that the caller may keep (a copy unless it is new)."""
         source = self.ex(e, scope)
-        return source if self.new_list(e) else f"list(_as_list({source}))"
+        if self.new_list(e):
+            return source
+        return f"list({source})" if self.is_list(e) else f"list(_as_list({source}))"
 
     def is_text(self, e: ast.Expr) -> bool:
         if isinstance(e, ast.StrLit):
@@ -476,10 +491,13 @@ class CodeGenerator:
         if not args:
             return f"g.zone_key({literal(name)}, None, None)"
         if len(args) == 1 and spec.per_player and not spec.rows and (
-                self._is_local(e.args[0], scope) or isinstance(e.args[0], ast.Name)):
+                isinstance(e.args[0], ast.Name) or not self._iterable_depth):
             keys = self.const((None, *(ZoneKey(name, seat, "") for seat in range(1, self.names.player_count + 1))))
-            p = args[0]
-            return f"({keys}[{p}.seat] if type({p}) is _PlayerRef else g.zone_key({literal(name)}, {p}, None))"
+            p = held = args[0]
+            if not isinstance(e.args[0], ast.Name):
+                held = self._temp("_w")
+                p = f"({held} := {p})"
+            return f"({keys}[{held}.seat] if type({p}) is _PlayerRef else g.zone_key({literal(name)}, {held}, None))"
         if len(args) == 1:
             return f"g.zone_key({literal(name)}, {args[0]}, None)"
         return f"g.zone_key({literal(name)}, {args[0]}, {args[1]})"
@@ -517,10 +535,37 @@ class CodeGenerator:
         assert isinstance(target, ast.Attribute)
         attr = literal(target.name)
         obj = self.ex(target.obj, scope)
+        if target.name in self.names.plain_attributes:
+            return self._plain_write(target, obj, attr, s.op, value)
         if s.op == "=":
             return [f"g.write({obj}, {attr}, {value})"]
         o = self._temp()
         return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
+
+    def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str) -> list[str]:
+        """Set an attribute that has no limits and that no continuous effect reads, in place
+        (`g.write` does the same, and handles every other case)."""
+        sign = "+" if op == "+=" else "-"
+        if isinstance(target.obj, ast.Name) and target.obj.id == "game":
+            store = f"g.globals[{attr}]"
+            return [f"{store} = {value}" if op == "=" else f"{store} = {store} {sign} {value}"]
+        o, d = self._temp(), self._temp("_d")
+        if op == "=":
+            card = f"    {d}[{attr}] = {value}"
+            player = f"    g.player_attrs[{o}.seat - 1][{attr}] = {value}"
+            other = f"    g.write({o}, {attr}, {value})"
+        else:
+            card = f"    {d}[{attr}] = {d}[{attr}] {sign} {value}"
+            player = f"    {d}[{attr}] = {d}[{attr}] {sign} {value}"
+            other = f"    g.write({o}, {attr}, g.read_base({o}, {attr}) {sign} {value})"
+        lines = [f"{o} = {obj}", f"if type({o}) is _CardRef and {attr} in ({d} := g.attrs[{o}.id]):", card]
+        if target.name in self.names.player_attributes:
+            lines.append(f"elif type({o}) is _PlayerRef:")
+            if op != "=":
+                lines.append(f"    {d} = g.player_attrs[{o}.seat - 1]")
+            lines.append(player)
+        lines += ["else:", other]
+        return lines
 
     def s_CallStmt(self, s: ast.CallStmt, scope, loop_depth, mode):
         call = s.call
@@ -601,6 +646,8 @@ class CodeGenerator:
 
     def s_Emit(self, s: ast.Emit, scope, loop_depth, mode):
         args = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.args)
+        if s.event in self.names.quiet_events:  # nothing waits for it: it is only logged
+            return ["if g.logging:", f"    g.log_entries.append(('event', {literal(s.event)}, {{{args}}}))"]
         return [f"g.emit({literal(s.event)}, {{{args}}})"]
 
     def s_Attach(self, s: ast.Attach, scope, loop_depth, mode):

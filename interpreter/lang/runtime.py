@@ -20,7 +20,7 @@ Fn = Callable[[Any, Any], Any]
 
 
 class Frame:
-    """One activation: a code block, the next instruction, locals and the ability context."""
+    """One activation: a code block, the label to resume it at, locals and the ability context."""
 
     __slots__ = ("code", "pc", "locals", "self_card", "controller", "event", "applied")
 
@@ -138,6 +138,10 @@ class Names:
         # attributes that continuous or temporary effects may change (None: any may)
         self.modified_attributes: set[str] | None = None
         self.player_attributes: set[str] = set()
+        # attributes with no limits that no continuous effect reads: set in place by compiled code
+        self.plain_attributes: set[str] = set()
+        # events that nothing waits for (no trigger, end check or `until`): emitting one only logs it
+        self.quiet_events: set[str] = set()
         self.card_attributes: set[str] = set()
         self.zones = zones
         self.procedures = procedures

@@ -9,6 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+# Keys of a card's own properties in its attribute dict (no attribute name starts with '$').
+PART = "$part"
+ATTACHED = "$attached"
+CONTROLLER = "$controller"
+STAMP = "$ts"
+OWNER = "$owner"
+
+# What every card has besides its type's attributes (read with `card.name`, `card.zone`, ...).
+CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",
+                   "row", "token", "seat"}
+
 
 class CardRef:
     """A card instance: a stable id for the whole game and its definition."""
