@@ -6,6 +6,7 @@ creates the cards of the decks and starts the main program (set-up, then the tur
 
 from __future__ import annotations
 
+import random
 import string
 from typing import Any
 
@@ -131,6 +132,7 @@ class Rules:
 
         self.main, self.phase_pcs = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
         self._default_decks: list[Deck] | None = None
+        self._prototypes: dict[tuple, Game] = {}  # the decks' cards in place, by the decks' contents
         self._check_requirements(compiler)
         self.codes = dict(compiler.codes)
         self.codes[self.main.name] = self.main
@@ -197,15 +199,29 @@ class Rules:
         return game
 
     def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
-        """A game with its decks in place and nothing run yet (scenarios arrange it further)."""
-        game = Game(self, seed, log)
+        """A game with its decks in place and nothing run yet (scenarios arrange it further).
+
+        The cards of each set of decks are made once; later games start from a copy of them."""
         if decks is None:
             loaded = self.default_decks()
         else:
             if len(decks) != self.player_count:
                 raise DeckError(f"{self.name} needs {self.player_count} decks, got {len(decks)}")
             loaded = [d if isinstance(d, Deck) else self.deck(d, i + 1) for i, d in enumerate(decks)]
+        key = tuple((d.cards, d.sections) for d in loaded)
+        prototype = self._prototypes.get(key)
+        if prototype is None:
+            prototype = self._place_decks(Game(self, 0, log=False), loaded)
+            if len(self._prototypes) < 32:
+                self._prototypes[key] = prototype
+        game = prototype.clone()
+        game.seed = seed
+        game.rng = random.Random(seed)
+        game.logging = log
         game.decks = loaded
+        return game
+
+    def _place_decks(self, game: Game, loaded: list[Deck]) -> Game:
         rules = self.ruleset.decks
         zone = rules.zone if rules else None
         section_zones = {sec.name: sec.zone for sec in (rules.sections if rules else ())}

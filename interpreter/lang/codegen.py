@@ -8,7 +8,7 @@ What reaches the generated source is built here, never copied from a rule file: 
 made by this module (`v_` plus a name the grammar already restricted to letters, digits and
 underscores, or a counter), numbers are written as numbers, and every other value read from a
 file (strings, spans, card names) is handed to the code as a constant in its namespace. The
-functions run with an empty set of Python built-ins apart from the few listed in `_BUILTINS`.
+functions run with an empty set of Python built-ins apart from the few listed in `ALLOWED_BUILTINS`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .values import (
     PART,
     AbilityRef,
     CardRef,
+    Labelled,
     PlayerRef,
     ZoneKey,
 )
@@ -37,8 +38,8 @@ STOP = object()
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+")
 
-_BUILTINS = {"len": len, "list": list, "range": range, "sorted": sorted, "type": type, "isinstance": isinstance,
-             "bool": bool, "int": int, "str": str, "tuple": tuple, "None": None}
+ALLOWED_BUILTINS = {"len": len, "list": list, "range": range, "sorted": sorted, "type": type, "isinstance": isinstance,
+             "bool": bool, "int": int, "str": str, "tuple": tuple, "max": max, "min": min, "None": None}
 
 
 def _head(cards: list):
@@ -63,9 +64,14 @@ _INLINE_BUILTINS: dict[str, Callable[..., str]] = {
     "text": lambda x: f"g.label({x})",
     "others": lambda p: f"[_q for _q in g.players if _q is not {p}]",
     "nth": lambda x, i: f"_index({x}, {i})",
+    "max_of": lambda x: f"(max({x}) if {x} else 0)",
+    "min_of": lambda x: f"(min({x}) if {x} else 0)",
+    "labelled": lambda x, label: f"_Labelled({x}, str({label}))",
 }
 
-_LIST_ARGUMENTS = {"count", "first", "any", "is_empty"}
+# Built-ins whose list arguments are written as lists; max_of and min_of name theirs twice, so
+# they are inlined only for a plain name.
+_LIST_ARGUMENTS = {"count", "first", "any", "is_empty", "max_of", "min_of"}
 
 # Card properties kept in the card's attributes under a key of their own (see Game.new_card).
 _STORED_PROPERTIES = {"owner": OWNER, "controller": CONTROLLER, "attached_to": ATTACHED, "part": PART}
@@ -82,10 +88,11 @@ class Namespace:
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {
-            "__builtins__": _BUILTINS, "_as_list": _as_list, "_first": _first, "_index": _index, "_head": _head,
+            "__builtins__": ALLOWED_BUILTINS, "_as_list": _as_list, "_first": _first, "_index": _index, "_head": _head,
             "_is_card": _is_card, "_is_player": _is_player, "_is_int": _is_int, "_is_of_type": _is_of_type,
             "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
             "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef, "_BREAK": BREAK, "_STOP": STOP,
+            "_Labelled": Labelled,
         }
         for name, (_lo, _hi, fn) in BUILTIN_FUNCTIONS.items():
             self.values["_bf_" + name] = fn
@@ -362,7 +369,11 @@ class CodeGenerator:
         return isinstance(e, ast.BinOp) and e.op == "+" and self.is_text(e.left) and self.is_text(e.right)
 
     def x_Index(self, e: ast.Index, scope: Scope) -> str:
-        return f"_index({self.ex(e.obj, scope)}, {self.ex(e.index, scope)})"
+        obj = self.ex(e.obj, scope)
+        if isinstance(e.index, ast.IntLit) and e.index.value >= 1 and not self._iterable_depth:
+            k, held = e.index.value, self._temp("_w")  # a list item by a fixed position, in place
+            return f"({held}[{k - 1}] if type({held} := {obj}) is list and len({held}) >= {k} else _index({held}, {k}))"
+        return f"_index({obj}, {self.ex(e.index, scope)})"
 
     def x_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
         return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
@@ -467,6 +478,8 @@ class CodeGenerator:
                     self.host.end_inline()
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
+        if func in ("max_of", "min_of") and not (len(e.args) == 1 and isinstance(e.args[0], ast.Name)):
+            return f"_bf_{func}(g, {self.ex(e.args[0], scope)})"
         if func in _LIST_ARGUMENTS:
             args = [self.as_list(a, scope) for a in e.args]
         else:
