@@ -11,6 +11,7 @@ games in a row and reports the traced memory after each tenth of them, to show i
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -91,6 +92,7 @@ def memory_series(rules, games: int, seed: int) -> list[float]:
     for i in range(games):
         play(rules, seed + i, rng)
         if (i + 1) % step == 0:
+            gc.collect()  # live memory only, not garbage the collector has not reached yet
             series.append(tracemalloc.get_traced_memory()[0] / 1024)
     tracemalloc.stop()
     return series

@@ -8,26 +8,15 @@ machine; `apply` stores the answer in the waiting frame and resumes it.
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
-from ..lang.values import (  # noqa: F401  (the keys are re-exported for observe)
-    ATTACHED,
-    CONTROLLER,
-    OWNER,
-    PART,
-    STAMP,
-    AbilityRef,
-    CardRef,
-    Labelled,
-    PlayerRef,
-    ZoneKey,
-    value_id,
-)
+from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, AbilityRef, CardRef, PlayerRef, ZoneKey
+from .decisions import Decisions, Option, Pending
+from .effects import ContinuousEffects, clamp
 
 
 class _Marker:
@@ -42,55 +31,6 @@ class _Marker:
 
 GAME = _Marker("game")
 OPTIONS = _Marker("options")
-
-
-class Option:
-    """One legal answer to a decision: a stable id, a readable label, the value.
-
-    The id and label are computed on first use: an agent that picks by index never pays for them.
-    """
-
-    __slots__ = ("value", "index", "_id", "_label", "_game")
-
-    def __init__(self, id: str | None, label: str | None, value: Any, index: int, game: Game | None = None) -> None:
-        self.value = value
-        self.index = index
-        self._id = id
-        self._label = label
-        self._game = game
-
-    @property
-    def id(self) -> str:
-        if self._id is None:
-            self._id = value_id(self.value)
-        return self._id
-
-    @property
-    def label(self) -> str:
-        if self._label is None:
-            self._label = self._game.label(self.value) if self._game is not None else str(self.value)
-        return self._label
-
-    def __str__(self) -> str:
-        return self.label
-
-    def __repr__(self) -> str:
-        return f"Option({self.index}, {self.id!r}, {self.label!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Option) and other.id == self.id
-
-    def __hash__(self) -> int:
-        return hash(self.id)
-
-
-@dataclass
-class Pending:
-    seat: int
-    var: str
-    prompt: str
-    options: list[Option]
-    span: Span | None
 
 
 @dataclass(frozen=True)
@@ -109,7 +49,7 @@ class Result:
         return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns}
 
 
-class Game:
+class Game(ContinuousEffects, Decisions):
     """One game of a compiled ruleset. Create it with `Rules.new_game`."""
 
     GAME = GAME
@@ -426,7 +366,7 @@ class Game:
             if name in d:
                 lo_hi = obj.defn.clamps.get(name)
                 if lo_hi is not None:
-                    value = _clamp(value, lo_hi)
+                    value = clamp(value, lo_hi)
                 d[name] = value
                 if name in self.rules.static_reads:
                     self.version += 1
@@ -441,7 +381,7 @@ class Game:
         elif type(obj) is PlayerRef:
             lo_hi = self.rules.player_clamps.get(name)
             if lo_hi is not None:
-                value = _clamp(value, lo_hi)
+                value = clamp(value, lo_hi)
             self.player_attrs[obj.seat - 1][name] = value
             if name in self.rules.static_reads:
                 self.version += 1
@@ -453,152 +393,6 @@ class Game:
             self.runtime_error(f"cannot set '{name}' of none")
         else:
             self.runtime_error(f"cannot set '{name}' of {obj!r}")
-
-    # ------------------------------------------------------------------ continuous effects
-    def _modifiable(self, name: str) -> bool:
-        if self._temporarily_modified(name):
-            return True
-        if name not in self.rules.statically_modified:
-            return False
-        return bool(self._statics().get(name))
-
-    def _temporarily_modified(self, name: str) -> bool:
-        for m in self.temp_mods:
-            if m[1] == name:
-                return True
-        return False
-
-    def _statics(self) -> dict[str, list]:
-        """Active static effects by attribute ('' for keyword grants), in timestamp order."""
-        if self._static_version == self.version:
-            return self._static_index
-        found = []
-        attrs = self.attrs
-        for key in self.rules.active_zone_keys:
-            for card in self.zones[key]:
-                bound = card.defn.static_abilities
-                if not bound:
-                    continue
-                d = attrs[card.id]
-                part = d[PART]
-                for ability, local_values in bound:
-                    if ability.part is not None and ability.part != part:
-                        continue
-                    frame = Frame(None, dict(local_values), card, d[CONTROLLER])
-                    for eff in ability.statics:
-                        found.append((d[STAMP], eff, frame, card))
-        found.sort(key=lambda x: x[0])
-        index: dict[str, list] = {}
-        for _stamp, eff, frame, card in found:
-            index.setdefault(eff.attr, []).append((eff, frame, card))
-        self._static_index = index
-        self._static_version = self.version
-        return index
-
-    def _modified(self, obj, name: str, base):
-        """An attribute's value: its base, then static effects (timestamp order), then temporary
-        modifiers, then its limits. While the targets of the static effects on an attribute are
-        being worked out, that attribute reads without static effects: a static ability that
-        selects by the attribute it changes ("allies with offense above 1 get -1") sees the same
-        values whenever it is asked, so the result does not depend on what was read before."""
-        key = (id(obj), name)
-        value = base
-        if name not in self._computing and key not in self._reading:
-            self._reading.add(key)
-            try:
-                for eff, frame, targets in self._static_targets(name):
-                    if id(obj) in targets:
-                        amount = eff.amount(self, frame)
-                        value = amount if eff.mode == "to" else value + amount
-            finally:
-                self._reading.discard(key)
-        for target, attr, mode, amount, _until, _stamp in self.temp_mods:
-            if target is obj and attr == name:
-                value = amount if mode == "to" else value + amount
-        clamps = obj.defn.clamps if type(obj) is CardRef else self.rules.player_clamps
-        lo_hi = clamps.get(name)
-        return _clamp(value, lo_hi) if lo_hi is not None else value
-
-    def add_temporary_modifier(self, obj, attr: str, mode: str, amount, until: str, f) -> None:
-        self.clock += 1
-        self.temp_mods.append((obj, attr, mode, amount, until, self.clock))
-        if attr in self.rules.static_reads:  # static abilities that read it must look again
-            self.version += 1
-
-    def add_temporary_grant(self, obj, keyword: str, args: tuple, until: str, f) -> None:
-        self.clock += 1
-        self.temp_grants.append((obj, keyword, args, until, self.clock))
-        self.version += 1
-
-    def _static_targets(self, name: str) -> list:
-        """(effect, frame, ids of the objects it applies to) of the active static effects on an
-        attribute ('' for keyword grants); targets are computed once per state version (writes to
-        attributes that static abilities read bump the version)."""
-        if self._targets_version != self.version:
-            self._targets_cache = {}
-            self._keywords_cache = {}
-            self._targets_version = self.version
-        hit = self._targets_cache.get(name)
-        if hit is not None:
-            return hit
-        out = []
-        self._computing.add(name)
-        try:
-            for eff, frame, _src in self._statics().get(name, ()):
-                if eff.condition is not None and not eff.condition(self, frame):
-                    continue
-                target = eff.target(self, frame)
-                ids = {id(t) for t in target} if type(target) is list else {id(target)}
-                out.append((eff, frame, ids))
-        finally:
-            self._computing.discard(name)
-        self._targets_cache[name] = out
-        return out
-
-    def keywords_of(self, card: CardRef) -> list[tuple[str, tuple]]:
-        """Printed keywords, then granted ones (static grants, temporary grants); cached per
-        state version like the targets of static effects."""
-        if self._targets_version == self.version:
-            hit = self._keywords_cache.get(card.id)
-            if hit is not None:
-                return hit
-        out = self._keywords_now(card)
-        if self._targets_version == self.version:  # still valid after computing the targets
-            self._keywords_cache[card.id] = out
-        return out
-
-    def _keywords_now(self, card: CardRef) -> list[tuple[str, tuple]]:
-        out = list(card.defn.keywords)
-        for eff, frame, targets in self._static_targets(""):
-            if id(card) in targets:
-                entry = (eff.keyword or eff.keyword_fn(self, frame), tuple(a(self, frame) for a in eff.keyword_args))
-                if entry[0] not in {k for k, _ in out}:
-                    out.append(entry)
-        for target, keyword, args, _until, _stamp in self.temp_grants:
-            if target is card and keyword not in {k for k, _ in out}:
-                out.append((keyword, args))
-        return out
-
-    def has_keyword(self, card, keyword: str) -> bool:
-        if type(card) is not CardRef:
-            return False
-        if not self.temp_grants and "" not in self.rules.statically_modified:
-            return any(k == keyword for k, _ in card.defn.keywords)
-        return any(k == keyword for k, _ in self.keywords_of(card))
-
-    def _abilities(self, card: CardRef, table: str, name: str):
-        """(ability, keyword locals) of a card for an event or procedure, printed and granted."""
-        own = getattr(card.defn, table).get(name, ())
-        if not self.temp_grants and "" not in self.rules.statically_modified:
-            return own
-        extra = []
-        printed = {k for k, _ in card.defn.keywords}
-        for keyword, args in self.keywords_of(card):
-            if keyword in printed:
-                continue
-            for ability, params in self.rules.keyword_tables[table].get(keyword, {}).get(name, ()):
-                extra.append((ability, dict(zip(params, args))))
-        return list(own) + extra if extra else own
 
     # ------------------------------------------------------------------ zones and cards
     def zone_key(self, name: str, player, row) -> ZoneKey:
@@ -896,89 +690,4 @@ class Game:
         if self.logging:
             self.log_entries.append(("end", seat, reason))
 
-    # ------------------------------------------------------------------ decisions
-    def choose(self, f, var: str, kind: str, n, prompt, values: list, who, span, always_ask: bool = False) -> None:
-        if kind == "one":
-            candidates = _distinct(values)
-        elif kind == "exactly":
-            k = max(0, min(n, len(values)))
-            candidates = [list(c) for c in itertools.combinations(values, k)]
-        elif kind == "up_to":
-            k = max(0, min(n, len(values)))
-            candidates = [list(c) for size in range(k + 1) for c in itertools.combinations(values, size)]
-        else:
-            if len(values) > 7:
-                self.runtime_error(f"cannot offer every order of {len(values)} values (7 at most)", span)
-            candidates = [list(c) for c in itertools.permutations(values)]
-        if not candidates:
-            f.locals[var] = None if kind == "one" else []
-            return
-        if len(candidates) == 1 and not always_ask:
-            only = candidates[0]
-            f.locals[var] = only.value if type(only) is Labelled else only
-            return
-        if not isinstance(who, PlayerRef):
-            self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
-        if kind != "one" and any(type(x) is Labelled for x in values):
-            options = [Option(None, self.label(v), [x.value if type(x) is Labelled else x for x in v], i)
-                       for i, v in enumerate(candidates)]
-        else:
-            options = [Option(None, v.label, v.value, i) if type(v) is Labelled else Option(None, None, v, i, self)
-                       for i, v in enumerate(candidates)]
-        self.pending = Pending(who.seat, var, prompt or "choose", options, span)
-        self.halted = True
-
-    def label(self, value) -> str:
-        if type(value) is CardRef:
-            template = value.defn.label
-            if template is None:
-                return value.defn.name
-            d = self.attrs.get(value.id)
-            if d is None:
-                return value.defn.name
-            fields = {}
-            for k in value.defn.label_fields:
-                v = self.read(value, k)
-                fields[k] = self.label(v) if type(v) in (PlayerRef, CardRef, AbilityRef) else v
-            return template.format(**fields)
-        if type(value) is PlayerRef:
-            return f"P{value.seat}"
-        if value is True:
-            return "yes"
-        if value is False:
-            return "no"
-        if value is None:
-            return "nothing"
-        if isinstance(value, list):
-            return " + ".join(self.label(v) for v in value) or "nothing"
-        if type(value) is Labelled:
-            return value.label
-        if type(value) is AbilityRef:
-            return f"{self.label(value.card)}: {value.ability.label or 'ability ' + str(value.index + 1)}"
-        return str(value)
-
-
 _RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError)
-
-
-def _clamp(value, lo_hi):
-    lo, hi = lo_hi
-    if lo is not None and value < lo:
-        return lo
-    if hi is not None and value > hi:
-        return hi
-    return value
-
-
-def _distinct(values: list) -> list:
-    """The values without repeats (cards and players by identity, others by value)."""
-    if len(values) < 2 or type(values[0]) in (list, Labelled):
-        return values  # lists of options (combinations, labelled pairs) are built distinct
-    seen = set()
-    out = []
-    for v in values:
-        k = id(v) if type(v) in (CardRef, PlayerRef) else value_id(v)
-        if k not in seen:
-            seen.add(k)
-            out.append(v)
-    return out

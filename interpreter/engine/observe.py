@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.values import CardRef, PlayerRef
-from .game import ATTACHED, CONTROLLER, OWNER, PART, Game
+from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, CardRef, PlayerRef
+from .game import Game
 
 
 def _public(value: Any) -> Any:

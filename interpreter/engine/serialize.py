@@ -12,7 +12,8 @@ from typing import Any
 from ..errors import RulesError
 from ..lang.runtime import Frame
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
-from .game import GAME, OPTIONS, Game, Option, Pending, Result
+from .decisions import Option, Pending
+from .game import GAME, OPTIONS, Game, Result
 
 FORMAT = 1
 

@@ -1,0 +1,144 @@
+"""Decisions: the options a player is offered, and how values read in options and logs.
+
+`Decisions` is a part of `Game`: `choose` turns the values a rule offers into numbered options
+(one value, exactly or up to N of them, or an order) and suspends the game until `apply`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Span
+from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, value_id
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Option:
+    """One legal answer to a decision: a stable id, a readable label, the value.
+
+    The id and label are computed on first use: an agent that picks by index never pays for them.
+    """
+
+    __slots__ = ("value", "index", "_id", "_label", "_game")
+
+    def __init__(self, id: str | None, label: str | None, value: Any, index: int, game: Game | None = None) -> None:
+        self.value = value
+        self.index = index
+        self._id = id
+        self._label = label
+        self._game = game
+
+    @property
+    def id(self) -> str:
+        if self._id is None:
+            self._id = value_id(self.value)
+        return self._id
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = self._game.label(self.value) if self._game is not None else str(self.value)
+        return self._label
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __repr__(self) -> str:
+        return f"Option({self.index}, {self.id!r}, {self.label!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+
+@dataclass
+class Pending:
+    seat: int
+    var: str
+    prompt: str
+    options: list[Option]
+    span: Span | None
+
+
+class Decisions:
+    """Mixin of Game: offering a choice, and readable labels of values."""
+
+    def choose(self, f, var: str, kind: str, n, prompt, values: list, who, span, always_ask: bool = False) -> None:
+        if kind == "one":
+            candidates = _distinct(values)
+        elif kind == "exactly":
+            k = max(0, min(n, len(values)))
+            candidates = [list(c) for c in itertools.combinations(values, k)]
+        elif kind == "up_to":
+            k = max(0, min(n, len(values)))
+            candidates = [list(c) for size in range(k + 1) for c in itertools.combinations(values, size)]
+        else:
+            if len(values) > 7:
+                self.runtime_error(f"cannot offer every order of {len(values)} values (7 at most)", span)
+            candidates = [list(c) for c in itertools.permutations(values)]
+        if not candidates:
+            f.locals[var] = None if kind == "one" else []
+            return
+        if len(candidates) == 1 and not always_ask:
+            only = candidates[0]
+            f.locals[var] = only.value if type(only) is Labelled else only
+            return
+        if not isinstance(who, PlayerRef):
+            self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
+        if kind != "one" and any(type(x) is Labelled for x in values):
+            options = [Option(None, self.label(v), [x.value if type(x) is Labelled else x for x in v], i)
+                       for i, v in enumerate(candidates)]
+        else:
+            options = [Option(None, v.label, v.value, i) if type(v) is Labelled else Option(None, None, v, i, self)
+                       for i, v in enumerate(candidates)]
+        self.pending = Pending(who.seat, var, prompt or "choose", options, span)
+        self.halted = True
+
+    def label(self, value) -> str:
+        if type(value) is CardRef:
+            template = value.defn.label
+            if template is None:
+                return value.defn.name
+            d = self.attrs.get(value.id)
+            if d is None:
+                return value.defn.name
+            fields = {}
+            for k in value.defn.label_fields:
+                v = self.read(value, k)
+                fields[k] = self.label(v) if type(v) in (PlayerRef, CardRef, AbilityRef) else v
+            return template.format(**fields)
+        if type(value) is PlayerRef:
+            return f"P{value.seat}"
+        if value is True:
+            return "yes"
+        if value is False:
+            return "no"
+        if value is None:
+            return "nothing"
+        if isinstance(value, list):
+            return " + ".join(self.label(v) for v in value) or "nothing"
+        if type(value) is Labelled:
+            return value.label
+        if type(value) is AbilityRef:
+            return f"{self.label(value.card)}: {value.ability.label or 'ability ' + str(value.index + 1)}"
+        return str(value)
+
+
+def _distinct(values: list) -> list:
+    """The values without repeats (cards and players by identity, others by value)."""
+    if len(values) < 2 or type(values[0]) in (list, Labelled):
+        return values  # lists of options (combinations, labelled pairs) are built distinct
+    seen = set()
+    out = []
+    for v in values:
+        k = id(v) if type(v) in (CardRef, PlayerRef) else value_id(v)
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out

@@ -1,0 +1,170 @@
+"""Continuous effects: static abilities, temporary modifiers and keyword grants.
+
+`ContinuousEffects` is a part of `Game`: it works out which static effects are active (cards in
+active zones, in timestamp order), what they apply to (cached per state version), an attribute's
+value through them, and the keywords a card has (printed, granted, temporary).
+"""
+
+from __future__ import annotations
+
+from ..lang.runtime import Frame
+from ..lang.values import CONTROLLER, PART, STAMP, CardRef
+
+
+class ContinuousEffects:
+    """Mixin of Game: reads through static and temporary effects; keywords of cards."""
+
+    def _modifiable(self, name: str) -> bool:
+        if self._temporarily_modified(name):
+            return True
+        if name not in self.rules.statically_modified:
+            return False
+        return bool(self._statics().get(name))
+
+    def _temporarily_modified(self, name: str) -> bool:
+        for m in self.temp_mods:
+            if m[1] == name:
+                return True
+        return False
+
+    def _statics(self) -> dict[str, list]:
+        """Active static effects by attribute ('' for keyword grants), in timestamp order."""
+        if self._static_version == self.version:
+            return self._static_index
+        found = []
+        attrs = self.attrs
+        for key in self.rules.active_zone_keys:
+            for card in self.zones[key]:
+                bound = card.defn.static_abilities
+                if not bound:
+                    continue
+                d = attrs[card.id]
+                part = d[PART]
+                for ability, local_values in bound:
+                    if ability.part is not None and ability.part != part:
+                        continue
+                    frame = Frame(None, dict(local_values), card, d[CONTROLLER])
+                    for eff in ability.statics:
+                        found.append((d[STAMP], eff, frame, card))
+        found.sort(key=lambda x: x[0])
+        index: dict[str, list] = {}
+        for _stamp, eff, frame, card in found:
+            index.setdefault(eff.attr, []).append((eff, frame, card))
+        self._static_index = index
+        self._static_version = self.version
+        return index
+
+    def _modified(self, obj, name: str, base):
+        """An attribute's value: its base, then static effects (timestamp order), then temporary
+        modifiers, then its limits. While the targets of the static effects on an attribute are
+        being worked out, that attribute reads without static effects: a static ability that
+        selects by the attribute it changes ("allies with offense above 1 get -1") sees the same
+        values whenever it is asked, so the result does not depend on what was read before."""
+        key = (id(obj), name)
+        value = base
+        if name not in self._computing and key not in self._reading:
+            self._reading.add(key)
+            try:
+                for eff, frame, targets in self._static_targets(name):
+                    if id(obj) in targets:
+                        amount = eff.amount(self, frame)
+                        value = amount if eff.mode == "to" else value + amount
+            finally:
+                self._reading.discard(key)
+        for target, attr, mode, amount, _until, _stamp in self.temp_mods:
+            if target is obj and attr == name:
+                value = amount if mode == "to" else value + amount
+        clamps = obj.defn.clamps if type(obj) is CardRef else self.rules.player_clamps
+        lo_hi = clamps.get(name)
+        return clamp(value, lo_hi) if lo_hi is not None else value
+
+    def add_temporary_modifier(self, obj, attr: str, mode: str, amount, until: str, f) -> None:
+        self.clock += 1
+        self.temp_mods.append((obj, attr, mode, amount, until, self.clock))
+        if attr in self.rules.static_reads:  # static abilities that read it must look again
+            self.version += 1
+
+    def add_temporary_grant(self, obj, keyword: str, args: tuple, until: str, f) -> None:
+        self.clock += 1
+        self.temp_grants.append((obj, keyword, args, until, self.clock))
+        self.version += 1
+
+    def _static_targets(self, name: str) -> list:
+        """(effect, frame, ids of the objects it applies to) of the active static effects on an
+        attribute ('' for keyword grants); targets are computed once per state version (writes to
+        attributes that static abilities read bump the version)."""
+        if self._targets_version != self.version:
+            self._targets_cache = {}
+            self._keywords_cache = {}
+            self._targets_version = self.version
+        hit = self._targets_cache.get(name)
+        if hit is not None:
+            return hit
+        out = []
+        self._computing.add(name)
+        try:
+            for eff, frame, _src in self._statics().get(name, ()):
+                if eff.condition is not None and not eff.condition(self, frame):
+                    continue
+                target = eff.target(self, frame)
+                ids = {id(t) for t in target} if type(target) is list else {id(target)}
+                out.append((eff, frame, ids))
+        finally:
+            self._computing.discard(name)
+        self._targets_cache[name] = out
+        return out
+
+    def keywords_of(self, card: CardRef) -> list[tuple[str, tuple]]:
+        """Printed keywords, then granted ones (static grants, temporary grants); cached per
+        state version like the targets of static effects."""
+        if self._targets_version == self.version:
+            hit = self._keywords_cache.get(card.id)
+            if hit is not None:
+                return hit
+        out = self._keywords_now(card)
+        if self._targets_version == self.version:  # still valid after computing the targets
+            self._keywords_cache[card.id] = out
+        return out
+
+    def _keywords_now(self, card: CardRef) -> list[tuple[str, tuple]]:
+        out = list(card.defn.keywords)
+        for eff, frame, targets in self._static_targets(""):
+            if id(card) in targets:
+                entry = (eff.keyword or eff.keyword_fn(self, frame), tuple(a(self, frame) for a in eff.keyword_args))
+                if entry[0] not in {k for k, _ in out}:
+                    out.append(entry)
+        for target, keyword, args, _until, _stamp in self.temp_grants:
+            if target is card and keyword not in {k for k, _ in out}:
+                out.append((keyword, args))
+        return out
+
+    def has_keyword(self, card, keyword: str) -> bool:
+        if type(card) is not CardRef:
+            return False
+        if not self.temp_grants and "" not in self.rules.statically_modified:
+            return any(k == keyword for k, _ in card.defn.keywords)
+        return any(k == keyword for k, _ in self.keywords_of(card))
+
+    def _abilities(self, card: CardRef, table: str, name: str):
+        """(ability, keyword locals) of a card for an event or procedure, printed and granted."""
+        own = getattr(card.defn, table).get(name, ())
+        if not self.temp_grants and "" not in self.rules.statically_modified:
+            return own
+        extra = []
+        printed = {k for k, _ in card.defn.keywords}
+        for keyword, args in self.keywords_of(card):
+            if keyword in printed:
+                continue
+            for ability, params in self.rules.keyword_tables[table].get(keyword, {}).get(name, ()):
+                extra.append((ability, dict(zip(params, args))))
+        return list(own) + extra if extra else own
+
+
+def clamp(value, lo_hi):
+    """A value held within (min, max), either of which may be None."""
+    lo, hi = lo_hi
+    if lo is not None and value < lo:
+        return lo
+    if hi is not None and value > hi:
+        return hi
+    return value
