@@ -1,4 +1,4 @@
-"""Compile a checked `Ruleset` into runnable `Rules`: closures, ability indexes, the main program.
+"""Compile a checked `Ruleset` into runnable `Rules`: generated code, ability indexes, the main program.
 
 `Rules` is immutable after construction and shared by every game made from it; `new_game`
 creates the cards of the decks and starts the main program (set-up, then the turn loop).

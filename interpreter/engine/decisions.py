@@ -71,6 +71,10 @@ class Decisions:
 
     def choose(self, f, var: str, kind: str, n, prompt, values: list, who, span, always_ask: bool = False) -> None:
         if kind == "one":
+            if len(values) < 2 and not always_ask:  # nothing to ask
+                only = values[0] if values else None
+                f.locals[var] = only.value if type(only) is Labelled else only
+                return
             candidates = _distinct(values)
         elif kind == "exactly":
             k = max(0, min(n, len(values)))
@@ -137,7 +141,8 @@ def _distinct(values: list) -> list:
     seen = set()
     out = []
     for v in values:
-        k = id(v) if type(v) in (CardRef, PlayerRef) else value_id(v)
+        t = type(v)
+        k = id(v) if t is CardRef or t is PlayerRef else v if t is AbilityRef else value_id(v)
         if k not in seen:
             seen.add(k)
             out.append(v)

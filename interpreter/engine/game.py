@@ -549,8 +549,8 @@ class Game(ContinuousEffects, Decisions):
             for index, (ability, local_values) in enumerate(card.defn.activated):
                 if ability.part is not None and ability.part != d[PART]:
                     continue
-                if ability.condition is not None:
-                    frame = Frame(None, dict(local_values), card, d[CONTROLLER])
+                if ability.condition is not None:  # (expressions only read the frame's locals)
+                    frame = Frame(None, local_values, card, d[CONTROLLER])
                     if not ability.condition(self, frame):
                         continue
                 out.append(AbilityRef(card, index))
@@ -563,7 +563,7 @@ class Game(ContinuousEffects, Decisions):
         if ability.cost is None:
             return 0
         d = self.attrs[ref.card.id]
-        return ability.cost(self, Frame(None, dict(ref.local_values), ref.card, d[CONTROLLER]))
+        return ability.cost(self, Frame(None, ref.local_values, ref.card, d[CONTROLLER]))
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""

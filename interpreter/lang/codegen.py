@@ -67,11 +67,18 @@ _INLINE_BUILTINS: dict[str, Callable[..., str]] = {
     "max_of": lambda x: f"(max({x}) if {x} else 0)",
     "min_of": lambda x: f"(min({x}) if {x} else 0)",
     "labelled": lambda x, label: f"_Labelled({x}, str({label}))",
+    "abilities": lambda x: f"g.activatable({x})",
+    "ability_cost": lambda a: f"g.ability_cost({a})",
+    "has": lambda c, k: f"g.has_keyword({c}, {k})",
+    "position": lambda c: f"g.position({c})",
+    "attachments": lambda x: f"g.attachments({x})",
+    "random": lambda x: f"g.random_choice({x})",
+    "shuffled": lambda x: f"g.shuffled({x})",
 }
 
 # Built-ins whose list arguments are written as lists; max_of and min_of name theirs twice, so
 # they are inlined only for a plain name.
-_LIST_ARGUMENTS = {"count", "first", "any", "is_empty", "max_of", "min_of"}
+_LIST_ARGUMENTS = {"count", "first", "any", "is_empty", "max_of", "min_of", "abilities", "random", "shuffled"}
 
 # Card properties kept in the card's attributes under a key of their own (see Game.new_card).
 _STORED_PROPERTIES = {"owner": OWNER, "controller": CONTROLLER, "attached_to": ATTACHED, "part": PART}
@@ -427,7 +434,9 @@ class CodeGenerator:
             "text": f"isinstance({v}, str)", "bool": f"isinstance({v}, bool)",
             "ability": f"isinstance({v}, _AbilityRef)",
         }.get(t)
-        if test is None:  # a card type of the ruleset
+        if test is None and isinstance(e.operand, ast.Name):  # a card type of the ruleset
+            test = f"(type({v}) is _CardRef and {v}.defn.type == {self.const(t)})"
+        elif test is None:
             test = f"_is_of_type({v}, {self.const(t)})"
         return f"(not {test})" if e.negated else f"({test})"
 

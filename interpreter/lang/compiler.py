@@ -1,14 +1,14 @@
-"""Compile checked AST into closures and flat instruction lists for the engine's frame machine.
+"""Compile checked AST into Python functions that the engine runs.
 
-Expressions become closures `fn(g, f)` (g: the running game, f: the current frame). Statements
-become instructions, also closures `op(g, f)`, in a flat list per code block with jumps, so
-that execution can stop at any decision and resume later: the whole continuation is the list of
-frames (code, pc, locals), which is plain data to copy for `clone()` and to write for `to_json()`.
-A `choose` inside an expression is lifted out into an instruction that runs before the statement
-and stores the answer in a temporary local (A-normal form).
+The compiler decides what each piece of rule code becomes and hands the writing to `codegen`
+(expressions, statements that cannot suspend, procedures and functions that never suspend) and
+`resumable` (blocks that may stop for a decision: a state machine whose frame (code, pc, locals)
+is the whole continuation, plain data to copy for `clone()` and to write for `to_json()`). A
+`choose` inside an expression is lifted out to run before its statement, its answer stored in a
+temporary local (A-normal form). It also compiles cards, abilities and keyword bundles.
 
-The runtime interface the closures use (`g.read`, `g.move`, `g.choose`, ...) is implemented by
-`interpreter.engine.game.Game`; this module never imports the engine.
+The runtime interface the generated code uses (`g.read`, `g.move`, `g.choose`, ...) is
+implemented by `interpreter.engine.game.Game`; this module never imports the engine.
 """
 
 from __future__ import annotations

@@ -15,11 +15,7 @@ from .runtime import Fn
 
 
 class NativeStatements:
-    """Compiles statements that cannot suspend into closures returning None, BREAK or STOP."""
-
-    # A statement that can neither take a decision, nor push a frame (a procedure that may be
-    # replaced or may suspend, an event that may trigger abilities or end the game), nor end the
-    # game runs as plain Python: no instruction dispatch, no frame for the procedures it calls.
+    """Mixin of the Compiler: which statements and procedures are native (cannot suspend)."""
 
     def _find_native_procedures(self) -> None:
         self.native_procedures: set[str] = set()

@@ -1,7 +1,7 @@
 """The objects compiled code works with: frames, code blocks, abilities, card definitions, the
 name table the compiler is given, and the built-in functions of the language.
 
-The engine implements the game side of the interface these closures call (`g.read`, `g.move`,
+The engine implements the game side of the interface the generated code calls (`g.read`, `g.move`,
 `g.choose`, ...); nothing here imports the engine.
 """
 
