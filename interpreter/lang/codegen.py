@@ -87,7 +87,7 @@ _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 # Built-in functions that always give a new list.
 _NEW_LIST_FUNCTIONS = {"others", "reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
-                       "shuffled"}
+                       "shuffled", "abilities", "attachments", "card_names"}
 
 
 class Namespace:
@@ -203,6 +203,7 @@ class CodeGenerator:
         self.ns = Namespace()
         self._counter = 0
         self._iterable_depth = 0
+        self._list_functions: set[str] = set()
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -341,7 +342,15 @@ class CodeGenerator:
         if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
             return True
         if isinstance(e, ast.Call):
-            return e.func in self.names.zones or (e.func in _NEW_LIST_FUNCTIONS and e.func not in self.names.functions)
+            if e.func in self.names.functions:  # what the function's body gives
+                if e.func in self._list_functions:
+                    return False  # (a recursive function: not known here)
+                self._list_functions.add(e.func)
+                try:
+                    return self.new_list(self.names.functions[e.func].body)
+                finally:
+                    self._list_functions.discard(e.func)
+            return e.func in self.names.zones or e.func in _NEW_LIST_FUNCTIONS
         if isinstance(e, ast.BinOp) and e.op == "+":
             return self.new_list(e.left) or self.new_list(e.right)
         return False
@@ -464,12 +473,18 @@ class CodeGenerator:
 
     # ------------------------------------------------------------------ calls and zones
     def _is_zone_call(self, e: ast.Expr) -> bool:
-        return isinstance(e, ast.Call) and e.func in self.names.zones and bool(e.args)
+        """A reference to one zone (a player's, or a shared zone without rows)."""
+        if not (isinstance(e, ast.Call) and e.func in self.names.zones):
+            return False
+        spec = self.names.zones[e.func]
+        return bool(e.args) or (not spec.per_player and not spec.rows)
 
     def x_Call(self, e: ast.Call, scope: Scope) -> str:
         func = e.func
         if func in self.names.zones:
             spec = self.names.zones[func]
+            if not e.args and not spec.per_player and not spec.rows:
+                return f"list(g.zones[{self.const(ZoneKey(func, 0, ''))}])"
             if not e.args:
                 return f"g.zone_cards_all({literal(func)})"
             if spec.rows and spec.per_player and len(e.args) == 1:  # a player's side: every row
@@ -487,6 +502,9 @@ class CodeGenerator:
                     self.host.end_inline()
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
+        if func == "ability_card" and isinstance(e.args[0], ast.Name):
+            a = self.ex(e.args[0], scope)
+            return f"({a}.card if isinstance({a}, _AbilityRef) else None)"
         if func in ("max_of", "min_of") and not (len(e.args) == 1 and isinstance(e.args[0], ast.Name)):
             return f"_bf_{func}(g, {self.ex(e.args[0], scope)})"
         if func in _LIST_ARGUMENTS:
@@ -510,6 +528,8 @@ class CodeGenerator:
             raise ValidationError("expected a zone, such as hand(you)", e.span)
         name, spec = e.func, self.names.zones[e.func]
         args = [self.ex(a, scope) for a in e.args]
+        if not args and not spec.per_player and not spec.rows:
+            return self.const(ZoneKey(name, 0, ""))
         if not args:
             return f"g.zone_key({literal(name)}, None, None)"
         if len(args) == 1 and spec.per_player and not spec.rows and (
