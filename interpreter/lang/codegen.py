@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, _as_list, _first, _index, _is_card, _is_player
+from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, _as_list, _index
 from .values import (
     ATTACHED,
     CARD_PROPERTIES,
@@ -95,8 +95,8 @@ class Namespace:
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {
-            "__builtins__": ALLOWED_BUILTINS, "_as_list": _as_list, "_first": _first, "_index": _index, "_head": _head,
-            "_is_card": _is_card, "_is_player": _is_player, "_is_int": _is_int, "_is_of_type": _is_of_type,
+            "__builtins__": ALLOWED_BUILTINS, "_as_list": _as_list, "_index": _index, "_head": _head,
+            "_is_int": _is_int, "_is_of_type": _is_of_type,
             "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
             "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef, "_BREAK": BREAK, "_STOP": STOP,
             "_Labelled": Labelled,
@@ -202,36 +202,37 @@ class CodeGenerator:
         self.names = host.names
         self.ns = Namespace()
         self._counter = 0
+        self.choices: dict[int, str] = {}  # the temporary local holding each lifted choose's answer
         self._iterable_depth = 0
         self._list_functions: set[str] = set()
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
         scope = Scope(frame=True)
-        self._subst = subst
+        self.choices = subst
         body = self.ex(e, scope)
-        return self._function(name, ["g", "f"], [(f"return {body}", e.span)], scope)
+        return self.compile_lines(name, ["g", "f"], [(f"return {body}", e.span)], scope)
 
     def block_function(self, body: tuple[ast.Stmt, ...] | list[ast.Stmt], name: str = "block") -> Callable:
         """A run of native statements inside suspendable code: returns None, BREAK or STOP."""
         scope = Scope(frame=True)
-        self._subst = {}
+        self.choices = {}
         lines = self.statements(body, scope, loop_depth=0, mode="block")
         lines.append(("return None", None))
-        return self._function(name, ["g", "f"], lines, scope)
+        return self.compile_lines(name, ["g", "f"], lines, scope)
 
     def define_procedure(self, name: str, proc: ast.Procedure) -> None:
         """A procedure that never suspends, as `p_NAME(g, f, params...)` (f: the caller's frame)."""
         params = [identifier(p) for p in proc.params]
         scope = Scope(frame=False, names=dict(zip(proc.params, params)))
-        self._subst = {}
+        self.choices = {}
         lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
         self._define("p_" + self._check(name), ["g", "f", *params], lines, f"procedure {name}")
 
     def define_function(self, name: str, fn: ast.Function) -> None:
         params = [identifier(p) for p in fn.params]
         scope = Scope(frame=False, names=dict(zip(fn.params, params)))
-        self._subst = {}
+        self.choices = {}
         body = self.ex(fn.body, scope)
         self._define("fn_" + self._check(name), ["g", "f", *params], [(f"return {body}", fn.body.span)],
                      f"function {name}")
@@ -248,12 +249,14 @@ class CodeGenerator:
             raise AssertionError(f"not an identifier: {name!r}")
         return name
 
-    def _temp(self, prefix: str = "_t") -> str:
+    def temp(self, prefix: str = "_t") -> str:
+        """A fresh Python name for generated code (never one a rule file could give)."""
         self._counter += 1
         return f"{prefix}{self._counter}"
 
-    def _function(self, name: str, params: list[str], lines: list[Line], scope: Scope) -> Callable:
-        fn_name = self._temp("_g")
+    def compile_lines(self, name: str, params: list[str], lines: list[Line], scope: Scope) -> Callable:
+        """Compile the body lines of one function and return the function."""
+        fn_name = self.temp("_g")
         if scope.uses_frame_locals:
             lines = [("L = f.locals", None), *lines]
         self._define(fn_name, params, lines, name)
@@ -315,7 +318,7 @@ class CodeGenerator:
         obj = self.ex(e.obj, scope)
         modified = self.names.modified_attributes
         if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
-            held, stored = self._temp("_w"), self._temp("_d")
+            held, stored = self.temp("_w"), self.temp("_d")
             return (f"({stored}[{self.const(_STORED_PROPERTIES[e.name])}] if type({held} := {obj}) is _CardRef "
                     f"and ({stored} := g.attrs.get({held}.id)) is not None else g.read({held}, {attr}))")
         if modified is None or e.name in modified or e.name in CARD_PROPERTIES:
@@ -327,13 +330,13 @@ class CodeGenerator:
         if simple:
             held = obj
         else:
-            held = self._temp("_w")
+            held = self.temp("_w")
             obj = f"({held} := {obj})"
         if e.name in self.names.player_attributes and e.name not in self.names.card_attributes:
             return f"(g.player_attrs[{held}.seat - 1][{attr}] if type({obj}) is _PlayerRef else g.read({held}, {attr}))"
         if self._iterable_depth:
             return f"g.read({held}, {attr})"
-        stored = self._temp("_d")
+        stored = self.temp("_d")
         return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None "
                 f"and {attr} in {stored} else g.read({held}, {attr}))")
 
@@ -387,7 +390,7 @@ class CodeGenerator:
     def x_Index(self, e: ast.Index, scope: Scope) -> str:
         obj = self.ex(e.obj, scope)
         if isinstance(e.index, ast.IntLit) and e.index.value >= 1 and not self._iterable_depth:
-            k, held = e.index.value, self._temp("_w")  # a list item by a fixed position, in place
+            k, held = e.index.value, self.temp("_w")  # a list item by a fixed position, in place
             return f"({held}[{k - 1}] if type({held} := {obj}) is list and len({held}) >= {k} else _index({held}, {k}))"
         return f"_index({obj}, {self.ex(e.index, scope)})"
 
@@ -395,7 +398,7 @@ class CodeGenerator:
         return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
 
     def _bound(self, scope: Scope, var: str) -> tuple[Scope, str]:
-        py = self._temp("_c")
+        py = self.temp("_c")
         inner = Scope(scope.frame, {**scope.names, var: py})
         inner.uses_frame_locals = scope.uses_frame_locals
         return inner, py
@@ -423,7 +426,7 @@ class CodeGenerator:
         return out
 
     def x_Choose(self, e: ast.Choose, scope: Scope) -> str:
-        var = self._subst.get(id(e))
+        var = self.choices.get(id(e))
         if var is None:
             raise ValidationError("'choose' is not allowed here (only in statements of effects)", e.span)
         scope.uses_frame_locals = True
@@ -518,9 +521,9 @@ class CodeGenerator:
 
     def zone_key_function(self, e: ast.Expr, subst: dict[int, str]) -> Callable:
         scope = Scope(frame=True)
-        self._subst = subst
+        self.choices = subst
         body = self.zone_key(e, scope)
-        return self._function("zone", ["g", "f"], [(f"return {body}", e.span)], scope)
+        return self.compile_lines("zone", ["g", "f"], [(f"return {body}", e.span)], scope)
 
     def zone_key(self, e: ast.Expr, scope: Scope) -> str:
         """Source for the key of a zone reference `name(player[, row])` or `name()`."""
@@ -537,7 +540,7 @@ class CodeGenerator:
             keys = self.const((None, *(ZoneKey(name, seat, "") for seat in range(1, self.names.player_count + 1))))
             p = held = args[0]
             if not isinstance(e.args[0], ast.Name):
-                held = self._temp("_w")
+                held = self.temp("_w")
                 p = f"({held} := {p})"
             return f"({keys}[{held}.seat] if type({p}) is _PlayerRef else g.zone_key({literal(name)}, {held}, None))"
         if len(args) == 1:
@@ -581,7 +584,7 @@ class CodeGenerator:
             return self._plain_write(target, obj, attr, s.op, value)
         if s.op == "=":
             return [f"g.write({obj}, {attr}, {value})"]
-        o = self._temp()
+        o = self.temp()
         return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
 
     def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str) -> list[str]:
@@ -591,7 +594,7 @@ class CodeGenerator:
         if isinstance(target.obj, ast.Name) and target.obj.id == "game":
             store = f"g.globals[{attr}]"
             return [f"{store} = {value}" if op == "=" else f"{store} = {store} {sign} {value}"]
-        o, d = self._temp(), self._temp("_d")
+        o, d = self.temp(), self.temp("_d")
         if op == "=":
             card = f"    {d}[{attr}] = {value}"
             player = f"    g.player_attrs[{o}.seat - 1][{attr}] = {value}"
@@ -643,7 +646,7 @@ class CodeGenerator:
         return [f"for _ in range({self.ex(s.count, scope)}):", *self._block(s.body, scope, loop_depth + 1, mode)]
 
     def s_While(self, s: ast.While, scope, loop_depth, mode):
-        budget = self._temp()
+        budget = self.temp()
         span = self.const(s.span)
         message = self.const("a 'while' loop ran past the step budget")
         return [f"{budget} = g.rules.step_budget",
@@ -664,7 +667,7 @@ class CodeGenerator:
         return [{"pure": "return", "block": "return _STOP", "frame": "return True"}[mode]]
 
     def s_Move(self, s: ast.Move, scope, loop_depth, mode):
-        card, key, one, at = self._temp(), self._temp(), self._temp(), self._temp()
+        card, key, one, at = self.temp(), self.temp(), self.temp(), self.temp()
         position = self.ex(s.position, scope)
         return [f"{card} = {self.ex(s.card, scope)}",
                 f"if type({card}) is _CardRef:",
@@ -676,7 +679,7 @@ class CodeGenerator:
                 f"        g.move({one}, {key}, {at})"]
 
     def s_Create(self, s: ast.Create, scope, loop_depth, mode):
-        key = self._temp()
+        key = self.temp()
         attrs = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.attrs)
         made = f"g.create({self.ex(s.card_name, scope)}, {key}, {{{attrs}}}, f)"
         lines = [f"{key} = {self.zone_key(s.zone, scope)}"]
@@ -699,18 +702,18 @@ class CodeGenerator:
         return [f"g.detach({self.ex(s.card, scope)})"]
 
     def s_Delete(self, s: ast.Delete, scope, loop_depth, mode):
-        one = self._temp()
+        one = self.temp()
         return [f"for {one} in _as_list({self.ex(s.card, scope)}):", f"    g.delete({one})"]
 
     def s_ModifyUntil(self, s: ast.ModifyUntil, scope, loop_depth, mode):
         assert isinstance(s.target, ast.Attribute)
-        one = self._temp()
+        one = self.temp()
         return [f"for {one} in _as_list({self.ex(s.target.obj, scope)}):",
                 f"    g.add_temporary_modifier({one}, {literal(s.target.name)}, {self.const(s.mode)}, "
                 f"{self.ex(s.amount, scope)}, {self.const(s.until)}, f)"]
 
     def s_GrantUntil(self, s: ast.GrantUntil, scope, loop_depth, mode):
-        one, values = self._temp(), self._temp()
+        one, values = self.temp(), self.temp()
         args = "(" + "".join(self.ex(a, scope) + ", " for a in s.args) + ")"
         keyword = self.const(s.keyword) if s.keyword in self.names.keywords else scope.get(s.keyword)
         return [f"{values} = {args}",

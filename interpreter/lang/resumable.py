@@ -21,6 +21,7 @@ data for `clone()` and `to_json()`.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -106,7 +107,7 @@ class ResumableWriter:
                 flat.jump(labels[item[1]], budget=True)
             else:
                 self.stmt(item, flat, scope)
-        return self.gen._function(name, ["g", "f"], flat.source(), Scope(frame=False))
+        return self.gen.compile_lines(name, ["g", "f"], flat.source(), Scope(frame=False))
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body, flat: FlatCode, scope: Scope) -> None:
@@ -116,7 +117,7 @@ class ResumableWriter:
     def stmt(self, s: ast.Stmt, flat: FlatCode, scope: Scope) -> None:
         gen = self.gen
         if self.host.is_native(s):
-            gen._subst = {}
+            gen.choices = {}
             flat.add(gen.statement(s, scope, 0, "frame"))
             return
         subst: dict[int, str] = {}
@@ -128,7 +129,7 @@ class ResumableWriter:
             var = self.host._tmp()
             self._choose(choose, var, flat, scope, subst)
             subst[id(choose)] = var
-        gen._subst = subst
+        gen.choices = subst
         method = getattr(self, "s_" + type(s).__name__, None)
         if method is None:  # a native statement made suspending only by its choose
             flat.add(gen.statement(s, scope, 0, "frame"))
@@ -139,7 +140,7 @@ class ResumableWriter:
 
     def _choose(self, c: ast.Choose, var: str, flat: FlatCode, scope: Scope, subst: dict[int, str]) -> None:
         gen = self.gen
-        gen._subst = subst
+        gen.choices = subst
         source = gen.as_list(c.source, scope)
         chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
         count = gen.ex(c.count, scope) if c.count is not None else "1"
@@ -151,8 +152,6 @@ class ResumableWriter:
     def prompt(self, text: str | None, scope: Scope) -> str:
         """A decision's prompt; `{name}` or `{name.attr}` in it shows that value (as options show
         values) when the decision is asked: "a target for {card} to hit"."""
-        import string
-
         gen = self.gen
         if text is None or "{" not in text:
             return gen.const(text)
@@ -231,7 +230,7 @@ class ResumableWriter:
         flat.add([(f"L[{seq}] = {gen.owned_list(s.iterable, scope)}", s.span), (f"L[{idx}] = 0", s.span)])
         head = flat.new_label()
         flat.place(head)
-        i = gen._temp()
+        i = gen.temp()
         self._loop(flat, scope, s, head, [
             (f"{i} = L[{idx}]", s.span),
             (f"if {i} >= len(L[{seq}]):", s.span), ("    pc = {end}", s.span), ("    continue", s.span),

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import Span
 from . import ast
-from .values import AbilityRef, CardRef, Labelled, PlayerRef
+from .values import AbilityRef, Labelled
 
 Fn = Callable[[Any, Any], Any]
 
@@ -154,13 +154,6 @@ class Names:
 CONTEXT_NAMES = {"self", "you", "event", "players", "game", "options"}
 TYPE_NAMES = {"player", "card", "list", "int", "text", "bool", "none", "ability"}
 
-
-def _is_player(v):
-    return isinstance(v, PlayerRef)
-
-
-def _is_card(v):
-    return isinstance(v, CardRef)
 
 
 def _as_list(v) -> list:
