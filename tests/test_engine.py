@@ -124,6 +124,18 @@ def test_step_budget_names_the_rule_and_card(rules):
     assert "spin_emitting" in str(info.value) and "Looper" in str(info.value)
 
 
+@pytest.mark.parametrize("part, procedure", [("top", "recurse"), ("bottom", "recurse_quietly")])
+def test_step_budget_stops_endless_recursion(rules, part, procedure):
+    """A procedure that calls itself forever (suspending, or plain Python) is stopped with a rule
+    error naming it, not a Python RecursionError."""
+    game = empty(rules)
+    looper = put(game, "Deep Looper", "board", 1, "left")
+    game.run_part(looper, part)
+    with pytest.raises(RuntimeRuleError) as info:
+        game._run(0)
+    assert procedure in str(info.value) and "Deep Looper" in str(info.value)
+
+
 def test_shuffles_come_from_the_seeded_generator(rules):
     orders = []
     for seed in (5, 5, 6):

@@ -241,7 +241,7 @@ class Game(ContinuousEffects, Decisions):
             try:
                 ended = f.code.run(self, f)
             except _RULE_ERRORS as err:
-                raise self._located(err, f) from None
+                raise self._located(err, frames[-1]) from None
             if ended:
                 frames.pop()
             elif self.halted:
@@ -252,6 +252,25 @@ class Game(ContinuousEffects, Decisions):
         self.steps += budget - self.steps_left
         if not frames and not depth and self.result is None:
             self.finish(reason="the rules ended without a result")
+
+    def descend(self, f: Frame) -> bool:
+        """Run the frames pushed above `f` (a call, triggered abilities) right away, as `_run`
+        would next; True when they have all ended and `f` may go on, False when they stopped
+        for a decision or the game ended. Saves unwinding to `_run` and re-entering `f`."""
+        frames = self.frames
+        if len(frames) > _DIRECT_DEPTH:  # deep recursion of rule calls: let `_run` go on
+            return False
+        while True:
+            top = frames[-1]
+            if top is f:
+                return True
+            if top.code.run(self, top):
+                frames.pop()
+            elif self.halted:
+                return False
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(top)
 
     def out_of_steps(self, f: Frame) -> None:
         budget = self.rules.step_budget
@@ -690,4 +709,5 @@ class Game(ContinuousEffects, Decisions):
         if self.logging:
             self.log_entries.append(("end", seat, reason))
 
+_DIRECT_DEPTH = 64  # frames deep that `descend` still runs frames from inside generated code
 _RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError)

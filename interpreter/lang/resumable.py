@@ -13,8 +13,8 @@ data for `clone()` and `to_json()`.
             ...                      # straight-line code of block 0
             f.pc = pc = 1            # a statement that may suspend: resume at 1
             g.emit(...)
-            if g.halted or g.frames[-1] is not f:
-                return None
+            if g.halted or g.frames[-1] is not f and not g.descend(f):
+                return None          # (descend runs the frames it pushed, unless they stop)
         if pc == 1:                  # falls through when nothing suspended
             ...
 """
@@ -29,7 +29,7 @@ from . import ast
 from .analysis import chooses_in
 from .codegen import CodeGenerator, Line, Scope, indent, literal
 
-_SUSPENDED = "if g.halted or g.frames[-1] is not f:"
+_SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
 
 
 class FlatCode:
@@ -176,7 +176,7 @@ class ResumableWriter:
             values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
             values += [f"{literal(a.name)}: {gen.ex(a.value, scope)}" for a in call.kwargs]
             flat.suspend_point(f"g.call({literal(call.func)}, {code}, {{{', '.join(values)}}}, f)", s.span,
-                               "if True:")
+                               "if not g.descend(f):")
             return
         args = [gen.ex(a, scope) for a in call.args]
         method = {"run": "run_part", "use": "activate", "aim": "aim"}.get(call.func)
