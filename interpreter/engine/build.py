@@ -64,6 +64,7 @@ class Rules:
 
         triggers, replaced = _ability_events(defs)
         self.static_reads = _static_reads(defs)
+        self.watched_zones = _watched_zones(ruleset, defs, self.static_reads)
         suspending: set[str] | None = set(triggers)
         for e in ruleset.end:
             if e.check_on is None:
@@ -147,6 +148,7 @@ class Rules:
         defn.initial = initial
         defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
         defn.label = ctype.label
+        defn.keyword_names = frozenset(k for k, _args in defn.keywords)
         defn.label_fields = [n for _lit, n, _spec, _conv in string.Formatter().parse(ctype.label or "") if n]
         bound = [(a, {}) for a in defn.abilities]
         for kw_name, args in defn.keywords:
@@ -291,6 +293,44 @@ def _static_reads(defs: Definitions) -> set[str]:
                 seen_functions.add(node.func)
                 pending.append(defs.functions[node.func].body)
     return names
+
+
+_LOCATION_READERS = {"position", "zone", "row"}
+_REACHES_ANY_CARD = {"attachments"}  # built-ins that may give a card in any zone
+
+
+def _watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozenset[str]:
+    """The zones whose changes may change what continuous effects do: the active zones (where
+    static, triggered and replacement abilities work) and every zone a static ability reads
+    (directly or through functions). A move between two other zones leaves the cached effects
+    valid. Where a static ability may both get hold of a card in any zone (through a card-valued
+    attribute) and read where a card is, every zone is watched."""
+    zones = {z.name for z in ruleset.zones.values() if z.active}
+    locates = reaches_any = False
+    pending = [a for a in _ability_nodes(defs) if isinstance(a, ast.Static)]
+    seen_functions: set[str] = set()
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if isinstance(node, ast.Call):
+                if node.func in ruleset.zones:
+                    zones.add(node.func)
+                elif node.func in _LOCATION_READERS:
+                    locates = True
+                elif node.func in _REACHES_ANY_CARD:
+                    reaches_any = True
+                elif node.func in defs.functions and node.func not in seen_functions:
+                    seen_functions.add(node.func)
+                    pending.append(defs.functions[node.func].body)
+            elif isinstance(node, ast.Attribute) and node.name in _LOCATION_READERS:
+                locates = True
+    specs = [*ruleset.globals.values(), *ruleset.player_attributes.values(),
+             *(a for t in ruleset.card_types.values() for a in t.attributes.values())]
+    card_valued = {"attached_to"} | {a.name for a in specs if a.type in ("card", "list", "ability")}
+    if static_reads & card_valued:
+        reaches_any = True
+    if locates and reaches_any:
+        return frozenset(ruleset.zones)
+    return frozenset(zones)
 
 
 def _copy(value):

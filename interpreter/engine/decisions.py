@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Span
@@ -57,13 +56,32 @@ class Option:
         return hash(self.id)
 
 
-@dataclass
 class Pending:
-    seat: int
-    var: str
-    prompt: str
-    options: list[Option]
-    span: Span | None
+    """A decision the game waits for: who decides, the frame local that takes the answer, the
+    prompt, the options. A prompt that shows values ("a target for {card}") may be given as a
+    function, called on first use: an agent that never reads it never pays for it."""
+
+    __slots__ = ("seat", "var", "_prompt", "options", "span")
+
+    def __init__(self, seat: int, var: str, prompt, options: list[Option], span: Span | None) -> None:
+        self.seat = seat
+        self.var = var
+        self._prompt = prompt
+        self.options = options
+        self.span = span
+
+    @property
+    def prompt(self) -> str:
+        if not isinstance(self._prompt, str):
+            self._prompt = self._prompt()
+        return self._prompt
+
+    def copy_for(self, game: Game) -> Pending:
+        """The same decision in a copy of the game: its text settled now (it reads the state,
+        which the copy shares only until either game goes on), lazy labels read from the copy."""
+        options = [Option(o._id, o._label, o.value, o.index, game if o._game is not None else None)
+                   for o in self.options]
+        return Pending(self.seat, self.var, self.prompt, options, self.span)
 
 
 class Decisions:

@@ -141,8 +141,10 @@ class ContinuousEffects:
     def has_keyword(self, card, keyword: str) -> bool:
         if type(card) is not CardRef:
             return False
+        if keyword in card.defn.keyword_names:  # grants add keywords, nothing takes one away
+            return True
         if not self.temp_grants and "" not in self.rules.statically_modified:
-            return any(k == keyword for k, _ in card.defn.keywords)
+            return False
         return any(k == keyword for k, _ in self.keywords_of(card))
 
     def _abilities(self, card: CardRef, table: str, name: str):

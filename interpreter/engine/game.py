@@ -192,6 +192,8 @@ class Game(ContinuousEffects, Decisions):
         new.rng = random.Random.__new__(random.Random)  # Random() would seed itself from the OS first
         new.rng.setstate(self.rng.getstate())
         new.frames = [f.copy() for f in self.frames]
+        if self.pending is not None:
+            new.pending = self.pending.copy_for(new)
         new.log_entries = list(self.log_entries)
         new.revealed = set(self.revealed)
         new._static_version = -1
@@ -466,7 +468,8 @@ class Game(ContinuousEffects, Decisions):
         self.attrs[card.id] = d
         self.card_zone[card.id] = key
         self.zones[key].append(card)
-        self.version += 1
+        if key[0] in self.rules.watched_zones:
+            self.version += 1
         return card
 
     def create(self, name: str, key: ZoneKey, attrs: dict, f) -> CardRef:
@@ -500,13 +503,16 @@ class Game(ContinuousEffects, Decisions):
             d[STAMP] = self.clock
             if old[0] != key[0]:
                 self.revealed.discard(card.id)
-        self.version += 1
+        watched = self.rules.watched_zones
+        if old[0] in watched or key[0] in watched:
+            self.version += 1
         if "moved" in self.rules.wanted_events:
             self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
 
     def shuffle(self, key: ZoneKey) -> None:
         self.rng.shuffle(self.zones[key])
-        self.version += 1
+        if key[0] in self.rules.watched_zones:
+            self.version += 1
 
     def attach(self, card, target) -> None:
         if card is None:
@@ -535,7 +541,8 @@ class Game(ContinuousEffects, Decisions):
         self.zones[key].remove(card)
         del self.attrs[card.id]
         del self.cards[card.id]
-        self.version += 1
+        if key[0] in self.rules.watched_zones:
+            self.version += 1
 
     def reveal(self, what) -> None:
         for c in what if isinstance(what, list) else [what]:

@@ -167,10 +167,12 @@ class Scope:
     resume there; in a pure scope (a function or a procedure that never suspends) they are Python
     locals."""
 
-    def __init__(self, frame: bool, names: dict[str, str] | None = None) -> None:
+    def __init__(self, frame: bool, names: dict[str, str] | None = None,
+                 players: frozenset[str] = frozenset()) -> None:
         self.frame = frame
         self.names: dict[str, str] = dict(names or {})
         self.uses_frame_locals = False
+        self.players = players  # names that always hold a player (see `player_names`)
 
     def get(self, name: str) -> str:
         found = self.names.get(name)
@@ -215,7 +217,7 @@ class CodeGenerator:
 
     def block_function(self, body: tuple[ast.Stmt, ...] | list[ast.Stmt], name: str = "block") -> Callable:
         """A run of native statements inside suspendable code: returns None, BREAK or STOP."""
-        scope = Scope(frame=True)
+        scope = Scope(frame=True)  # (names may be bound before the run: no player names known)
         self.choices = {}
         lines = self.statements(body, scope, loop_depth=0, mode="block")
         lines.append(("return None", None))
@@ -224,7 +226,8 @@ class CodeGenerator:
     def define_procedure(self, name: str, proc: ast.Procedure) -> None:
         """A procedure that never suspends, as `p_NAME(g, f, params...)` (f: the caller's frame)."""
         params = [identifier(p) for p in proc.params]
-        scope = Scope(frame=False, names=dict(zip(proc.params, params)))
+        scope = Scope(frame=False, names=dict(zip(proc.params, params)),
+                      players=self.player_names(proc.body, proc.params))
         self.choices = {}
         lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
         self._define("p_" + self._check(name), ["g", "f", *params], lines, f"procedure {name}")
@@ -317,6 +320,11 @@ class CodeGenerator:
                 return f"f.event.get({attr})"
         obj = self.ex(e.obj, scope)
         modified = self.names.modified_attributes
+        if self.is_player(e.obj, scope):
+            if e.name == "seat":
+                return f"{obj}.seat"
+            if e.name in self.names.player_attributes and modified is not None and e.name not in modified:
+                return f"g.player_attrs[{obj}.seat - 1][{attr}]"
         if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
             held, stored = self.temp("_w"), self.temp("_d")
             return (f"({stored}[{self.const(_STORED_PROPERTIES[e.name])}] if type({held} := {obj}) is _CardRef "
@@ -376,8 +384,8 @@ class CodeGenerator:
     def owned_list(self, e: ast.Expr, scope: Scope) -> str:
         """A list of the expression's items that the caller may keep (a copy unless it is new)."""
         source = self.ex(e, scope)
-        if self.new_list(e):
-            return source
+        if self.new_list(e) or self.is_player_list(e, scope) and isinstance(e, ast.Name):
+            return source  # (new, or the players: a list that never changes)
         return f"list({source})" if self.is_list(e) else f"list(_as_list({source}))"
 
     def is_text(self, e: ast.Expr) -> bool:
@@ -388,6 +396,8 @@ class CodeGenerator:
         return isinstance(e, ast.BinOp) and e.op == "+" and self.is_text(e.left) and self.is_text(e.right)
 
     def x_Index(self, e: ast.Index, scope: Scope) -> str:
+        if self.is_player(e, scope):
+            return f"g.players[{e.index.value - 1}]"
         obj = self.ex(e.obj, scope)
         if isinstance(e.index, ast.IntLit) and e.index.value >= 1 and not self._iterable_depth:
             k, held = e.index.value, self.temp("_w")  # a list item by a fixed position, in place
@@ -397,18 +407,72 @@ class CodeGenerator:
     def x_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
         return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
 
-    def _bound(self, scope: Scope, var: str) -> tuple[Scope, str]:
+    def _bound(self, scope: Scope, var: str, source: ast.Expr) -> tuple[Scope, str]:
         py = self.temp("_c")
-        inner = Scope(scope.frame, {**scope.names, var: py})
+        players = scope.players | {var} if self.is_player_list(source, scope) else scope.players - {var}
+        inner = Scope(scope.frame, {**scope.names, var: py}, players)
         inner.uses_frame_locals = scope.uses_frame_locals
         return inner, py
+
+    # ------------------------------------------------------------------ names that hold players
+    def is_player_list(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a list of players (`players`, `others(p)`, a
+        selection from them)."""
+        if isinstance(e, ast.Name):
+            return e.id == "players" and e.id not in scope.names
+        if isinstance(e, ast.Call):
+            return e.func == "others" and e.func not in self.names.functions
+        return isinstance(e, ast.Select) and self.is_player_list(e.source, scope)
+
+    def is_player(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a player (never none): a name that only ever holds
+        one, `players[K]` for a seat that exists, `next_player(...)`."""
+        if isinstance(e, ast.Name):
+            return e.id in scope.players
+        if isinstance(e, ast.Index):
+            return (isinstance(e.obj, ast.Name) and e.obj.id == "players" and e.obj.id not in scope.names
+                    and isinstance(e.index, ast.IntLit) and 1 <= e.index.value <= self.names.player_count)
+        if isinstance(e, ast.Call):
+            return e.func == "next_player" and e.func not in self.names.functions
+        return False
+
+    def player_names(self, body, params=()) -> frozenset[str]:
+        """The local names of a block that hold a player wherever they are used: every `let`,
+        assignment and `for` that binds the name gives a player (parameters are not known)."""
+        bindings: dict[str, list] = {}
+
+        def visit(stmts) -> None:
+            for st in stmts or ():
+                if isinstance(st, ast.Let):
+                    bindings.setdefault(st.name, []).append(st.value)
+                elif isinstance(st, ast.Assign) and isinstance(st.target, ast.Name):
+                    bindings.setdefault(st.target.id, []).append(None if st.op != "=" else st.value)
+                elif isinstance(st, ast.For):
+                    bindings.setdefault(st.var, []).append(("each", st.iterable))
+                elif isinstance(st, ast.Create) and st.bind:
+                    bindings.setdefault(st.bind, []).append(None)
+                for name in ("body", "orelse"):
+                    visit(getattr(st, name, None))
+                for branch in getattr(st, "branches", ()):
+                    visit(branch.body)
+
+        visit(body)
+        known = set(bindings) - set(params)
+        while True:  # drop names with a binding not known to give a player, until none is left
+            scope = Scope(False, players=frozenset(known))
+            keep = {n for n in known if all(
+                v is not None and (self.is_player_list(v[1], scope) if isinstance(v, tuple)
+                                   else self.is_player(v, scope)) for v in bindings[n])}
+            if keep == known:
+                return frozenset(known)
+            known = keep
 
     def _merge(self, scope: Scope, inner: Scope) -> None:
         scope.uses_frame_locals = scope.uses_frame_locals or inner.uses_frame_locals
 
     def x_Comprehension(self, e: ast.Comprehension, scope: Scope) -> str:
         source = self.iterable(e.source, scope)
-        inner, py = self._bound(scope, e.var)
+        inner, py = self._bound(scope, e.var, e.source)
         element = self.ex(e.element, inner)
         cond = f" if {self.ex(e.condition, inner)}" if e.condition is not None else ""
         self._merge(scope, inner)
@@ -416,7 +480,7 @@ class CodeGenerator:
 
     def x_Select(self, e: ast.Select, scope: Scope) -> str:
         source = self.iterable(e.source, scope)
-        inner, py = self._bound(scope, e.var)
+        inner, py = self._bound(scope, e.var, e.source)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
         out = f"[{py} for {py} in {source}{cond}]"
         if e.order_by is not None:
@@ -539,6 +603,8 @@ class CodeGenerator:
                 isinstance(e.args[0], ast.Name) or not self._iterable_depth):
             keys = self.const((None, *(ZoneKey(name, seat, "") for seat in range(1, self.names.player_count + 1))))
             p = held = args[0]
+            if self.is_player(e.args[0], scope):
+                return f"{keys}[{p}.seat]"
             if not isinstance(e.args[0], ast.Name):
                 held = self.temp("_w")
                 p = f"({held} := {p})"
@@ -581,19 +647,23 @@ class CodeGenerator:
         attr = literal(target.name)
         obj = self.ex(target.obj, scope)
         if target.name in self.names.plain_attributes:
-            return self._plain_write(target, obj, attr, s.op, value)
+            return self._plain_write(target, obj, attr, s.op, value, scope)
         if s.op == "=":
             return [f"g.write({obj}, {attr}, {value})"]
         o = self.temp()
         return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
 
-    def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str) -> list[str]:
+    def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str,
+                     scope: Scope) -> list[str]:
         """Set an attribute that has no limits and that no continuous effect reads, in place
         (`g.write` does the same, and handles every other case)."""
         sign = "+" if op == "+=" else "-"
         if isinstance(target.obj, ast.Name) and target.obj.id == "game":
             store = f"g.globals[{attr}]"
             return [f"{store} = {value}" if op == "=" else f"{store} = {store} {sign} {value}"]
+        if target.name in self.names.player_attributes and self.is_player(target.obj, scope):
+            store = f"g.player_attrs[{obj}.seat - 1][{attr}]"
+            return [f"{store} = {value}" if op == "=" else f"{store} {op} {value}"]
         o, d = self.temp(), self.temp("_d")
         if op == "=":
             card = f"    {d}[{attr}] = {value}"

@@ -51,16 +51,17 @@ class Compiler(NativeStatements):
             self.gen.define_procedure(name, self.names.procedures[name])
 
     # ----------------------------------------------------------------- blocks
-    def block(self, name: str, body: tuple[ast.Stmt, ...], span: Span) -> Code:
+    def block(self, name: str, body: tuple[ast.Stmt, ...], span: Span, bound: tuple[str, ...] = ()) -> Code:
+        """A code block whose frame starts with the names `bound` (keyword parameters...)."""
         code = Code(name, span)
-        self._compile_body(body, code)
+        self._compile_body(body, code, bound)
         if name in self.codes:
             raise ValidationError(f"two code blocks are named {name!r}", span)
         self.codes[name] = code
         return code
 
-    def _compile_body(self, body, code: Code) -> None:
-        code.run = self.writer.function(code.name, list(body))
+    def _compile_body(self, body, code: Code, bound: tuple[str, ...] = ()) -> None:
+        code.run = self.writer.function(code.name, list(body), bound=(*code.params, *bound))
 
     def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int]]:
         """The game's main code: set-up, then turns forever, each running the phases in order.
@@ -148,14 +149,16 @@ class Compiler(NativeStatements):
             elif isinstance(a, (ast.Triggered, ast.Replacement)):
                 kind = "triggered" if isinstance(a, ast.Triggered) else "replacement"
                 cond = self.expr(a.condition) if a.condition is not None else None
-                code = self.block(f"{kind} {base} on {a.event}", a.body, a.span)
+                code = self.block(f"{kind} {base} on {a.event}", a.body, a.span, params)
                 out.append(Ability(kind, owner, i, part, event=a.event, condition=cond, code=code,
                                    keyword=keyword, keyword_params=params, span=a.span))
             else:
                 cond = self.expr(a.condition) if a.condition is not None else None
                 cost = self.expr(a.cost) if a.cost is not None else None
-                code = self.block(f"activated {base}", a.body, a.span)
-                target = self.block(f"activated {base} target", a.target, a.span) if a.target is not None else None
+                aimed = tuple(n for st in a.target or () for n in _bound_names(st))  # the body sees them
+                code = self.block(f"activated {base}", a.body, a.span, (*params, *aimed))
+                target = (self.block(f"activated {base} target", a.target, a.span, params)
+                          if a.target is not None else None)
                 out.append(Ability("activated", owner, i, part, condition=cond, code=code, label=a.label,
                                    cost=cost, keyword=keyword, keyword_params=params, span=a.span,
                                    target_code=target))
@@ -185,3 +188,16 @@ class Compiler(NativeStatements):
 
 def _none(g, f):
     return None
+
+
+def _bound_names(s: ast.Stmt):
+    """Every local name a statement (or a statement inside it) binds."""
+    for node in ast.walk(s):
+        if isinstance(node, ast.Let):
+            yield node.name
+        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+            yield node.target.id
+        elif isinstance(node, ast.For):
+            yield node.var
+        elif isinstance(node, ast.Create) and node.bind:
+            yield node.bind

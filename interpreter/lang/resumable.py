@@ -89,11 +89,14 @@ class ResumableWriter:
         self.gen = gen
         self.host = host  # the compiler: which statements are native, temporaries, procedure codes
 
-    def function(self, name: str, items: list, labels: dict[str, int] | None = None) -> Callable:
+    def function(self, name: str, items: list, labels: dict[str, int] | None = None,
+                 bound: tuple[str, ...] = ()) -> Callable:
         """A resumable function for statements; items may also be ('label', key) to record a
-        label in `labels`, or ('hook', python_call) for an engine call that may suspend."""
+        label in `labels`, or ('hook', python_call) for an engine call that may suspend.
+        `bound`: the names the frame's locals hold before it starts (parameters)."""
         flat = FlatCode()
-        scope = Scope(frame=True)
+        statements = [i for i in items if not isinstance(i, tuple)]
+        scope = Scope(frame=True, players=self.gen.player_names(statements, bound))
         self.gen.frame_loops = []
         for item in items:
             if isinstance(item, tuple) and item[0] == "label":
@@ -151,7 +154,8 @@ class ResumableWriter:
 
     def prompt(self, text: str | None, scope: Scope) -> str:
         """A decision's prompt; `{name}` or `{name.attr}` in it shows that value (as options show
-        values) when the decision is asked: "a target for {card} to hit"."""
+        values) when the decision is asked: "a target for {card} to hit". Such a prompt is a
+        function of the waiting frame's locals, called only if someone reads it."""
         gen = self.gen
         if text is None or "{" not in text:
             return gen.const(text)
@@ -165,7 +169,7 @@ class ResumableWriter:
                 for attr in attrs:
                     value = f"g.read({value}, {literal(attr)})"
                 pieces.append(f"g.label({value})")
-        return "(" + " + ".join(pieces) + ")"
+        return "(lambda: " + " + ".join(pieces) + ")"  # read when the prompt is shown (Pending)
 
     def s_CallStmt(self, s: ast.CallStmt, flat: FlatCode, scope: Scope) -> None:
         gen, call = self.gen, s.call
