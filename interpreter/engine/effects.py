@@ -114,9 +114,9 @@ class ContinuousEffects:
         self._targets_cache[name] = out
         return out
 
-    def keywords_of(self, card: CardRef) -> list[tuple[str, tuple]]:
+    def keywords_of(self, card: CardRef) -> tuple | list[tuple[str, tuple]]:
         """Printed keywords, then granted ones (static grants, temporary grants); cached per
-        state version like the targets of static effects."""
+        state version like the targets of static effects. (Do not change the result.)"""
         if self._targets_version == self.version:
             hit = self._keywords_cache.get(card.id)
             if hit is not None:
@@ -127,16 +127,25 @@ class ContinuousEffects:
         return out
 
     def _keywords_now(self, card: CardRef) -> list[tuple[str, tuple]]:
-        out = list(card.defn.keywords)
+        printed = card.defn.keywords
+        out = None
+        have = card.defn.keyword_names
+        key = id(card)
         for eff, frame, targets in self._static_targets(""):
-            if id(card) in targets:
-                entry = (eff.keyword or eff.keyword_fn(self, frame), tuple(a(self, frame) for a in eff.keyword_args))
-                if entry[0] not in {k for k, _ in out}:
-                    out.append(entry)
+            if key in targets:
+                keyword = eff.keyword or eff.keyword_fn(self, frame)
+                if keyword not in have:
+                    if out is None:
+                        out, have = list(printed), set(have)
+                    out.append((keyword, tuple(a(self, frame) for a in eff.keyword_args)))
+                    have.add(keyword)
         for target, keyword, args, _until, _stamp in self.temp_grants:
-            if target is card and keyword not in {k for k, _ in out}:
+            if target is card and keyword not in have:
+                if out is None:
+                    out, have = list(printed), set(have)
                 out.append((keyword, args))
-        return out
+                have.add(keyword)
+        return printed if out is None else out
 
     def has_keyword(self, card, keyword: str) -> bool:
         if type(card) is not CardRef:
@@ -153,7 +162,7 @@ class ContinuousEffects:
         if not self.temp_grants and "" not in self.rules.statically_modified:
             return own
         extra = []
-        printed = {k for k, _ in card.defn.keywords}
+        printed = card.defn.keyword_names
         for keyword, args in self.keywords_of(card):
             if keyword in printed:
                 continue

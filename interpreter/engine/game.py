@@ -391,12 +391,12 @@ class Game(ContinuousEffects, Decisions):
                 d[name] = value
                 if name in self.rules.static_reads:
                     self.version += 1
-            elif name == "part":
-                d[PART] = value
-                self.version += 1
-            elif name == "controller":
-                d[CONTROLLER] = value
-                self.version += 1
+            elif name == "part" or name == "controller":
+                d[PART if name == "part" else CONTROLLER] = value
+                # what a card's part or controller changes: its abilities where they work, and
+                # static abilities that read them
+                if self.card_zone[obj.id][0] in self.rules.watched_zones or name in self.rules.static_reads:
+                    self.version += 1
             else:
                 self.runtime_error(f"card {obj.defn.name} has no attribute '{name}' to set")
         elif type(obj) is PlayerRef:
@@ -586,8 +586,8 @@ class Game(ContinuousEffects, Decisions):
         if not isinstance(ref, AbilityRef):
             self.runtime_error(f"ability_cost needs an ability, not {ref!r}")
         ability = ref.ability
-        if ability.cost is None:
-            return 0
+        if ability.fixed_cost is not None:
+            return ability.fixed_cost
         d = self.attrs[ref.card.id]
         return ability.cost(self, Frame(None, ref.local_values, ref.card, d[CONTROLLER]))
 

@@ -324,6 +324,8 @@ class CodeGenerator:
             if e.name == "seat":
                 return f"{obj}.seat"
             if e.name in self.names.player_attributes and modified is not None and e.name not in modified:
+                if isinstance(e.obj, ast.Index):  # players[K]
+                    return f"g.player_attrs[{e.obj.index.value - 1}][{attr}]"
                 return f"g.player_attrs[{obj}.seat - 1][{attr}]"
         if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
             held, stored = self.temp("_w"), self.temp("_d")
@@ -518,8 +520,22 @@ class CodeGenerator:
 
     def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
         op = e.op
-        if op == "in" and self._is_zone_call(e.right):
-            return f"({self.ex(e.left, scope)} in g.zones[{self.zone_key(e.right, scope)}])"
+        if op == "in" and isinstance(e.right, ast.Call) and e.right.func in self.names.zones and (
+                not self._iterable_depth or isinstance(e.left, ast.Name)):
+            # membership by the card's zone (O(1)), not a search of the zone's list
+            left = self.ex(e.left, scope)
+            held = left if isinstance(e.left, ast.Name) else self.temp("_w")
+            card = f"type({left if held == left else f'({held} := {left})'}) is _CardRef"
+            spec = self.names.zones[e.right.func]
+            if self._is_zone_call(e.right):
+                return f"({card} and g.card_zone.get({held}.id) == {self.zone_key(e.right, scope)})"
+            if not e.right.args:  # every player's (and every row's) cards of that zone
+                return f"({card} and {held}.id in g.card_zone and g.card_zone[{held}.id][0] == {literal(e.right.func)})"
+            if spec.rows and spec.per_player and len(e.right.args) == 1 and self.is_player(e.right.args[0], scope):
+                # all rows of a player's side
+                key = self.temp("_k")
+                return (f"({card} and ({key} := g.card_zone.get({held}.id)) is not None and {key}[0] == "
+                        f"{literal(e.right.func)} and {key}[1] == {self.ex(e.right.args[0], scope)}.seat)")
         if op == "in":
             return f"({self.ex(e.left, scope)} in {self.as_list(e.right, scope)})"
         if op == "+" and (self.new_list(e.left) or self.new_list(e.right)):

@@ -161,7 +161,7 @@ class Compiler(NativeStatements):
                           if a.target is not None else None)
                 out.append(Ability("activated", owner, i, part, condition=cond, code=code, label=a.label,
                                    cost=cost, keyword=keyword, keyword_params=params, span=a.span,
-                                   target_code=target))
+                                   target_code=target, fixed_cost=_fixed_cost(a.cost)))
         return out
 
     def keyword_bundle(self, kw: ast.KeywordDef) -> list[Ability]:
@@ -188,6 +188,12 @@ class Compiler(NativeStatements):
 
 def _none(g, f):
     return None
+
+
+def _fixed_cost(cost: ast.Expr | None) -> int | None:
+    if cost is None:
+        return 0
+    return cost.value if isinstance(cost, ast.IntLit) else None
 
 
 def _bound_names(s: ast.Stmt):

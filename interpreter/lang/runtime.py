@@ -93,6 +93,7 @@ class Ability:
     keyword_params: tuple[str, ...] = ()
     span: Span | None = None
     target_code: Code | None = None  # activated: the `target` block, run when the ability is used
+    fixed_cost: int | None = None  # activated: the cost when it is a number (0 without `pay`)
 
     @property
     def key(self) -> tuple[str, str, int]:
