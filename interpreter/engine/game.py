@@ -432,6 +432,11 @@ class Game(ContinuousEffects, Decisions):
                 self.runtime_error(f"zone '{name}' has no row {row!r} (rows: {', '.join(spec.rows)})")
         return ZoneKey(name, seat, row or "")
 
+    def row_zone_key(self, keys: dict, name: str, player, row) -> ZoneKey:
+        """`zone_key` for a player's zone made of rows, from a table of its keys made at load."""
+        key = keys.get((player.seat, row)) if type(player) is PlayerRef and type(row) is str else None
+        return key if key is not None else self.zone_key(name, player, row)
+
     def zone_cards(self, key: ZoneKey) -> list[CardRef]:
         return self.zones[key]
 

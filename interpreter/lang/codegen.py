@@ -207,6 +207,7 @@ class CodeGenerator:
         self.choices: dict[int, str] = {}  # the temporary local holding each lifted choose's answer
         self._iterable_depth = 0
         self._list_functions: set[str] = set()
+        self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -520,6 +521,11 @@ class CodeGenerator:
 
     def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
         op = e.op
+        if (op == "in" and isinstance(e.right, ast.BinOp) and e.right.op == "+" and isinstance(e.left, ast.Name)
+                and self.is_list(e.right.left) and self.is_list(e.right.right)):
+            # in one list or the other: no joined list to build
+            return (f"({self.ex(ast.BinOp('in', e.left, e.right.left), scope)} or "
+                    f"{self.ex(ast.BinOp('in', e.left, e.right.right), scope)})")
         if op == "in" and isinstance(e.right, ast.Call) and e.right.func in self.names.zones and (
                 not self._iterable_depth or isinstance(e.left, ast.Name)):
             # membership by the card's zone (O(1)), not a search of the zone's list
@@ -627,6 +633,13 @@ class CodeGenerator:
             return f"({keys}[{held}.seat] if type({p}) is _PlayerRef else g.zone_key({literal(name)}, {held}, None))"
         if len(args) == 1:
             return f"g.zone_key({literal(name)}, {args[0]}, None)"
+        if spec.per_player and spec.rows:  # the keys made once: (seat, row) -> key
+            table = self._row_tables.get(name)
+            if table is None:
+                table = self._row_tables[name] = self.const({
+                    (seat, row): ZoneKey(name, seat, row)
+                    for seat in range(1, self.names.player_count + 1) for row in spec.rows})
+            return f"g.row_zone_key({table}, {literal(name)}, {args[0]}, {args[1]})"
         return f"g.zone_key({literal(name)}, {args[0]}, {args[1]})"
 
     # ------------------------------------------------------------------ statements
