@@ -86,3 +86,42 @@ def test_a_runtime_error_in_a_suspendable_procedure_points_at_its_line(tmp_path)
     with pytest.raises(RuntimeRuleError) as info:
         game.apply("left")
     assert info.value.span.line == 4 and info.value.span.file.endswith("extra.rules")
+
+
+def _source_of(rules, label: str) -> str:
+    return "\n".join(src for name, src in rules.compiler.gen.ns.sources.items() if label in name)
+
+
+def test_names_that_only_ever_hold_players_read_player_attributes_in_place(tmp_path):
+    path = _toy_with(tmp_path, "procedure tally(p) {\n  let total = 0\n  for q in players { total += q.score }\n"
+                               "  let s = p\n  total += s.score\n  game.counter = total\n}\n")
+    rules = load(path)
+    source = _source_of(rules, "procedure tally")
+    assert "g.player_attrs[v_q.seat - 1]['score']" in source  # q: always a player, read in place
+    assert "type(v_q)" not in source
+    assert "if type(v_s) is _PlayerRef else g.read(v_s, 'score')" in source  # s: tested first
+    game = _empty(rules)
+    game.player_attrs[0]["score"], game.player_attrs[1]["score"] = 3, 4
+    game.perform("tally", p=game.players[1])
+    assert game.globals["counter"] == 3 + 4 + 4
+    with pytest.raises(RuntimeRuleError, match="cannot read 'score' of none"):  # s may be anything
+        game.perform("tally", p=None)
+
+
+def test_membership_in_a_zone_reads_the_cards_zone(tmp_path):
+    path = _toy_with(tmp_path, "procedure where_is(c) {\n  game.counter = 0\n"
+                               "  if c in hand(players[1]) { game.counter += 1 }\n"
+                               "  if c in board(players[1]) { game.counter += 10 }\n"
+                               "  if c in board() { game.counter += 100 }\n"
+                               "  if c in hand(players[1]) + pile(players[1]) { game.counter += 1000 }\n}\n")
+    rules = load(path)
+    game = _empty(rules)
+    plain = rules.card_defs["Plain"]
+    in_hand = game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    on_my_board = game.new_card(plain, ZoneKey("board", 1, "right"), game.players[0])
+    on_their_board = game.new_card(plain, ZoneKey("board", 2, "left"), game.players[1])
+    in_their_hand = game.new_card(plain, ZoneKey("hand", 2, ""), game.players[1])
+    for value, expected in [(in_hand, 1001), (on_my_board, 110), (on_their_board, 100), (in_their_hand, 0),
+                            (game.players[0], 0), ([in_hand], 0), (None, 0)]:
+        game.perform("where_is", c=value)
+        assert game.globals["counter"] == expected, value

@@ -7,6 +7,8 @@ value through them, and the keywords a card has (printed, granted, temporary).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..lang.runtime import Frame
 from ..lang.values import CONTROLLER, PART, STAMP, CardRef
 
@@ -114,9 +116,10 @@ class ContinuousEffects:
         self._targets_cache[name] = out
         return out
 
-    def keywords_of(self, card: CardRef) -> tuple | list[tuple[str, tuple]]:
+    def keywords_of(self, card: CardRef) -> Sequence[tuple[str, tuple]]:
         """Printed keywords, then granted ones (static grants, temporary grants); cached per
-        state version like the targets of static effects. (Do not change the result.)"""
+        state version like the targets of static effects. The result may be the card
+        definition's own tuple: read it, never change it."""
         if self._targets_version == self.version:
             hit = self._keywords_cache.get(card.id)
             if hit is not None:
@@ -126,7 +129,7 @@ class ContinuousEffects:
             self._keywords_cache[card.id] = out
         return out
 
-    def _keywords_now(self, card: CardRef) -> list[tuple[str, tuple]]:
+    def _keywords_now(self, card: CardRef) -> Sequence[tuple[str, tuple]]:
         printed = card.defn.keywords
         out = None
         have = card.defn.keyword_names

@@ -39,6 +39,29 @@ def free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, i
     walk(e, bound)
     return counts
 
+def local_bindings(stmts) -> dict[str, list]:
+    """Each local name a block binds (in nested blocks too), with what binds it each time: the
+    value of a `let` or `=`, ("each", iterable) for a `for`, None otherwise (`+=`, `create as`)."""
+    found: dict[str, list] = {}
+
+    def visit(block) -> None:
+        for st in block or ():
+            if isinstance(st, ast.Let):
+                found.setdefault(st.name, []).append(st.value)
+            elif isinstance(st, ast.Assign) and isinstance(st.target, ast.Name):
+                found.setdefault(st.target.id, []).append(st.value if st.op == "=" else None)
+            elif isinstance(st, ast.For):
+                found.setdefault(st.var, []).append(("each", st.iterable))
+            elif isinstance(st, ast.Create) and st.bind:
+                found.setdefault(st.bind, []).append(None)
+            visit(getattr(st, "body", None))
+            visit(getattr(st, "orelse", None))
+            for branch in getattr(st, "branches", ()):
+                visit(branch.body)
+
+    visit(stmts)
+    return found
+
 def binders(e: ast.Node) -> set[str]:
     return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension))}
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
+from .analysis import local_bindings
 from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, _as_list, _index
 from .values import (
     ATTACHED,
@@ -442,24 +443,7 @@ class CodeGenerator:
     def player_names(self, body, params=()) -> frozenset[str]:
         """The local names of a block that hold a player wherever they are used: every `let`,
         assignment and `for` that binds the name gives a player (parameters are not known)."""
-        bindings: dict[str, list] = {}
-
-        def visit(stmts) -> None:
-            for st in stmts or ():
-                if isinstance(st, ast.Let):
-                    bindings.setdefault(st.name, []).append(st.value)
-                elif isinstance(st, ast.Assign) and isinstance(st.target, ast.Name):
-                    bindings.setdefault(st.target.id, []).append(None if st.op != "=" else st.value)
-                elif isinstance(st, ast.For):
-                    bindings.setdefault(st.var, []).append(("each", st.iterable))
-                elif isinstance(st, ast.Create) and st.bind:
-                    bindings.setdefault(st.bind, []).append(None)
-                for name in ("body", "orelse"):
-                    visit(getattr(st, name, None))
-                for branch in getattr(st, "branches", ()):
-                    visit(branch.body)
-
-        visit(body)
+        bindings = local_bindings(body)
         known = set(bindings) - set(params)
         while True:  # drop names with a binding not known to give a player, until none is left
             scope = Scope(False, players=frozenset(known))
@@ -566,7 +550,9 @@ class CodeGenerator:
         if not (isinstance(e, ast.Call) and e.func in self.names.zones):
             return False
         spec = self.names.zones[e.func]
-        return bool(e.args) or (not spec.per_player and not spec.rows)
+        if spec.per_player:  # a player's zone, and its row if it has rows
+            return len(e.args) == (2 if spec.rows else 1)
+        return len(e.args) == (1 if spec.rows else 0)
 
     def x_Call(self, e: ast.Call, scope: Scope) -> str:
         func = e.func

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .analysis import binders, constant, free_name_counts, substitute, trivial
+from .analysis import binders, constant, free_name_counts, local_bindings, substitute, trivial
 from .codegen import CodeGenerator
 from .native import NativeStatements
 from .resumable import ResumableWriter
@@ -155,7 +155,7 @@ class Compiler(NativeStatements):
             else:
                 cond = self.expr(a.condition) if a.condition is not None else None
                 cost = self.expr(a.cost) if a.cost is not None else None
-                aimed = tuple(n for st in a.target or () for n in _bound_names(st))  # the body sees them
+                aimed = tuple(local_bindings(a.target))  # names the target block binds: the body sees them
                 code = self.block(f"activated {base}", a.body, a.span, (*params, *aimed))
                 target = (self.block(f"activated {base} target", a.target, a.span, params)
                           if a.target is not None else None)
@@ -194,16 +194,3 @@ def _fixed_cost(cost: ast.Expr | None) -> int | None:
     if cost is None:
         return 0
     return cost.value if isinstance(cost, ast.IntLit) else None
-
-
-def _bound_names(s: ast.Stmt):
-    """Every local name a statement (or a statement inside it) binds."""
-    for node in ast.walk(s):
-        if isinstance(node, ast.Let):
-            yield node.name
-        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
-            yield node.target.id
-        elif isinstance(node, ast.For):
-            yield node.var
-        elif isinstance(node, ast.Create) and node.bind:
-            yield node.bind
