@@ -136,6 +136,23 @@ def test_step_budget_stops_endless_recursion(rules, part, procedure):
     assert procedure in str(info.value) and "Deep Looper" in str(info.value)
 
 
+def test_static_effects_that_read_the_turn_or_phase_follow_them(rules):
+    """A static ability whose condition reads game.phase or game.active changes with them, though
+    nothing else changed (its cached targets are worked out again)."""
+    game = empty(rules)
+    owl = put(game, "Night Owl", "board", 1, "left")
+    powers, guards = [], []
+    for step in ("main", "finish", "main", "turn", "turn"):
+        if step == "turn":
+            game.begin_turn()
+        else:
+            game.begin_phase(step)
+        powers.append(game.read(owl, "power"))
+        guards.append(game.read(owl, "guard"))
+    assert powers == [1, 3, 1, 1, 1]
+    assert guards[2:] == [0, 5, 0]  # no active player until the first turn; then P1, then P2
+
+
 def test_shuffles_come_from_the_seeded_generator(rules):
     orders = []
     for seed in (5, 5, 6):

@@ -65,6 +65,9 @@ class Rules:
         triggers, replaced = _ability_events(defs)
         self.static_reads = _static_reads(defs)
         self.watched_zones = _watched_zones(ruleset, defs, self.static_reads)
+        # the turn structure writes these globals itself: static abilities reading them must look again
+        self.turn_read_by_statics = bool({"turn", "active"} & self.static_reads)
+        self.phase_read_by_statics = "phase" in self.static_reads
         suspending: set[str] | None = set(triggers)
         for e in ruleset.end:
             if e.check_on is None:

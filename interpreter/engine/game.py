@@ -300,10 +300,14 @@ class Game(ContinuousEffects, Decisions):
                 g["active"] = self.players[0]
             elif g["turn"] > 1:
                 g["active"] = self.players[g["active"].seat % len(self.players)]
+        if self.rules.turn_read_by_statics:
+            self.version += 1
         self.emit("turn_start", {"turn": g["turn"], "player": g["active"]})
 
     def begin_phase(self, name: str) -> None:
         self.globals["phase"] = name
+        if self.rules.phase_read_by_statics:
+            self.version += 1
         if "phase_start" in self.rules.wanted_events:
             self.emit("phase_start", {"phase": name})
 
