@@ -88,6 +88,7 @@ class Game(ContinuousEffects, Decisions):
         self._targets_version = -1
         self._targets_cache: dict[str, list] = {}
         self._keywords_cache: dict[int, list] = {}
+        self._ability_frames: dict[tuple, Frame] = {}  # (card id, ability index) -> frame of its condition/cost
         self._reading: set = set()
         self._computing: set[str] = set()
         self.steps = 0
@@ -203,6 +204,7 @@ class Game(ContinuousEffects, Decisions):
         new._targets_version = -1
         new._targets_cache = {}
         new._keywords_cache = {}
+        new._ability_frames = {}
         new._reading = set()
         new._computing = set()
         return new
@@ -581,15 +583,22 @@ class Game(ContinuousEffects, Decisions):
             if key is None or key[0] not in active:
                 continue
             d = self.attrs[card.id]
-            for index, (ability, local_values) in enumerate(card.defn.activated):
+            for index, (ability, _local_values) in enumerate(card.defn.activated):
                 if ability.part is not None and ability.part != d[PART]:
                     continue
-                if ability.condition is not None:  # (expressions only read the frame's locals)
-                    frame = Frame(None, local_values, card, d[CONTROLLER])
-                    if not ability.condition(self, frame):
-                        continue
+                if ability.condition is not None and not ability.condition(self, self._ability_frame(card, index, d)):
+                    continue
                 out.append(AbilityRef(card, index))
         return out
+
+    def _ability_frame(self, card: CardRef, index: int, d: dict) -> Frame:
+        """The frame an activated ability's condition and cost are read in, kept per card and
+        ability while its controller stays (expressions only read a frame)."""
+        key = (card.id, index)
+        frame = self._ability_frames.get(key)
+        if frame is None or frame.controller is not d[CONTROLLER]:
+            frame = self._ability_frames[key] = Frame(None, card.defn.activated[index][1], card, d[CONTROLLER])
+        return frame
 
     def ability_cost(self, ref) -> int:
         if not isinstance(ref, AbilityRef):
@@ -597,8 +606,7 @@ class Game(ContinuousEffects, Decisions):
         ability = ref.ability
         if ability.fixed_cost is not None:
             return ability.fixed_cost
-        d = self.attrs[ref.card.id]
-        return ability.cost(self, Frame(None, ref.local_values, ref.card, d[CONTROLLER]))
+        return ability.cost(self, self._ability_frame(ref.card, ref.index, self.attrs[ref.card.id]))
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""
