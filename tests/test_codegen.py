@@ -34,6 +34,8 @@ def test_generated_source_holds_no_text_from_rule_files(game):
             if isinstance(node, pyast.Constant) and isinstance(node.value, str):
                 assert NAME.fullmatch(node.value), f"{filename}: string {node.value!r} in generated code"
             elif isinstance(node, pyast.Name):
+                assert not (isinstance(node.ctx, pyast.Store) and node.id.startswith("_k")), (
+                    f"{filename}: assigns to the constant name {node.id}")
                 assert node.id in ("g", "f", "L", "pc") or node.id.startswith(("_", "v_", "p_", "fn_")) or (
                     node.id in ALLOWED_BUILTINS), f"{filename}: name {node.id}"
             assert not isinstance(node, (pyast.Import, pyast.ImportFrom, pyast.Global, pyast.Nonlocal))

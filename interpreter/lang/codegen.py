@@ -256,6 +256,7 @@ class CodeGenerator:
 
     def temp(self, prefix: str = "_t") -> str:
         """A fresh Python name for generated code (never one a rule file could give)."""
+        assert prefix != "_k", "_k names the namespace's constants"
         self._counter += 1
         return f"{prefix}{self._counter}"
 
@@ -523,7 +524,7 @@ class CodeGenerator:
                 return f"({card} and {held}.id in g.card_zone and g.card_zone[{held}.id][0] == {literal(e.right.func)})"
             if spec.rows and spec.per_player and len(e.right.args) == 1 and self.is_player(e.right.args[0], scope):
                 # all rows of a player's side
-                key = self.temp("_k")
+                key = self.temp("_w")
                 return (f"({card} and ({key} := g.card_zone.get({held}.id)) is not None and {key}[0] == "
                         f"{literal(e.right.func)} and {key}[1] == {self.ex(e.right.args[0], scope)}.seat)")
         if op == "in":
