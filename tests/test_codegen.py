@@ -115,7 +115,9 @@ def test_membership_in_a_zone_reads_the_cards_zone(tmp_path):
                                "  if c in hand(players[1]) { game.counter += 1 }\n"
                                "  if c in board(players[1]) { game.counter += 10 }\n"
                                "  if c in board() { game.counter += 100 }\n"
-                               "  if c in hand(players[1]) + pile(players[1]) { game.counter += 1000 }\n}\n")
+                               "  if c in hand(players[1]) + pile(players[1]) { game.counter += 1000 }\n"
+                               "  let mine = all x in (all y in [c] where y in board(players[1])) where x in board()\n"
+                               "  game.counter += 10000 * count(mine)\n}\n")
     rules = load(path)
     game = _empty(rules)
     plain = rules.card_defs["Plain"]
@@ -123,7 +125,7 @@ def test_membership_in_a_zone_reads_the_cards_zone(tmp_path):
     on_my_board = game.new_card(plain, ZoneKey("board", 1, "right"), game.players[0])
     on_their_board = game.new_card(plain, ZoneKey("board", 2, "left"), game.players[1])
     in_their_hand = game.new_card(plain, ZoneKey("hand", 2, ""), game.players[1])
-    for value, expected in [(in_hand, 1001), (on_my_board, 110), (on_their_board, 100), (in_their_hand, 0),
+    for value, expected in [(in_hand, 1001), (on_my_board, 10110), (on_their_board, 100), (in_their_hand, 0),
                             (game.players[0], 0), ([in_hand], 0), (None, 0)]:
         game.perform("where_is", c=value)
         assert game.globals["counter"] == expected, value

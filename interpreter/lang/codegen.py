@@ -522,7 +522,8 @@ class CodeGenerator:
                 return f"({card} and g.card_zone.get({held}.id) == {self.zone_key(e.right, scope)})"
             if not e.right.args:  # every player's (and every row's) cards of that zone
                 return f"({card} and {held}.id in g.card_zone and g.card_zone[{held}.id][0] == {literal(e.right.func)})"
-            if spec.rows and spec.per_player and len(e.right.args) == 1 and self.is_player(e.right.args[0], scope):
+            if (spec.rows and spec.per_player and len(e.right.args) == 1 and self.is_player(e.right.args[0], scope)
+                    and not self._iterable_depth):
                 # all rows of a player's side
                 key = self.temp("_w")
                 return (f"({card} and ({key} := g.card_zone.get({held}.id)) is not None and {key}[0] == "
