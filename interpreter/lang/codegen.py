@@ -34,9 +34,6 @@ from .values import (
     ZoneKey,
 )
 
-BREAK = object()
-STOP = object()
-
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+")
 
 ALLOWED_BUILTINS = {"len": len, "list": list, "range": range, "sorted": sorted, "type": type, "isinstance": isinstance,
@@ -99,7 +96,7 @@ class Namespace:
             "__builtins__": ALLOWED_BUILTINS, "_as_list": _as_list, "_index": _index, "_head": _head,
             "_is_int": _is_int, "_is_of_type": _is_of_type,
             "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
-            "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef, "_BREAK": BREAK, "_STOP": STOP,
+            "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef,
             "_Labelled": Labelled,
         }
         for name, (_lo, _hi, fn) in BUILTIN_FUNCTIONS.items():
@@ -216,14 +213,6 @@ class CodeGenerator:
         self.choices = subst
         body = self.ex(e, scope)
         return self.compile_lines(name, ["g", "f"], [(f"return {body}", e.span)], scope)
-
-    def block_function(self, body: tuple[ast.Stmt, ...] | list[ast.Stmt], name: str = "block") -> Callable:
-        """A run of native statements inside suspendable code: returns None, BREAK or STOP."""
-        scope = Scope(frame=True)  # (names may be bound before the run: no player names known)
-        self.choices = {}
-        lines = self.statements(body, scope, loop_depth=0, mode="block")
-        lines.append(("return None", None))
-        return self.compile_lines(name, ["g", "f"], lines, scope)
 
     def define_procedure(self, name: str, proc: ast.Procedure) -> None:
         """A procedure that never suspends, as `p_NAME(g, f, params...)` (f: the caller's frame)."""
@@ -593,12 +582,6 @@ class CodeGenerator:
             return inline(*args)
         return f"_bf_{self._check(func)}(g{''.join(', ' + a for a in args)})"
 
-    def zone_key_function(self, e: ast.Expr, subst: dict[int, str]) -> Callable:
-        scope = Scope(frame=True)
-        self.choices = subst
-        body = self.zone_key(e, scope)
-        return self.compile_lines("zone", ["g", "f"], [(f"return {body}", e.span)], scope)
-
     def zone_key(self, e: ast.Expr, scope: Scope) -> str:
         """Source for the key of a zone reference `name(player[, row])` or `name()`."""
         if not (isinstance(e, ast.Call) and e.func in self.names.zones):
@@ -634,8 +617,8 @@ class CodeGenerator:
     def statements(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         """Lines for statements that cannot suspend, each tagged with its statement's span.
 
-        mode: 'pure' (a procedure: `stop` returns), 'block' (a run inside suspendable code:
-        returns BREAK or STOP), or 'frame' (inside a resumable function: see `resumable`)."""
+        mode: 'pure' (a procedure: `stop` returns) or 'frame' (inside a resumable function: see
+        `resumable`)."""
         lines: list[Line] = []
         for s in body:
             lines.extend(self.statement(s, scope, loop_depth, mode))
@@ -748,10 +731,10 @@ class CodeGenerator:
             return ["break"]
         if mode == "frame":
             return [f"pc = {self.frame_loops[-1]}", "continue"]
-        return ["return" if mode == "pure" else "return _BREAK"]
+        return ["return"]
 
     def s_Stop(self, s, scope, loop_depth, mode):
-        return [{"pure": "return", "block": "return _STOP", "frame": "return True"}[mode]]
+        return ["return" if mode == "pure" else "return True"]
 
     def s_Move(self, s: ast.Move, scope, loop_depth, mode):
         card, key, one, at = self.temp(), self.temp(), self.temp(), self.temp()

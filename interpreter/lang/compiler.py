@@ -83,10 +83,6 @@ class Compiler(NativeStatements):
         return f"${self._temp}"
 
     # ----------------------------------------------------------------- expressions (generated code)
-    def zone_key(self, e: ast.Expr) -> Fn:
-        """A zone reference `name(player[, row])` or `name()` for a shared zone -> its key."""
-        return self.gen.zone_key_function(e, self._subst)
-
     def expr(self, e: ast.Expr | None) -> Fn:
         if e is None:
             return _none
@@ -176,10 +172,6 @@ class Compiler(NativeStatements):
             abilities.extend(self.abilities(c.name, p.abilities, p.name))
         keywords = tuple((k.name, tuple(constant(a) for a in k.args)) for k in c.keywords)
         return CardDefinition(c.name, c.type, attrs, keywords, parts, tuple(abilities), c.span, token, c)
-
-    def code_block(self, name: str, body: tuple[ast.Stmt, ...], span: Span) -> Code:
-        self._subst = {}
-        return self.block(name, body, span)
 
     def expression(self, e: ast.Expr) -> Fn:
         self._subst = {}

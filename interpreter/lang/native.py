@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from . import ast
 from .analysis import has_choose
-from .codegen import BREAK, STOP  # noqa: F401  (re-exported)
-from .runtime import Fn
 
 
 class NativeStatements:
@@ -64,11 +62,3 @@ class NativeStatements:
             return all(self.is_native(st) for st in s.body)
         return True
 
-    def native_block(self, body) -> Fn:
-        """One Python function for a run of native statements: returns None, BREAK or STOP."""
-        return self.gen.block_function(body, f"native {self._span_label(body)}")
-
-    @staticmethod
-    def _span_label(body) -> str:
-        span = body[0].span if body else None
-        return f"line {span.line}" if span is not None else "block"
