@@ -219,9 +219,8 @@ class Rules:
             prototype = self._place_decks(Game(self, 0, log=False), loaded)
             if len(self._prototypes) < 32:
                 self._prototypes[key] = prototype
-        game = prototype.clone()
+        game = prototype.clone(rng=random.Random(seed))
         game.seed = seed
-        game.rng = random.Random(seed)
         game.logging = log
         game.decks = loaded
         return game

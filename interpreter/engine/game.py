@@ -178,8 +178,9 @@ class Game(ContinuousEffects, Decisions):
         visibility = self.rules.zones[key[0]].visibility
         return visibility == "public" or (visibility == "owner" and key[1] == seat)
 
-    def clone(self) -> Game:
-        """An independent copy for search: same rules, copied state and continuation."""
+    def clone(self, rng: random.Random | None = None) -> Game:
+        """An independent copy for search: same rules, copied state and continuation (and a copy
+        of the random generator, unless one is given)."""
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
         new.cards = dict(self.cards)
@@ -190,8 +191,10 @@ class Game(ContinuousEffects, Decisions):
         new.globals = dict(self.globals)
         new.temp_mods = list(self.temp_mods)
         new.temp_grants = list(self.temp_grants)
-        new.rng = random.Random.__new__(random.Random)  # Random() would seed itself from the OS first
-        new.rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random.__new__(random.Random)  # Random() would seed itself from the OS first
+            rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.frames = [f.copy() for f in self.frames]
         if self.pending is not None:
             new.pending = self.pending.copy_for(new)
