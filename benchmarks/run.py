@@ -2,12 +2,10 @@
 
 Per shipped game, on one core (the process is pinned to CPU 0 where the OS allows): random full
 games per second, decisions per second, clones per second (of mid-game states), and peak memory
-of one game (tracemalloc). Each figure is the median of --runs runs. As `cardrules simulate` does,
-the loaded rules are declared long-lived (`keep_loaded`, gc.freeze) before games run, unless
---no-keep-loaded. Where a hand-written Python version of the game exists
-(benchmarks/handwritten_<game>.py), it runs interleaved with the interpreter's runs and the ratio
-of the medians is printed. `--memory N` also plays N games in a row and reports the traced memory
-after each tenth of them, to show it stays flat.
+of one game (tracemalloc). Each figure is the median of --runs runs. Where a hand-written Python
+version of the game exists (benchmarks/handwritten_<game>.py), it runs interleaved with the
+interpreter's runs and the ratio of the medians is printed. `--memory N` also plays N
+games in a row and reports the traced memory after each tenth of them, to show it stays flat.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from interpreter import keep_loaded, load  # noqa: E402
+from interpreter import load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
 
@@ -121,16 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory", type=int, default=0, metavar="N", help="also play N games and sample memory")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--no-keep-loaded", action="store_true",
-                        help="measure without keep_loaded() (gc.freeze) after loading, which simulate calls")
     args = parser.parse_args(argv)
     pinned = pin_one_core()
-    report = {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs,
-              "keep_loaded": not args.no_keep_loaded, "games": {}}
+    report = {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs, "games": {}}
     for name in args.games or shipped_games():
         rules = load(name)
-        if not args.no_keep_loaded:
-            keep_loaded()  # as `cardrules simulate` does once its rules are loaded
         gps, dps, cps, base = [], [], [], []
         for run in range(args.runs):
             g, d = games_per_second(rules, args.seconds, args.seed + 100_000 * run)
@@ -165,8 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        kept = "rules kept loaded (keep_loaded)" if report["keep_loaded"] else "without keep_loaded"
-        print(f"python {report['python']}, {pinned}, {kept}")
+        print(f"python {report['python']}, {pinned}")
     return 0
 
 

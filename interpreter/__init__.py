@@ -10,8 +10,8 @@
 
 from __future__ import annotations
 
-from .api import keep_loaded, load, load_game_json
+from .api import load, load_game_json
 from .errors import CardrulesError, IllegalDecisionError
 
-__all__ = ["load", "load_game_json", "keep_loaded", "CardrulesError", "IllegalDecisionError"]
+__all__ = ["load", "load_game_json", "CardrulesError", "IllegalDecisionError"]
 __version__ = "0.1.0"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +21,3 @@ def load_game_json(data: dict, rules: Rules | None = None) -> Game:
     if rules is None:
         rules = load(data.get("ruleset_file") or data["ruleset"], data.get("options"))
     return game_from_json(data, rules)
-
-
-def keep_loaded() -> None:
-    """Declare everything loaded so far long-lived, for a process that loads its rules once and
-    then plays many games: Python's cycle collector stops scanning the loaded rules (grammar
-    tables, compiled code, card definitions) again and again while games run, which otherwise
-    costs about a fifth of the time of random games. Rules loaded before the call are never
-    freed by the cycle collector afterwards, so call it once the loading is done
-    (`cardrules simulate` does). It is `gc.freeze()`."""
-    gc.freeze()

@@ -218,20 +218,6 @@ def test_simulate_workers_give_the_same_results(capsys):
         assert one[key] == two[key], key
 
 
-def test_simulate_declares_its_loaded_rules_long_lived(capsys):
-    """simulate calls keep_loaded (gc.freeze) once its rules are loaded, so that the cycle
-    collector stops scanning them while the games run."""
-    import gc
-
-    gc.unfreeze()
-    try:
-        assert gc.get_freeze_count() == 0
-        _simulate(capsys)
-        assert gc.get_freeze_count() > 10_000  # the loaded grammar, code and cards at least
-    finally:
-        gc.unfreeze()
-
-
 def test_simulate_table(capsys):
     code, out, _ = run(capsys, "simulate", GAME, "--games", "2", "--agents", "first,random")
     assert code == 0

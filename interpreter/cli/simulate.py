@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..agents import make_agent, play_decision
-from ..api import keep_loaded
 from ..errors import CardrulesError
 from .common import agent_seed, err_console, out_console
 
@@ -42,13 +41,12 @@ def play_one(rules, agent_names: list[str], seed: int) -> GameResult:
 
 def _init_worker(game: str, options: dict, agent_names: list[str]) -> None:
     """Load the rules once per worker (a forked worker already has the parent's: keep them)."""
-    from .. import keep_loaded, load
+    from .. import load
 
     key = repr((game, sorted(options.items())))
     if _WORKER.get("key") != key:
         _WORKER["rules"] = load(game, options=options)
         _WORKER["key"] = key
-        keep_loaded()
     _WORKER["agents"] = agent_names
 
 
@@ -149,7 +147,6 @@ def _progress(total: int, enabled: bool) -> tuple[Any, Callable[[], None]]:
 def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], games: int, seed: int,
                  workers: int, as_json: bool) -> int:
     summary = Summary(rules.player_count)
-    keep_loaded()  # the rules stay for the whole run: spare the cycle collector scanning them
     progress, advance = _progress(games, not as_json)
     start = time.perf_counter()
     with GameRunner(rules, game_arg, options, agent_names, games, seed, workers) as runner, progress:
