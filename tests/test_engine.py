@@ -5,6 +5,7 @@ choice kinds, the step budget, and seeded determinism."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -253,3 +254,22 @@ def test_an_ability_target_block_runs_when_it_is_aimed_and_its_effect_when_used(
     assert game.read(aimer, "flag") is True and game.read(aimer, "guard") == 0
     game.perform("use_first", controller=1, p=game.players[0])
     assert game.read(aimer, "guard") == 1
+
+
+def test_a_copy_keeps_the_labels_of_the_decision_it_was_made_at():
+    """Options and prompts are labelled lazily; a copy made at a decision shows the labels of
+    that moment even after the original game has taken the decision and changed the cards."""
+    rules = load("initiative")
+    checked = 0
+    for seed in range(6):
+        game = rules.new_game(seed=seed, log=False)
+        rng = random.Random(seed)
+        while not game.is_over:
+            _seat, options = game.decision()
+            then = [game.label(o.value) for o in options]
+            copy = game.clone()
+            game.apply(rng.randrange(len(options)))
+            if not game.is_over and [game.label(o.value) for o in options] != then:  # e.g. a creature died
+                assert [o.label for o in copy.decision()[1]] == then
+                checked += 1
+    assert checked > 0

@@ -59,9 +59,13 @@ class Option:
 class Pending:
     """A decision the game waits for: who decides, the frame local that takes the answer, the
     prompt, the options. A prompt that shows values ("a target for {card}") may be given as a
-    function, called on first use: an agent that never reads it never pays for it."""
+    function, called on first use, and options work out their labels on first use: an agent
+    that never reads them never pays for them.
 
-    __slots__ = ("seat", "var", "_prompt", "options", "span")
+    `clone()` shares the waiting decision with the copy and marks it `shared`; the first game of
+    the two to take it settles its text first (`settle`), while both states are still the same."""
+
+    __slots__ = ("seat", "var", "_prompt", "options", "span", "shared")
 
     def __init__(self, seat: int, var: str, prompt, options: list[Option], span: Span | None) -> None:
         self.seat = seat
@@ -69,6 +73,7 @@ class Pending:
         self._prompt = prompt
         self.options = options
         self.span = span
+        self.shared = False
 
     @property
     def prompt(self) -> str:
@@ -76,12 +81,12 @@ class Pending:
             self._prompt = self._prompt()
         return self._prompt
 
-    def copy_for(self, game: Game) -> Pending:
-        """The same decision in a copy of the game: its text settled now (it reads the state,
-        which the copy shares only until either game goes on), lazy labels read from the copy."""
-        options = [Option(o._id, o._label, o.value, o.index, game if o._game is not None else None)
-                   for o in self.options]
-        return Pending(self.seat, self.var, self.prompt, options, self.span)
+    def settle(self) -> None:
+        """Work out the prompt and every option's label now."""
+        _ = self.prompt
+        for o in self.options:
+            _ = o.label
+        self.shared = False
 
 
 class Decisions:

@@ -117,6 +117,8 @@ class Game(ContinuousEffects, Decisions):
         if pending is None:
             raise IllegalDecisionError("the game is over: no decision can be taken")
         chosen = self._find_option(pending, option)
+        if pending.shared:  # a copy waits on the same decision: its text must not follow this game
+            pending.settle()
         self.frames[-1].locals[pending.var] = chosen.value
         self.pending = None
         self.halted = False
@@ -197,7 +199,7 @@ class Game(ContinuousEffects, Decisions):
         new.rng = rng
         new.frames = [f.copy() for f in self.frames]
         if self.pending is not None:
-            new.pending = self.pending.copy_for(new)
+            self.pending.shared = True  # (the copy shares it: see Pending)
         new.log_entries = list(self.log_entries)
         new.revealed = set(self.revealed)
         new._static_version = -1
