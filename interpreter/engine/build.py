@@ -65,9 +65,6 @@ class Rules:
         triggers, replaced = _ability_events(defs)
         self.static_reads = _static_reads(defs)
         self.watched_zones = _watched_zones(ruleset, defs, self.static_reads)
-        # the turn structure writes these globals itself: static abilities reading them must look again
-        self.turn_read_by_statics = bool({"turn", "active"} & self.static_reads)
-        self.phase_read_by_statics = "phase" in self.static_reads
         suspending: set[str] | None = set(triggers)
         for e in ruleset.end:
             if e.check_on is None:
@@ -281,20 +278,22 @@ def _modified_attributes(ruleset: Ruleset) -> set[str]:
             if isinstance(n, (ast.ModifyUntil, ast.StaticModify)) and isinstance(n.target, ast.Attribute)}
 
 
-def _static_reads(defs: Definitions) -> set[str]:
-    """Attribute names that static abilities read (directly or through functions they call):
-    writing one of them invalidates the cached targets of continuous effects."""
-    names: set[str] = set()
+def _static_nodes(defs: Definitions):
+    """Every node of every static ability, and of every function they call (transitively)."""
     pending = [a for a in _ability_nodes(defs) if isinstance(a, ast.Static)]
     seen_functions: set[str] = set()
     while pending:
         for node in ast.walk(pending.pop()):
-            if isinstance(node, ast.Attribute):
-                names.add(node.name)
-            elif isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
+            yield node
+            if isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
                 seen_functions.add(node.func)
                 pending.append(defs.functions[node.func].body)
-    return names
+
+
+def _static_reads(defs: Definitions) -> set[str]:
+    """Attribute names that static abilities read (directly or through functions they call):
+    writing one of them invalidates the cached targets of continuous effects."""
+    return {node.name for node in _static_nodes(defs) if isinstance(node, ast.Attribute)}
 
 
 _LOCATION_READERS = {"position", "zone", "row"}
@@ -309,22 +308,16 @@ def _watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozen
     attribute) and read where a card is, every zone is watched."""
     zones = {z.name for z in ruleset.zones.values() if z.active}
     locates = reaches_any = False
-    pending = [a for a in _ability_nodes(defs) if isinstance(a, ast.Static)]
-    seen_functions: set[str] = set()
-    while pending:
-        for node in ast.walk(pending.pop()):
-            if isinstance(node, ast.Call):
-                if node.func in ruleset.zones:
-                    zones.add(node.func)
-                elif node.func in _LOCATION_READERS:
-                    locates = True
-                elif node.func in _REACHES_ANY_CARD:
-                    reaches_any = True
-                elif node.func in defs.functions and node.func not in seen_functions:
-                    seen_functions.add(node.func)
-                    pending.append(defs.functions[node.func].body)
-            elif isinstance(node, ast.Attribute) and node.name in _LOCATION_READERS:
+    for node in _static_nodes(defs):
+        if isinstance(node, ast.Call):
+            if node.func in ruleset.zones:
+                zones.add(node.func)
+            elif node.func in _LOCATION_READERS:
                 locates = True
+            elif node.func in _REACHES_ANY_CARD:
+                reaches_any = True
+        elif isinstance(node, ast.Attribute) and node.name in _LOCATION_READERS:
+            locates = True
     specs = [*ruleset.globals.values(), *ruleset.player_attributes.values(),
              *(a for t in ruleset.card_types.values() for a in t.attributes.values())]
     card_valued = {"attached_to"} | {a.name for a in specs if a.type in ("card", "list", "ability")}

@@ -300,21 +300,18 @@ class Game(ContinuousEffects, Decisions):
 
     # ------------------------------------------------------------------ turn structure
     def begin_turn(self) -> None:
+        # through `write`, like rule code: static abilities that read these must look again
         g = self.globals
-        g["turn"] += 1
+        self.write(GAME, "turn", g["turn"] + 1)
         if self.rules.turn_active == "alternate":
             if g["active"] is None:
-                g["active"] = self.players[0]
+                self.write(GAME, "active", self.players[0])
             elif g["turn"] > 1:
-                g["active"] = self.players[g["active"].seat % len(self.players)]
-        if self.rules.turn_read_by_statics:
-            self.version += 1
+                self.write(GAME, "active", self.players[g["active"].seat % len(self.players)])
         self.emit("turn_start", {"turn": g["turn"], "player": g["active"]})
 
     def begin_phase(self, name: str) -> None:
-        self.globals["phase"] = name
-        if self.rules.phase_read_by_statics:
-            self.version += 1
+        self.write(GAME, "phase", name)
         if "phase_start" in self.rules.wanted_events:
             self.emit("phase_start", {"phase": name})
 
