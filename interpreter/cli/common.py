@@ -58,12 +58,13 @@ def shown(path: str | os.PathLike[str]) -> str:
         resolved = p.resolve()
     except OSError:
         return str(path)
-    for base in (Path.cwd(), paths.data_root()):
+    found = []
+    for base in (Path.cwd(), paths.data_root()):  # (a venv inside the current folder holds the data)
         try:
-            return str(resolved.relative_to(base.resolve()))
+            found.append(str(resolved.relative_to(base.resolve())))
         except ValueError:
             continue
-    return str(path)
+    return min(found, key=len) if found else str(path)
 
 
 def indent(text: str, prefix: str = "    ") -> str:
