@@ -273,3 +273,22 @@ def test_a_copy_keeps_the_labels_of_the_decision_it_was_made_at():
                 assert [o.label for o in copy.decision()[1]] == then
                 checked += 1
     assert checked > 0
+
+
+def test_options_are_a_read_only_sequence_made_as_read():
+    """decision() gives the options as a sequence: indexing (negative too), slicing and
+    iterating give the same Option objects; it has no way to change it."""
+    game = load("initiative").new_game(seed=3)
+    _seat, options = game.decision()
+    n = len(options)
+    assert n > 2
+    last = options[-1]
+    assert last is options[n - 1] and last.index == n - 1
+    assert options[1:3] == [options[1], options[2]]
+    assert [o.index for o in options] == list(range(n))
+    assert all(a is b for a, b in zip(options, list(options)))
+    assert not hasattr(options, "append")
+    with pytest.raises(IndexError):
+        options[n]
+    game.apply(options[0].id)
+    assert [e for e in game.log if e["type"] == "decision"][-1]["option"] == options[0].id

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Span
@@ -56,6 +57,61 @@ class Option:
         return hash(self.id)
 
 
+class OptionList(Sequence):
+    """The legal options of a decision, in order. Each Option is made when it is first read: an
+    agent that picks by index (a random playout, a search) never pays for the others.
+
+    Made from the values a rule offers: a `Labelled` value gives its own label; a combination
+    (a list) that holds labelled values is offered as the list of their values and read as
+    their labels joined."""
+
+    __slots__ = ("_values", "_built", "_game", "_unwrap")
+
+    def __init__(self, values: list, game: Game | None, unwrap: bool = False) -> None:
+        self._values = values
+        self._built: list[Option | None] | None = None
+        self._game = game
+        self._unwrap = unwrap
+
+    @classmethod
+    def of(cls, options: list[Option]) -> OptionList:
+        """A list of options already made (a saved game's)."""
+        new = cls([o.value for o in options], None)
+        new._built = list(options)
+        return new
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._values)))]
+        built = self._built
+        if built is None:
+            built = self._built = [None] * len(self._values)
+        option = built[index]
+        if option is None:
+            if index < 0:
+                index += len(built)
+            option = built[index] = self._make(index)
+        return option
+
+    def __iter__(self):
+        for i in range(len(self._values)):
+            yield self[i]
+
+    def _make(self, index: int) -> Option:
+        v = self._values[index]
+        if self._unwrap:
+            return Option(None, self._game.label(v), [x.value if type(x) is Labelled else x for x in v], index)
+        if type(v) is Labelled:
+            return Option(None, v.label, v.value, index)
+        return Option(None, None, v, index, self._game)
+
+    def __repr__(self) -> str:
+        return f"OptionList({list(self)!r})"
+
+
 class Pending:
     """A decision the game waits for: who decides, the frame local that takes the answer, the
     prompt, the options. A prompt that shows values ("a target for {card}") may be given as a
@@ -67,7 +123,7 @@ class Pending:
 
     __slots__ = ("seat", "var", "_prompt", "options", "span", "shared")
 
-    def __init__(self, seat: int, var: str, prompt, options: list[Option], span: Span | None) -> None:
+    def __init__(self, seat: int, var: str, prompt, options: OptionList, span: Span | None) -> None:
         self.seat = seat
         self.var = var
         self._prompt = prompt
@@ -118,13 +174,8 @@ class Decisions:
             return
         if not isinstance(who, PlayerRef):
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
-        if kind != "one" and any(type(x) is Labelled for x in values):
-            options = [Option(None, self.label(v), [x.value if type(x) is Labelled else x for x in v], i)
-                       for i, v in enumerate(candidates)]
-        else:
-            options = [Option(None, v.label, v.value, i) if type(v) is Labelled else Option(None, None, v, i, self)
-                       for i, v in enumerate(candidates)]
-        self.pending = Pending(who.seat, var, prompt or "choose", options, span)
+        unwrap = kind != "one" and any(type(x) is Labelled for x in values)
+        self.pending = Pending(who.seat, var, prompt or "choose", OptionList(candidates, self, unwrap), span)
         self.halted = True
 
     def label(self, value) -> str:
@@ -157,10 +208,15 @@ class Decisions:
         return str(value)
 
 
+_HANDLE_TYPES = frozenset((CardRef, PlayerRef, AbilityRef))
+
+
 def _distinct(values: list) -> list:
     """The values without repeats (cards and players by identity, others by value)."""
     if len(values) < 2 or type(values[0]) in (list, Labelled):
         return values  # lists of options (combinations, labelled pairs) are built distinct
+    if _HANDLE_TYPES.issuperset(map(type, values)) and len(set(values)) == len(values):
+        return values  # handles only (equal as their keys below are equal), none twice
     seen = set()
     out = []
     for v in values:

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, AbilityRef, CardRef, PlayerRef, ZoneKey
-from .decisions import Decisions, Option, Pending
+from .decisions import Decisions, Option, OptionList, Pending
 from .effects import ContinuousEffects, clamp
 
 
@@ -98,11 +98,12 @@ class Game(ContinuousEffects, Decisions):
     def is_over(self) -> bool:
         return self.result is not None
 
-    def decision(self) -> tuple[int, list[Option]]:
-        """The player who must decide now (seat, 1-based) and the legal options."""
+    def decision(self) -> tuple[int, OptionList]:
+        """The player who must decide now (seat, 1-based) and the legal options (a read-only
+        sequence of Option, each made when first read)."""
         if self.pending is None:
             raise IllegalDecisionError("the game is over: there is no decision to take")
-        return self.pending.seat, list(self.pending.options)
+        return self.pending.seat, self.pending.options
 
     @property
     def prompt(self) -> str:
