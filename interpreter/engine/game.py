@@ -646,6 +646,23 @@ class Game(ContinuousEffects, Decisions):
         return values[self.rng.randrange(len(values))]
 
     # ------------------------------------------------------------------ procedures and events
+    def call_now(self, name: str, code, values: dict, f) -> bool:
+        """`call` and `descend` in one, for generated code: run the procedure at once; True when
+        it has ended and `f` may go on, False when it stopped for a decision or the game ended."""
+        frames = self.frames
+        if name in self.rules.replaced or len(frames) > _DIRECT_DEPTH:
+            self.call(name, code, values, f)
+            return self.descend(f)
+        frame = Frame(code, values, f.self_card, f.controller, f.event, f.applied)
+        frames.append(frame)
+        if code.run(self, frame):
+            frames.pop()
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(frame)
+            return True
+        return False if self.halted else self.descend(f)
+
     def call(self, name: str, code, values: dict, f) -> None:
         if name in self.rules.replaced:
             for card, ability, local_values in self._active_with(name, "replacements"):

@@ -17,6 +17,9 @@ data for `clone()` and `to_json()`.
                 return None          # (descend runs the frames it pushed, unless they stop)
         if pc == 1:                  # falls through when nothing suspended
             ...
+
+A procedure call is a single test, `if not g.call_now(...): return None`: the engine runs the
+procedure's frame at once and says whether the caller may go on.
 """
 
 from __future__ import annotations
@@ -62,12 +65,13 @@ class FlatCode:
         self.lines.append((f"pc = {label}", span))
         self.lines.append(("continue", span))
 
-    def suspend_point(self, call: str, span, check: str = _SUSPENDED) -> None:
+    def suspend_point(self, call: str, span, check: str | None = _SUSPENDED) -> None:
         """A call that may push frames or halt: resume after it, in a new block."""
         resume = self.new_label()
         self.lines.append((f"f.pc = pc = {resume}", span))
         self.lines.append((call, span))
-        self.lines.append((check, span))
+        if check is not None:  # (None: the call is itself the test)
+            self.lines.append((check, span))
         self.lines.append(("    return None", span))
         self.place(resume)
 
@@ -179,8 +183,8 @@ class ResumableWriter:
             params = self.host.procedure_codes[call.func].params
             values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
             values += [f"{literal(a.name)}: {gen.ex(a.value, scope)}" for a in call.kwargs]
-            flat.suspend_point(f"g.call({literal(call.func)}, {code}, {{{', '.join(values)}}}, f)", s.span,
-                               "if not g.descend(f):")
+            flat.suspend_point(f"if not g.call_now({literal(call.func)}, {code}, {{{', '.join(values)}}}, f):",
+                               s.span, None)
             return
         args = [gen.ex(a, scope) for a in call.args]
         method = {"run": "run_part", "use": "activate", "aim": "aim"}.get(call.func)
