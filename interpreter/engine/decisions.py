@@ -215,8 +215,11 @@ def _distinct(values: list) -> list:
     """The values without repeats (cards and players by identity, others by value)."""
     if len(values) < 2 or type(values[0]) in (list, Labelled):
         return values  # lists of options (combinations, labelled pairs) are built distinct
-    if _HANDLE_TYPES.issuperset(map(type, values)) and len(set(values)) == len(values):
-        return values  # handles only (equal as their keys below are equal), none twice
+    # Handles (cards, players, abilities) none of which repeats, and at most one other value at
+    # the end ("... or pass"): nothing to drop, as a handle's key never equals another value's.
+    handles = values if type(values[-1]) in _HANDLE_TYPES else values[:-1]
+    if _HANDLE_TYPES.issuperset(map(type, handles)) and len(set(handles)) == len(handles):
+        return values
     seen = set()
     out = []
     for v in values:
