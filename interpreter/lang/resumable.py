@@ -36,44 +36,60 @@ _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
 
 
 class FlatCode:
-    """The labelled blocks of one resumable function, written in order."""
+    """The labelled blocks of one resumable function, written in order.
+
+    A jump forward only sets `pc`: the blocks in between test it and are passed over. Only a
+    jump back (a loop going round) or out of the middle of a block needs `continue`, which
+    tests the labels again from the top."""
 
     def __init__(self) -> None:
         self.blocks: list[tuple[int, list[Line]]] = []
         self.lines: list[Line] = []
         self.label = 0
         self._labels = 1
+        self.placed = {0}
+        self.ended = False  # the current block has jumped: nothing after it runs
 
     def new_label(self) -> int:
         self._labels += 1
         return self._labels - 1
 
     def add(self, lines: list[Line]) -> None:
+        if self.ended and lines:  # code after a jump is never reached: keep it out of the way
+            self.place(self.new_label())
         self.lines.extend(lines)
 
-    def place(self, label: int) -> None:
-        """End the current block, falling through to a new block with this label."""
-        self.lines.append((f"pc = {label}", None))
+    def place(self, label: int, assigned: bool = False) -> None:
+        """End the current block, falling through to a new block with this label (`assigned`:
+        `pc` already holds it)."""
+        if not self.ended and not assigned:
+            self.lines.append((f"pc = {label}", None))
         self.blocks.append((self.label, self.lines))
         self.label, self.lines = label, []
+        self.placed.add(label)
+        self.ended = False
 
     def jump(self, label: int, span=None, budget: bool = False) -> None:
         if budget:  # a loop going round: count it against the step budget
-            self.lines.append(("g.steps_left -= 1", span))
-            self.lines.append(("if g.steps_left < 0:", span))
-            self.lines.append(("    g.out_of_steps(f)", span))
-        self.lines.append((f"pc = {label}", span))
-        self.lines.append(("continue", span))
+            self.add([("g.steps_left -= 1", span), ("if g.steps_left < 0:", span), ("    g.out_of_steps(f)", span)])
+        self.add([(f"pc = {label}", span)])
+        if label in self.placed:
+            self.lines.append(("continue", span))
+        self.ended = True
+
+    def branch(self, lines: list[Line]) -> None:
+        """Lines that end the block by setting `pc` to a later label on every path."""
+        self.add(lines)
+        self.ended = True
 
     def suspend_point(self, call: str, span, check: str | None = _SUSPENDED) -> None:
         """A call that may push frames or halt: resume after it, in a new block."""
         resume = self.new_label()
-        self.lines.append((f"f.pc = pc = {resume}", span))
-        self.lines.append((call, span))
+        self.add([(f"f.pc = pc = {resume}", span), (call, span)])
         if check is not None:  # (None: the call is itself the test)
             self.lines.append((check, span))
         self.lines.append(("    return None", span))
-        self.place(resume)
+        self.place(resume, assigned=True)
 
     def source(self) -> list[Line]:
         self.lines.append(("return True", None))
@@ -200,7 +216,7 @@ class ResumableWriter:
         resume = flat.new_label()
         flat.add([(f"f.pc = pc = {resume}", s.span), *lines,
                   (_SUSPENDED, s.span), ("    return None", s.span)])
-        flat.place(resume)
+        flat.place(resume, assigned=True)
 
     s_Emit = _suspending
     s_Move = _suspending
@@ -212,9 +228,10 @@ class ResumableWriter:
         for branch in s.branches:
             tests.append((gen.ex(branch.condition, scope), flat.new_label(), branch))
         orelse = flat.new_label()
+        lines = []
         for i, (cond, label, _branch) in enumerate(tests):
-            flat.add([(f"{'if' if i == 0 else 'elif'} {cond}:", s.span), (f"    pc = {label}", s.span)])
-        flat.add([("else:", s.span), (f"    pc = {orelse}", s.span), ("continue", s.span)])
+            lines += [(f"{'if' if i == 0 else 'elif'} {cond}:", s.span), (f"    pc = {label}", s.span)]
+        flat.branch(lines + [("else:", s.span), (f"    pc = {orelse}", s.span)])
         for _cond, label, branch in tests:
             flat.place(label)
             self.stmts(branch.body, flat, scope)
@@ -255,8 +272,9 @@ class ResumableWriter:
 
     def s_While(self, s: ast.While, flat: FlatCode, scope: Scope, head: int) -> None:
         cond = self.gen.ex(s.condition, scope)
-        self._loop(flat, scope, s, head, [
-            (f"if not {cond}:", s.span), ("    pc = {end}", s.span), ("    continue", s.span)])
+        test = [] if cond == "True" else [  # (`while true` leaves by break only)
+            (f"if not {cond}:", s.span), ("    pc = {end}", s.span), ("    continue", s.span)]
+        self._loop(flat, scope, s, head, test)
 
     def s_May(self, s: ast.May, flat: FlatCode, scope: Scope) -> None:
         gen = self.gen
@@ -265,8 +283,10 @@ class ResumableWriter:
         prompt = self.prompt(s.label or "may", scope)
         flat.suspend_point(f"g.choose(f, {var}, 'one', 1, {prompt}, [True, False], {chooser}, "
                            f"{gen.const(s.span)}, always_ask=True)", s.span, "if g.halted:")
-        orelse, end = flat.new_label(), flat.new_label()
-        flat.add([(f"if not L[{var}]:", s.span), (f"    pc = {orelse}", s.span), ("    continue", s.span)])
+        body, orelse, end = flat.new_label(), flat.new_label(), flat.new_label()
+        flat.branch([(f"if L[{var}]:", s.span), (f"    pc = {body}", s.span),
+                     ("else:", s.span), (f"    pc = {orelse}", s.span)])
+        flat.place(body)
         self.stmts(s.body, flat, scope)
         flat.jump(end)
         flat.place(orelse)
