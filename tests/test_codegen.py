@@ -129,3 +129,19 @@ def test_membership_in_a_zone_reads_the_cards_zone(tmp_path):
                             (game.players[0], 0), ([in_hand], 0), (None, 0)]:
         game.perform("where_is", c=value)
         assert game.globals["counter"] == expected, value
+
+
+def test_names_that_only_ever_hold_lists_are_used_as_lists(tmp_path):
+    path = _toy_with(tmp_path, "procedure sizes(x) {\n  let mine = all c in hand(players[1])\n"
+                               "  mine = mine + [x]\n  let other = x\n"
+                               "  game.counter = 10 * count(mine) + count(other)\n}\n")
+    rules = load(path)
+    source = _source_of(rules, "procedure sizes")
+    assert "len(v_mine)" in source  # mine: always a list, taken as it is
+    assert "_as_list(v_other)" in source  # other: whatever x is, made a list first
+    game = _empty(rules)
+    game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+    game.perform("sizes", x=game.players[1])
+    assert game.globals["counter"] == 10 * 2 + 1
+    game.perform("sizes", x=None)  # none counts as no item, in a list or alone
+    assert game.globals["counter"] == 10 * 2 + 0

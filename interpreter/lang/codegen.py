@@ -166,11 +166,12 @@ class Scope:
     locals."""
 
     def __init__(self, frame: bool, names: dict[str, str] | None = None,
-                 players: frozenset[str] = frozenset()) -> None:
+                 players: frozenset[str] = frozenset(), lists: frozenset[str] = frozenset()) -> None:
         self.frame = frame
         self.names: dict[str, str] = dict(names or {})
         self.uses_frame_locals = False
         self.players = players  # names that always hold a player (see `player_names`)
+        self.lists = lists  # names that always hold a list (see `list_names`)
 
     def get(self, name: str) -> str:
         found = self.names.get(name)
@@ -218,7 +219,8 @@ class CodeGenerator:
         """A procedure that never suspends, as `p_NAME(g, f, params...)` (f: the caller's frame)."""
         params = [identifier(p) for p in proc.params]
         scope = Scope(frame=False, names=dict(zip(proc.params, params)),
-                      players=self.player_names(proc.body, proc.params))
+                      players=self.player_names(proc.body, proc.params),
+                      lists=self.list_names(proc.body, proc.params))
         self.choices = {}
         lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
         self._define("p_" + self._check(name), ["g", "f", *params], lines, f"procedure {name}")
@@ -360,12 +362,16 @@ class CodeGenerator:
             return self.new_list(e.left) or self.new_list(e.right)
         return False
 
-    def is_list(self, e: ast.Expr) -> bool:
-        return self.new_list(e) or (isinstance(e, ast.Name) and e.id == "players")
+    def is_list(self, e: ast.Expr, scope: Scope | None = None) -> bool:
+        """Whether an expression always gives a Python list (new or not)."""
+        if isinstance(e, ast.Name):
+            return (e.id == "players" and (scope is None or e.id not in scope.names)
+                    or scope is not None and e.id in scope.lists)
+        return self.new_list(e)
 
     def as_list(self, e: ast.Expr, scope: Scope) -> str:
         source = self.ex(e, scope)
-        return source if self.is_list(e) else f"_as_list({source})"
+        return source if self.is_list(e, scope) else f"_as_list({source})"
 
     def iterable(self, e: ast.Expr, scope: Scope) -> str:
         """A comprehension's source (where Python allows no `:=`)."""
@@ -380,7 +386,7 @@ class CodeGenerator:
         source = self.ex(e, scope)
         if self.new_list(e) or self.is_player_list(e, scope) and isinstance(e, ast.Name):
             return source  # (new, or the players: a list that never changes)
-        return f"list({source})" if self.is_list(e) else f"list(_as_list({source}))"
+        return f"list({source})" if self.is_list(e, scope) else f"list(_as_list({source}))"
 
     def is_text(self, e: ast.Expr) -> bool:
         if isinstance(e, ast.StrLit):
@@ -404,7 +410,7 @@ class CodeGenerator:
     def _bound(self, scope: Scope, var: str, source: ast.Expr) -> tuple[Scope, str]:
         py = self.temp("_c")
         players = scope.players | {var} if self.is_player_list(source, scope) else scope.players - {var}
-        inner = Scope(scope.frame, {**scope.names, var: py}, players)
+        inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var})
         inner.uses_frame_locals = scope.uses_frame_locals
         return inner, py
 
@@ -440,6 +446,20 @@ class CodeGenerator:
             keep = {n for n in known if all(
                 v is not None and (self.is_player_list(v[1], scope) if isinstance(v, tuple)
                                    else self.is_player(v, scope)) for v in bindings[n])}
+            if keep == known:
+                return frozenset(known)
+            known = keep
+
+    def list_names(self, body, params=()) -> frozenset[str]:
+        """The local names of a block that always hold a list: every `let` and assignment that
+        binds the name gives one (a selection, a list, a zone's cards; parameters and loop
+        variables are not known)."""
+        bindings = local_bindings(body)
+        known = set(bindings) - set(params)
+        while True:  # drop names with a binding not known to give a list, until none is left
+            scope = Scope(False, lists=frozenset(known))
+            keep = {n for n in known if all(
+                v is not None and not isinstance(v, tuple) and self.is_list(v, scope) for v in bindings[n])}
             if keep == known:
                 return frozenset(known)
             known = keep

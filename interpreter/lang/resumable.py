@@ -116,7 +116,8 @@ class ResumableWriter:
         `bound`: the names the frame's locals hold before it starts (parameters)."""
         flat = FlatCode()
         statements = [i for i in items if not isinstance(i, tuple)]
-        scope = Scope(frame=True, players=self.gen.player_names(statements, bound))
+        scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
+                      lists=self.gen.list_names(statements, bound))
         self.gen.frame_loops = []
         for item in items:
             if isinstance(item, tuple) and item[0] == "label":
