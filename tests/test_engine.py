@@ -292,3 +292,23 @@ def test_options_are_a_read_only_sequence_made_as_read():
         options[n]
     game.apply(options[0].id)
     assert [e for e in game.log if e["type"] == "decision"][-1]["option"] == options[0].id
+
+
+@pytest.mark.parametrize("game_name", ["initiative", "lanes", "bases"])
+def test_a_game_without_a_log_plays_the_same(game_name):
+    """Unlogged games take decisions by index without making Option objects; with the same
+    answers they end in the very same state as logged ones."""
+    rules = load(game_name)
+    for seed in range(4):
+        quiet, logged = rules.new_game(seed=seed, log=False), rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not logged.is_over:
+            index = rng.randrange(len(logged.decision()[1]))
+            assert len(quiet.decision()[1]) == len(logged.decision()[1])
+            quiet.apply(index)
+            logged.apply(index)
+        assert quiet.is_over
+        a, b = quiet.to_json(), logged.to_json()
+        for key in ("log", "logging"):
+            a.pop(key), b.pop(key)
+        assert a == b and b["result"] is not None

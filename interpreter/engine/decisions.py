@@ -100,6 +100,16 @@ class OptionList(Sequence):
         for i in range(len(self._values)):
             yield self[i]
 
+    def value_at(self, index: int) -> Any:
+        """The value of the option at this index (0 <= index < len), without making the Option."""
+        built = self._built
+        if built is not None and built[index] is not None:
+            return built[index].value
+        v = self._values[index]
+        if self._unwrap:
+            return [x.value if type(x) is Labelled else x for x in v]
+        return v.value if type(v) is Labelled else v
+
     def _make(self, index: int) -> Option:
         v = self._values[index]
         if self._unwrap:

@@ -117,14 +117,18 @@ class Game(ContinuousEffects, Decisions):
         pending = self.pending
         if pending is None:
             raise IllegalDecisionError("the game is over: no decision can be taken")
-        chosen = self._find_option(pending, option)
+        if type(option) is int and not self.logging and 0 <= option < len(pending.options):
+            value = pending.options.value_at(option)  # (by index, unlogged: no Option needed)
+        else:
+            chosen = self._find_option(pending, option)
+            value = chosen.value
+            if self.logging:
+                self.log_entries.append(("decision", pending.seat, chosen.id, chosen.label))
         if pending.shared:  # a copy waits on the same decision: its text must not follow this game
             pending.settle()
-        self.frames[-1].locals[pending.var] = chosen.value
+        self.frames[-1].locals[pending.var] = value
         self.pending = None
         self.halted = False
-        if self.logging:
-            self.log_entries.append(("decision", pending.seat, chosen.id, chosen.label))
         self._run()
 
     def _find_option(self, pending: Pending, option) -> Option:
