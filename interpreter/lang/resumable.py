@@ -241,13 +241,16 @@ class ResumableWriter:
         self.stmts(s.orelse, flat, scope)
         flat.place(end)
 
-    def _loop(self, flat: FlatCode, scope: Scope, s, head: int, test: list[Line]) -> None:
+    def _loop(self, flat: FlatCode, scope: Scope, s, head: int, test: list[Line], budget: bool = False) -> None:
+        """A loop's head test, body and jump back; only a `while` loop, which need not end by
+        itself, counts its rounds against the step budget (`for` and `repeat` run a known
+        number of rounds)."""
         end = flat.new_label()
         flat.add([(line.replace("{end}", str(end)), span) for line, span in test])
         self.gen.frame_loops.append(end)
         self.stmts(s.body, flat, scope)
         self.gen.frame_loops.pop()
-        flat.jump(head, s.span, budget=True)
+        flat.jump(head, s.span, budget=budget)
         flat.place(end)
 
     def s_For(self, s: ast.For, flat: FlatCode, scope: Scope) -> None:
@@ -275,7 +278,7 @@ class ResumableWriter:
         cond = self.gen.ex(s.condition, scope)
         test = [] if cond == "True" else [  # (`while true` leaves by break only)
             (f"if not {cond}:", s.span), ("    pc = {end}", s.span), ("    continue", s.span)]
-        self._loop(flat, scope, s, head, test)
+        self._loop(flat, scope, s, head, test, budget=True)
 
     def s_May(self, s: ast.May, flat: FlatCode, scope: Scope) -> None:
         gen = self.gen
