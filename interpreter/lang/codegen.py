@@ -571,8 +571,12 @@ class CodeGenerator:
             spec = self.names.zones[func]
             if not e.args and not spec.per_player and not spec.rows:
                 return f"list(g.zones[{self.const(ZoneKey(func, 0, ''))}])"
-            if not e.args:
-                return f"g.zone_cards_all({literal(func)})"
+            if not e.args:  # every player's zone (and every row), in the engine's key order
+                seats = range(1, self.names.player_count + 1) if spec.per_player else [0]
+                keys = [ZoneKey(func, seat, row) for seat in seats for row in spec.rows or ("",)]
+                if len(keys) > 8:
+                    return f"g.zone_cards_all({literal(func)})"
+                return "[" + ", ".join(f"*g.zones[{self.const(k)}]" for k in keys) + "]"
             if spec.rows and spec.per_player and len(e.args) == 1:  # a player's side: every row
                 return f"g.zone_cards_of({literal(func)}, {self.ex(e.args[0], scope)})"
             return f"list(g.zones[{self.zone_key(e, scope)}])"
