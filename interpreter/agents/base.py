@@ -11,21 +11,29 @@ class DecisionView:
     """Everything an agent may know when it decides: no reference to the game itself.
 
     seat: the deciding player (1-based); prompt: the decision's text; options: the legal
-    options (`Option(id, label, value, index)`); observation: `game.observation(seat)`, computed
-    when first read (an agent that does not look at it, such as the random one, costs nothing).
+    options, a read-only sequence of `Option(id, label, value, index)`; observation:
+    `game.observation(seat)`. The prompt and the observation are worked out when first read
+    (an agent that does not look at them, such as the random one, costs nothing): read them
+    before the decision is applied.
     """
 
-    __slots__ = ("seat", "prompt", "options", "_observe", "_observation")
+    __slots__ = ("seat", "_prompt", "options", "_observe", "_observation")
 
-    def __init__(self, seat: int, prompt: str, options: tuple[Any, ...],
+    def __init__(self, seat: int, prompt: str | Callable[[], str], options: Sequence[Any],
                  observation: dict | Callable[[], dict]) -> None:
         self.seat = seat
-        self.prompt = prompt
+        self._prompt = prompt
         self.options = options
         if callable(observation):
             self._observe, self._observation = observation, None
         else:
             self._observe, self._observation = None, observation
+
+    @property
+    def prompt(self) -> str:
+        if not isinstance(self._prompt, str):
+            self._prompt = self._prompt()
+        return self._prompt
 
     @property
     def observation(self) -> dict:
@@ -49,15 +57,20 @@ class UnknownAgentError(ValueError):
 def view_of(game) -> DecisionView:
     """The view of the pending decision, for the player who must take it."""
     seat, options = game.decision()
-    return DecisionView(seat, game.prompt, tuple(options), lambda: game.observation(seat))
+    pending = game.pending
+    return DecisionView(seat, lambda: pending.prompt, options, lambda: game.observation(seat))
 
 
 def play_decision(game, agents: Sequence[Agent]):
     """Ask the agent of the deciding seat (agents[seat - 1]) and apply its answer; return the Option."""
     view = view_of(game)
     answer = agents[view.seat - 1].act(view)
-    option = view.options[answer] if isinstance(answer, int) and not isinstance(answer, bool) else answer
-    game.apply(option)
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        option = view.options[answer]
+        game.apply(option.index)  # (by index: an unlogged game needs no more)
+    else:
+        option = answer
+        game.apply(option)
     return option
 
 

@@ -19,7 +19,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def act(self, view: DecisionView):
-        return view.options[self.rng.randrange(len(view.options))]
+        return self.rng.randrange(len(view.options))  # the index: no Option need be made
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed!r})"
@@ -29,7 +29,7 @@ class FirstAgent:
     """Always takes the first legal option."""
 
     def act(self, view: DecisionView):
-        return view.options[0]
+        return 0
 
     def __repr__(self) -> str:
         return "FirstAgent()"
