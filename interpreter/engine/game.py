@@ -501,30 +501,29 @@ class Game(ContinuousEffects, Decisions):
         return card
 
     def move(self, card: CardRef, key: ZoneKey, position) -> None:
-        old = self.card_zone.get(card.id)
+        cid = card.id
+        old = self.card_zone.get(cid)
         if old is None:
             self.runtime_error(f"card {card!r} is no longer in the game")
-        src = self.zones[old]
-        src.remove(card)
-        dst = self.zones[key]
+        self.zones[old].remove(card)
         if position is None:
-            dst.append(card)
+            self.zones[key].append(card)
         else:
+            dst = self.zones[key]
             dst.insert(min(max(position - 1, 0), len(dst)), card)
         if old != key:
-            self.card_zone[card.id] = key
-            d = self.attrs[card.id]
+            self.card_zone[cid] = key
+            d = self.attrs[cid]
             d[ATTACHED] = None
             if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
-            self.clock += 1
-            d[STAMP] = self.clock
-            if old[0] != key[0]:
-                self.revealed.discard(card.id)
-        watched = self.rules.watched_zones
-        if old[0] in watched or key[0] in watched:
+            self.clock = d[STAMP] = self.clock + 1
+            if self.revealed and old[0] != key[0]:
+                self.revealed.discard(cid)
+        rules = self.rules
+        if old[0] in rules.watched_zones or key[0] in rules.watched_zones:
             self.version += 1
-        if "moved" in self.rules.wanted_events:
+        if "moved" in rules.wanted_events:
             self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
 
     def shuffle(self, key: ZoneKey) -> None:
