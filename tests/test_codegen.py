@@ -20,7 +20,7 @@ from interpreter.rules.decks import Deck
 
 TOY_DIR = Path(__file__).resolve().parent / "data" / "toy"
 GAMES = ["initiative", "lanes", "lanes-classic", "bases", TOY_DIR / "toy.yaml"]
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 
 
 @pytest.mark.parametrize("game", GAMES, ids=str)
@@ -145,3 +145,39 @@ def test_names_that_only_ever_hold_lists_are_used_as_lists(tmp_path):
     assert game.globals["counter"] == 10 * 2 + 1
     game.perform("sizes", x=None)  # none counts as no item, in a list or alone
     assert game.globals["counter"] == 10 * 2 + 0
+
+
+def test_a_small_procedure_is_written_into_its_caller(tmp_path):
+    """A call to a small procedure that may stop for a decision runs in the caller's frame,
+    under names of its own; its `stop` ends it, not the caller, and a decision inside it
+    resumes there. A recursive procedure is still called."""
+    path = _toy_with(tmp_path, "procedure add(p, n) {\n  if n == 0 { stop }\n  let pick = choose \"a row\" "
+                               "from [\"left\", \"right\"] by p\n  let n = n * 10\n"
+                               "  if pick == \"right\" { game.counter += n }\n}\n"
+                               "procedure twice(p) {\n  let n = 1\n  add(p, 0)\n  add(p, n)\n  add(p, 2)\n"
+                               "  game.counter += 1000 * n\n}\n")
+    rules = load(path)
+    source = _source_of(rules, "procedure twice")
+    assert "call_now('add'" not in source and "L['$" in source  # written in, under names of its own
+    assert "call_now('recurse'" in _source_of(rules, "procedure recurse")
+    game = _empty(rules)
+    game.perform("twice", p=game.players[0])
+    assert game.decision()[0] == 1  # add(p, 0) stopped before its choice; add(p, n) asks
+    game.apply("right")
+    copy = game.clone()
+    game.apply("right")
+    assert game.globals["counter"] == 10 + 20 + 1000 and not game.frames
+    copy.apply("left")
+    assert copy.globals["counter"] == 10 + 1000
+
+
+def test_a_runtime_error_in_a_procedure_written_into_its_caller_points_at_its_line(tmp_path):
+    path = _toy_with(tmp_path, "procedure bad(p) {\n  let c = choose \"a row\" from [\"left\", \"right\"] by p\n"
+                               "  game.counter = c + 1\n}\nprocedure calls_bad(p) {\n  bad(p)\n}\n")
+    rules = load(path)
+    assert "call_now('bad'" not in _source_of(rules, "procedure calls_bad")
+    game = _empty(rules)
+    game.perform("calls_bad", p=game.players[0])
+    with pytest.raises(RuntimeRuleError) as info:
+        game.apply("left")
+    assert info.value.span.line == 3 and info.value.span.file.endswith("extra.rules")

@@ -62,6 +62,25 @@ def local_bindings(stmts) -> dict[str, list]:
     visit(stmts)
     return found
 
+def procedure_calls(body, procedures) -> set[str]:
+    """The procedures a block calls as statements (in nested blocks too)."""
+    return {n.call.func for n in ast.walk(tuple(body or ())) if isinstance(n, ast.CallStmt)
+            and isinstance(n.call, ast.Call) and n.call.func in procedures}
+
+
+def stops_in_loops(body, in_loop: bool = False) -> bool:
+    """Whether a `stop` of the block is inside one of its loops."""
+    for st in body or ():
+        if isinstance(st, ast.Stop) and in_loop:
+            return True
+        nested = in_loop or isinstance(st, (ast.For, ast.Repeat, ast.While))
+        blocks = [getattr(st, "body", None), getattr(st, "orelse", None)]
+        blocks += [br.body for br in getattr(st, "branches", ())]
+        if any(stops_in_loops(b, nested) for b in blocks if b):
+            return True
+    return False
+
+
 def binders(e: ast.Node) -> set[str]:
     return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension))}
 

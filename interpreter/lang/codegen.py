@@ -34,7 +34,7 @@ from .values import (
     ZoneKey,
 )
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+(?:\.[A-Za-z_][A-Za-z0-9_]*)?")  # ($7.c: a name of an inlined procedure)
 
 ALLOWED_BUILTINS = {"len": len, "list": list, "range": range, "sorted": sorted, "type": type, "isinstance": isinstance,
              "bool": bool, "int": int, "str": str, "tuple": tuple, "max": max, "min": min, "None": None}
@@ -207,6 +207,8 @@ class CodeGenerator:
         self._iterable_depth = 0
         self._list_functions: set[str] = set()
         self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
+        self.frame_loops: list[int] = []  # in resumable code: the end label of each loop around
+        self.stop_label: int | None = None  # in resumable code: where `stop` goes (None: return)
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -758,6 +760,8 @@ class CodeGenerator:
         return ["return"]
 
     def s_Stop(self, s, scope, loop_depth, mode):
+        if mode == "frame" and self.stop_label is not None:  # the end of an inlined procedure
+            return [f"pc = {self.stop_label}", "continue"]
         return ["return" if mode == "pure" else "return True"]
 
     def s_Move(self, s: ast.Move, scope, loop_depth, mode):

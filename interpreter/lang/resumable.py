@@ -29,10 +29,15 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
-from .analysis import chooses_in
+from .analysis import chooses_in, local_bindings, procedure_calls, stops_in_loops
 from .codegen import CodeGenerator, Line, Scope, indent, literal
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
+
+# A call to a procedure of at most this many statements is written into its caller, this many
+# calls deep at most (see `ResumableWriter._inlined`).
+_INLINE_STATEMENTS = 30
+_INLINE_DEPTH = 2
 
 
 class FlatCode:
@@ -108,6 +113,8 @@ class ResumableWriter:
     def __init__(self, gen: CodeGenerator, host: Any) -> None:
         self.gen = gen
         self.host = host  # the compiler: which statements are native, temporaries, procedure codes
+        self._inline_depth = 0
+        self._recursive: set[str] | None = None  # procedures that may call themselves
 
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
                  bound: tuple[str, ...] = ()) -> Callable:
@@ -118,7 +125,7 @@ class ResumableWriter:
         statements = [i for i in items if not isinstance(i, tuple)]
         scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
                       lists=self.gen.list_names(statements, bound))
-        self.gen.frame_loops = []
+        self.gen.frame_loops, self.gen.stop_label = [], None
         for item in items:
             if isinstance(item, tuple) and item[0] == "label":
                 label = flat.new_label()
@@ -196,6 +203,8 @@ class ResumableWriter:
         gen, call = self.gen, s.call
         assert isinstance(call, ast.Call)
         if call.func in gen.names.procedures:
+            if self._inlined(call, flat, scope):
+                return
             code = gen.const(self.host.procedure_codes[call.func])
             params = self.host.procedure_codes[call.func].params
             values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
@@ -209,6 +218,70 @@ class ResumableWriter:
             flat.add(gen.statement(s, scope, 0, "frame"))
             return
         flat.suspend_point(f"g.{method}({', '.join(args)})", s.span)
+
+    def _inlined(self, call: ast.Call, flat: FlatCode, scope: Scope) -> bool:
+        """Write a call to a small procedure into the caller, when that is safe: its statements
+        run in the caller's frame, under names of their own (`$12.c` for `c`), and its `stop`
+        jumps to the end of them. This saves a frame, and running it, per call. Not for a
+        procedure that replacement abilities may replace, that may call itself, that stops
+        from inside a loop, or with a loop that may stop for a decision (its rounds would test
+        the labels of the whole caller again); the frame's context (self, you, event) is the caller's, as in a
+        call. Returns False when the call must be made."""
+        gen, name = self.gen, call.func
+        proc = gen.names.procedures[name]
+        if (self._inline_depth >= _INLINE_DEPTH or name in gen.names.replaced_procedures
+                or name in self._recursive_procedures() or stops_in_loops(proc.body)
+                or sum(isinstance(n, ast.Stmt) for n in ast.walk(proc.body)) > _INLINE_STATEMENTS
+                or any(isinstance(n, (ast.For, ast.Repeat, ast.While)) and not self.host.is_native(n)
+                       for n in ast.walk(proc.body))):
+            return False
+        site = self.host._tmp()
+        assigned = set(local_bindings(proc.body))
+        names = {n: f"L[{literal(site + '.' + n)}]" for n in set(proc.params) | assigned}
+        args = list(zip(proc.params, call.args)) + [(a.name, a.value) for a in call.kwargs]
+        players, lists, lines = set(), set(), []
+        for param, arg in args:
+            if param not in assigned and isinstance(arg, (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit,
+                                                           ast.NoneLit)):
+                names[param] = gen.ex(arg, scope)  # a name or a constant, which the body cannot change
+                if gen.is_player(arg, scope):
+                    players.add(param)
+                if gen.is_list(arg, scope):
+                    lists.add(param)
+            else:
+                lines.append((f"{names[param]} = {gen.ex(arg, scope)}", call.span))
+        flat.add(lines)
+        body = list(proc.body)
+        inner = Scope(frame=True, names=names, players=gen.player_names(body, proc.params) | players,
+                      lists=gen.list_names(body, proc.params) | lists)
+        end = flat.new_label()
+        saved = gen.frame_loops, gen.stop_label
+        gen.frame_loops, gen.stop_label = [], end
+        self._inline_depth += 1
+        try:
+            self.stmts(proc.body, flat, inner)
+        finally:
+            self._inline_depth -= 1
+            gen.frame_loops, gen.stop_label = saved
+        flat.place(end)
+        return True
+
+    def _recursive_procedures(self) -> set[str]:
+        if self._recursive is None:
+            procedures = self.gen.names.procedures
+            calls = {n: procedure_calls(p.body, procedures) for n, p in procedures.items()}
+            self._recursive = set()
+            for name in procedures:
+                seen, todo = set(), list(calls[name])
+                while todo:
+                    other = todo.pop()
+                    if other == name:
+                        self._recursive.add(name)
+                        break
+                    if other not in seen:
+                        seen.add(other)
+                        todo.extend(calls[other])
+        return self._recursive
 
     def _suspending(self, s: ast.Stmt, flat: FlatCode, scope: Scope) -> None:
         """A statement that may push frames or end the game (an emit, a move others listen to):
