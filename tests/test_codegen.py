@@ -181,3 +181,4 @@ def test_a_runtime_error_in_a_procedure_written_into_its_caller_points_at_its_li
     with pytest.raises(RuntimeRuleError) as info:
         game.apply("left")
     assert info.value.span.line == 3 and info.value.span.file.endswith("extra.rules")
+    assert "in procedure bad" in str(info.value)  # the procedure that holds the line

@@ -297,7 +297,17 @@ class Game(ContinuousEffects, Decisions):
         """A Python error inside rule code, turned into an error at the rule's statement."""
         span = self.rules.compiler.gen.ns.span_of(err) or f.code.span
         card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
-        return RuntimeRuleError(f"{type(err).__name__}: {err} in {f.code.name}{card}", span)
+        return RuntimeRuleError(f"{type(err).__name__}: {err} in {self._code_at(span, f)}{card}", span)
+
+    def _code_at(self, span: Span | None, f: Frame) -> str:
+        """The name of the procedure whose text holds the span (one written into its caller's
+        frame runs under the caller's name), else the frame's code."""
+        if span is not None:
+            for name, proc in self.rules.compiler.names.procedures.items():
+                s = proc.span
+                if s is not None and s.file == span.file and s.line <= span.line <= (s.end_line or s.line):
+                    return f"procedure {name}"
+        return f.code.name
 
     def runtime_error(self, message: str, span: Span | None = None):
         where = self.frames[-1].code.name if self.frames else "rules"
