@@ -81,6 +81,9 @@ _LIST_ARGUMENTS = {"count", "first", "any", "is_empty", "max_of", "min_of", "abi
 # Card properties kept in the card's attributes under a key of their own (see Game.new_card).
 _STORED_PROPERTIES = {"owner": OWNER, "controller": CONTROLLER, "attached_to": ATTACHED, "part": PART}
 
+# Card properties read from the card's zone key (name, seat, row).
+_PLACE_PROPERTIES = {"zone": 0, "row": 2}
+
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 # Built-in functions that always give a new list.
@@ -323,6 +326,14 @@ class CodeGenerator:
                 if isinstance(e.obj, ast.Index):  # players[K]
                     return f"g.player_attrs[{e.obj.index.value - 1}][{attr}]"
                 return f"g.player_attrs[{obj}.seat - 1][{attr}]"
+        place = _PLACE_PROPERTIES.get(e.name)
+        if place is not None and not self._iterable_depth:  # where the card is (none once gone)
+            held = self.temp("_w")
+            return (f"(g.card_zone[{held}.id][{place}] if type({held} := {obj}) is _CardRef "
+                    f"and {held}.id in g.card_zone else g.read({held}, {attr}))")
+        if e.name in ("name", "type") and not self._iterable_depth:  # the card's definition
+            held = self.temp("_w")
+            return f"({held}.defn.{e.name} if type({held} := {obj}) is _CardRef else g.read({held}, {attr}))"
         if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
             held, stored = self.temp("_w"), self.temp("_d")
             return (f"({stored}[{self.const(_STORED_PROPERTIES[e.name])}] if type({held} := {obj}) is _CardRef "
