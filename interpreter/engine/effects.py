@@ -33,25 +33,25 @@ class ContinuousEffects:
         """Active static effects by attribute ('' for keyword grants), in timestamp order."""
         if self._static_version == self.version:
             return self._static_index
-        found = []
         attrs = self.attrs
-        for key in self.rules.active_zone_keys:
-            for card in self.zones[key]:
-                bound = card.defn.static_abilities
-                if not bound:
-                    continue
-                d = attrs[card.id]
-                part = d[PART]
-                for ability, local_values in bound:
-                    if ability.part is not None and ability.part != part:
-                        continue
-                    frame = Frame(None, dict(local_values), card, d[CONTROLLER])
-                    for eff in ability.statics:
-                        found.append((d[STAMP], eff, frame, card))
-        found.sort(key=lambda x: x[0])
+        zones = self.zones
+        holders = [card for key in self.rules.active_zone_keys for card in zones[key] if card.defn.static_abilities]
+        if len(holders) > 1:  # (stable: a card's effects stay in the order they are written)
+            holders.sort(key=lambda card: attrs[card.id][STAMP])
         index: dict[str, list] = {}
-        for _stamp, eff, frame, card in found:
-            index.setdefault(eff.attr, []).append((eff, frame, card))
+        for card in holders:
+            d = attrs[card.id]
+            part = d[PART]
+            for ability, local_values in card.defn.static_abilities:
+                if ability.part is not None and ability.part != part:
+                    continue
+                frame = Frame(None, local_values, card, d[CONTROLLER])  # (expressions only read a frame)
+                for eff in ability.statics:
+                    effects = index.get(eff.attr)
+                    if effects is None:
+                        index[eff.attr] = [(eff, frame, card)]
+                    else:
+                        effects.append((eff, frame, card))
         self._static_index = index
         self._static_version = self.version
         return index
