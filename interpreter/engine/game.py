@@ -658,8 +658,9 @@ class Game(ContinuousEffects, Decisions):
                     return
         self.frames.append(Frame(code, values, f.self_card, f.controller, f.event, f.applied))
 
-    def _active_with(self, name: str, table: str):
-        """Cards in active zones whose abilities (of table) listen to name, in timestamp order.
+    def _active_with(self, name: str, table: str) -> list[tuple]:
+        """Cards in active zones whose abilities (of table) listen to name, in timestamp order:
+        (card, ability, keyword locals).
 
         Cached until the next change of zones, parts, attachments or grants (the state version)."""
         key = (name, table)
@@ -670,20 +671,27 @@ class Game(ContinuousEffects, Decisions):
             hit = self._active_cache.get(key)
             if hit is not None:
                 return hit
-        found = []
         attrs = self.attrs
-        for key in self.rules.active_zone_keys:
-            for card in self.zones[key]:
-                abilities = self._abilities(card, table, name)
-                if not abilities:
-                    continue
-                d = attrs[card.id]
-                part = d[PART]
-                for ability, local_values in abilities:
-                    if ability.part is None or ability.part == part:
-                        found.append((d[STAMP], card, ability, local_values))
-        found.sort(key=lambda x: x[0])
-        result = [(c, a, lv) for _s, c, a, lv in found]
+        zones = self.zones
+        # only cards some grant applies to may have more than their printed abilities
+        granted = self._granted() if self.temp_grants or "" in self.rules.statically_modified else ()
+        holders = []
+        for zone in self.rules.active_zone_keys:
+            for card in zones[zone]:
+                if id(card) in granted:
+                    abilities = self._abilities(card, table, name)
+                else:
+                    abilities = getattr(card.defn, table).get(name)
+                if abilities:
+                    holders.append((card, abilities))
+        if len(holders) > 1:  # (stable: a card's abilities stay in their order)
+            holders.sort(key=lambda held: attrs[held[0].id][STAMP])
+        result = []
+        for card, abilities in holders:
+            part = attrs[card.id][PART]
+            for ability, local_values in abilities:
+                if ability.part is None or ability.part == part:
+                    result.append((card, ability, local_values))
         self._active_cache[key] = result
         return result
 
