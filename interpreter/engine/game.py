@@ -540,12 +540,13 @@ class Game(ContinuousEffects, Decisions):
         self.version += 1
 
     def attachments(self, target) -> list[CardRef]:
-        out = []
-        for key in self.rules.zone_keys:
-            for card in self.zones[key]:
-                if self.attrs[card.id][ATTACHED] is target:
-                    out.append(card)
-        return out
+        """The cards attached to a card or player, wherever they are (zone by zone, in order)."""
+        attrs = self.attrs
+        found = [card_id for card_id, d in attrs.items() if d[ATTACHED] is target]
+        if len(found) < 2:
+            return [self.cards[card_id] for card_id in found]
+        zones = self.zones  # the order: zones in their declared order, then positions
+        return [card for key in self.rules.zone_keys for card in zones[key] if attrs[card.id][ATTACHED] is target]
 
     def delete(self, card: CardRef) -> None:
         key = self.card_zone.pop(card.id, None)
