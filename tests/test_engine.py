@@ -273,3 +273,23 @@ def test_a_copy_keeps_the_labels_of_the_decision_it_was_made_at():
                 assert [o.label for o in copy.decision()[1]] == then
                 checked += 1
     assert checked > 0
+
+
+def test_attachments_are_listed_zone_by_zone_in_position_order(rules):
+    game = empty(rules)
+    target = put(game, "Plain", "board", 1, "left")
+    late_hand = put(game, "Plain", "hand", 2)
+    pool = put(game, "Plain", "pool", 0)
+    early_hand = put(game, "Plain", "hand", 2)
+    on_player = put(game, "Plain", "board", 2, "right")
+    put(game, "Plain", "hand", 2)  # not attached
+    for card in (late_hand, pool, early_hand):
+        game.attach(card, target)
+    game.attach(on_player, game.players[1])
+    game.move(early_hand, ZoneKey("hand", 2, ""), 1)  # reordered in its zone: stays attached
+    assert game.attachments(target) == [early_hand, late_hand, pool]  # hand before pool, as declared
+    assert game.attachments(game.players[1]) == [on_player]
+    assert game.attachments(game.players[0]) == []
+    game.move(late_hand, ZoneKey("pile", 2, ""), None)  # another zone: no longer attached
+    assert game.attachments(target) == [early_hand, pool]
+    assert game.clone().attachments(target) == [early_hand, pool]
