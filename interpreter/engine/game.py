@@ -579,18 +579,26 @@ class Game(ContinuousEffects, Decisions):
         zone, the ability's part is the card's part, and its `if` condition holds."""
         out = []
         active = self.rules.active_zone_names
+        card_zone = self.card_zone
+        frames = self._ability_frames
         for card in cards:
             if type(card) is not CardRef or not card.defn.activated:
                 continue
-            key = self.card_zone.get(card.id)
+            key = card_zone.get(card.id)
             if key is None or key[0] not in active:
                 continue
             d = self.attrs[card.id]
+            part = d[PART]
             for index, (ability, _local_values) in enumerate(card.defn.activated):
-                if ability.part is not None and ability.part != d[PART]:
+                if ability.part is not None and ability.part != part:
                     continue
-                if ability.condition is not None and not ability.condition(self, self._ability_frame(card, index, d)):
-                    continue
+                condition = ability.condition
+                if condition is not None:
+                    frame = frames.get((card.id, index))
+                    if frame is None or frame.controller is not d[CONTROLLER]:
+                        frame = self._ability_frame(card, index, d)
+                    if not condition(self, frame):
+                        continue
                 out.append(AbilityRef(card, index))
         return out
 
@@ -604,12 +612,13 @@ class Game(ContinuousEffects, Decisions):
         return frame
 
     def ability_cost(self, ref) -> int:
-        if not isinstance(ref, AbilityRef):
+        if type(ref) is not AbilityRef:
             self.runtime_error(f"ability_cost needs an ability, not {ref!r}")
-        ability = ref.ability
+        card = ref.card
+        ability = card.defn.activated[ref.index][0]
         if ability.fixed_cost is not None:
             return ability.fixed_cost
-        return ability.cost(self, self._ability_frame(ref.card, ref.index, self.attrs[ref.card.id]))
+        return ability.cost(self, self._ability_frame(card, ref.index, self.attrs[card.id]))
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""
