@@ -16,7 +16,7 @@ from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, AbilityRef, CardRef, PlayerRef, ZoneKey
 from .decisions import Decisions, Option, Pending
-from .effects import ContinuousEffects, clamp
+from .effects import ContinuousEffects
 
 
 class _Marker:
@@ -394,8 +394,12 @@ class Game(ContinuousEffects, Decisions):
             d = self.attrs[obj.id]
             if name in d:
                 lo_hi = obj.defn.clamps.get(name)
-                if lo_hi is not None:
-                    value = clamp(value, lo_hi)
+                if lo_hi is not None:  # clamp(), written out: writes are frequent
+                    lo, hi = lo_hi
+                    if lo is not None and value < lo:
+                        value = lo
+                    elif hi is not None and value > hi:
+                        value = hi
                 d[name] = value
                 if name in self.rules.static_reads:
                     self.version += 1
@@ -410,7 +414,11 @@ class Game(ContinuousEffects, Decisions):
         elif type(obj) is PlayerRef:
             lo_hi = self.rules.player_clamps.get(name)
             if lo_hi is not None:
-                value = clamp(value, lo_hi)
+                lo, hi = lo_hi
+                if lo is not None and value < lo:
+                    value = lo
+                elif hi is not None and value > hi:
+                    value = hi
             self.player_attrs[obj.seat - 1][name] = value
             if name in self.rules.static_reads:
                 self.version += 1
