@@ -479,9 +479,7 @@ class Game(ContinuousEffects, Decisions):
         card = CardRef(self.next_id, defn)
         self.next_id += 1
         self.clock += 1
-        d = dict(defn.initial)
-        d[PART] = None
-        d[ATTACHED] = None
+        d = defn.new_state.copy()  # the card type's attributes, then the card's own properties
         d[CONTROLLER] = owner
         d[OWNER] = owner
         d[STAMP] = self.clock
