@@ -168,6 +168,8 @@ class Rules:
             elif a.kind == "static":
                 defn.static_abilities.append((a, local_values))
         defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
+        # what `Game.activatable` checks, ability by ability: (index, part, condition)
+        defn.activation = tuple((i, a.part, a.condition) for i, (a, _lv) in enumerate(defn.activated))
         return defn
 
     def _check_requirements(self, compiler: Compiler) -> None:

@@ -588,17 +588,15 @@ class Game(ContinuousEffects, Decisions):
         card_zone = self.card_zone
         frames = self._ability_frames
         for card in cards:
-            if type(card) is not CardRef or not card.defn.activated:
+            if type(card) is not CardRef or not card.defn.activation:
                 continue
             key = card_zone.get(card.id)
             if key is None or key[0] not in active:
                 continue
             d = self.attrs[card.id]
-            part = d[PART]
-            for index, (ability, _local_values) in enumerate(card.defn.activated):
-                if ability.part is not None and ability.part != part:
+            for index, part, condition in card.defn.activation:
+                if part is not None and part != d[PART]:
                     continue
-                condition = ability.condition
                 if condition is not None:
                     frame = frames.get((card.id, index))
                     if frame is None or frame.controller is not d[CONTROLLER]:
