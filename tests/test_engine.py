@@ -312,3 +312,42 @@ def test_a_game_without_a_log_plays_the_same(game_name):
         for key in ("log", "logging"):
             a.pop(key), b.pop(key)
         assert a == b and b["result"] is not None
+
+
+def test_attachments_are_listed_zone_by_zone_in_position_order(rules):
+    game = empty(rules)
+    target = put(game, "Plain", "board", 1, "left")
+    late_hand = put(game, "Plain", "hand", 2)
+    pool = put(game, "Plain", "pool", 0)
+    early_hand = put(game, "Plain", "hand", 2)
+    on_player = put(game, "Plain", "board", 2, "right")
+    put(game, "Plain", "hand", 2)  # not attached
+    for card in (late_hand, pool, early_hand):
+        game.attach(card, target)
+    game.attach(on_player, game.players[1])
+    game.move(early_hand, ZoneKey("hand", 2, ""), 1)  # reordered in its zone: stays attached
+    assert game.attachments(target) == [early_hand, late_hand, pool]  # hand before pool, as declared
+    assert game.attachments(game.players[1]) == [on_player]
+    assert game.attachments(game.players[0]) == []
+    game.move(late_hand, ZoneKey("pile", 2, ""), None)  # another zone: no longer attached
+    assert game.attachments(target) == [early_hand, pool]
+    assert game.clone().attachments(target) == [early_hand, pool]
+
+
+def test_a_temporary_grant_brings_its_replacement_until_its_event_also_in_a_copy(rules):
+    game = empty(rules)
+    plain, other = put(game, "Plain", "board", 1, "left"), put(game, "Plain", "board", 1, "right")
+    assert not game.has_keyword(plain, "sturdy")
+    game.add_temporary_grant(plain, "sturdy", (), "tick", None)
+    assert game.has_keyword(plain, "sturdy") and not game.has_keyword(other, "sturdy")
+    copy = game.clone()
+    game.perform("poke", card=plain, amount=3)
+    assert game.read(plain, "guard") == 2  # the granted keyword's replacement: 3 becomes 2
+    game.perform("tick_now")  # the grant ends
+    assert not game.has_keyword(plain, "sturdy")
+    game.perform("poke", card=plain, amount=3)
+    assert game.read(plain, "guard") == 5
+    # the copy keeps the grant until its own tick
+    assert copy.has_keyword(copy.cards[plain.id], "sturdy")
+    copy.perform("poke", card=copy.cards[plain.id], amount=3)
+    assert copy.read(copy.cards[plain.id], "guard") == 2

@@ -15,7 +15,7 @@ from ..lang import ast
 from ..lang.analysis import constant
 from ..lang.compiler import Compiler
 from ..lang.runtime import Frame, Names
-from ..lang.values import ZoneKey
+from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
 from ..rules.checker import Definitions
 from ..rules.decks import Deck, load_deck
 from ..rules.model import Ruleset
@@ -146,6 +146,8 @@ class Rules:
         initial = {n: _copy(s.default) for n, s in ctype.attributes.items()}
         initial.update(printed)
         defn.initial = initial
+        # a new card's attribute dict, copied by Game.new_card (which sets owner, controller, stamp)
+        defn.new_state = {**initial, PART: None, ATTACHED: None, CONTROLLER: None, OWNER: None, STAMP: 0}
         defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
         defn.label = ctype.label
         defn.keyword_names = frozenset(k for k, _args in defn.keywords)
@@ -166,6 +168,8 @@ class Rules:
             elif a.kind == "static":
                 defn.static_abilities.append((a, local_values))
         defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
+        # what `Game.activatable` checks, ability by ability: (index, part, condition)
+        defn.activation = tuple((i, a.part, a.condition) for i, (a, _lv) in enumerate(defn.activated))
         return defn
 
     def _check_requirements(self, compiler: Compiler) -> None:

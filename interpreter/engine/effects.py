@@ -16,6 +16,9 @@ from ..lang.values import CONTROLLER, PART, STAMP, CardRef
 class ContinuousEffects:
     """Mixin of Game: reads through static and temporary effects; keywords of cards."""
 
+    _granted_version = -1  # see `_granted`
+    _granted_ids: frozenset[int] = frozenset()
+
     def _modifiable(self, name: str) -> bool:
         if self._temporarily_modified(name):
             return True
@@ -33,25 +36,25 @@ class ContinuousEffects:
         """Active static effects by attribute ('' for keyword grants), in timestamp order."""
         if self._static_version == self.version:
             return self._static_index
-        found = []
         attrs = self.attrs
-        for key in self.rules.active_zone_keys:
-            for card in self.zones[key]:
-                bound = card.defn.static_abilities
-                if not bound:
-                    continue
-                d = attrs[card.id]
-                part = d[PART]
-                for ability, local_values in bound:
-                    if ability.part is not None and ability.part != part:
-                        continue
-                    frame = Frame(None, dict(local_values), card, d[CONTROLLER])
-                    for eff in ability.statics:
-                        found.append((d[STAMP], eff, frame, card))
-        found.sort(key=lambda x: x[0])
+        zones = self.zones
+        holders = [card for key in self.rules.active_zone_keys for card in zones[key] if card.defn.static_abilities]
+        if len(holders) > 1:  # (stable: a card's effects stay in the order they are written)
+            holders.sort(key=lambda card: attrs[card.id][STAMP])
         index: dict[str, list] = {}
-        for _stamp, eff, frame, card in found:
-            index.setdefault(eff.attr, []).append((eff, frame, card))
+        for card in holders:
+            d = attrs[card.id]
+            part = d[PART]
+            for ability, local_values in card.defn.static_abilities:
+                if ability.part is not None and ability.part != part:
+                    continue
+                frame = Frame(None, local_values, card, d[CONTROLLER])  # (expressions only read a frame)
+                for eff in ability.statics:
+                    effects = index.get(eff.attr)
+                    if effects is None:
+                        index[eff.attr] = [(eff, frame, card)]
+                    else:
+                        effects.append((eff, frame, card))
         self._static_index = index
         self._static_version = self.version
         return index
@@ -116,10 +119,28 @@ class ContinuousEffects:
         self._targets_cache[name] = out
         return out
 
+    def _granted(self) -> frozenset[int]:
+        """The ids of the objects some static or temporary grant applies to, in this state version
+        (the only objects whose keywords may differ from their printed ones). Rebuilt, never
+        changed in place: a clone may share it, as it shares the version it was made in."""
+        if self._granted_version == self.version:
+            return self._granted_ids
+        version = self.version
+        ids: set[int] = set()
+        for _eff, _frame, targets in self._static_targets(""):
+            ids.update(targets)
+        for grant in self.temp_grants:
+            ids.add(id(grant[0]))
+        self._granted_ids = frozenset(ids)
+        self._granted_version = version
+        return self._granted_ids
+
     def keywords_of(self, card: CardRef) -> Sequence[tuple[str, tuple]]:
         """Printed keywords, then granted ones (static grants, temporary grants); cached per
         state version like the targets of static effects. The result may be the card
         definition's own tuple: read it, never change it."""
+        if id(card) not in self._granted():
+            return card.defn.keywords
         if self._targets_version == self.version:
             hit = self._keywords_cache.get(card.id)
             if hit is not None:
@@ -157,12 +178,21 @@ class ContinuousEffects:
             return True
         if not self.temp_grants and "" not in self.rules.statically_modified:
             return False
-        return any(k == keyword for k, _ in self.keywords_of(card))
+        granted = self._granted_ids if self._granted_version == self.version else self._granted()
+        if id(card) not in granted:
+            return False
+        for k, _args in self.keywords_of(card):
+            if k == keyword:
+                return True
+        return False
 
     def _abilities(self, card: CardRef, table: str, name: str):
         """(ability, keyword locals) of a card for an event or procedure, printed and granted."""
         own = getattr(card.defn, table).get(name, ())
         if not self.temp_grants and "" not in self.rules.statically_modified:
+            return own
+        granted = self._granted_ids if self._granted_version == self.version else self._granted()
+        if id(card) not in granted:
             return own
         extra = []
         printed = card.defn.keyword_names

@@ -16,7 +16,7 @@ from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, AbilityRef, CardRef, PlayerRef, ZoneKey
 from .decisions import Decisions, Option, OptionList, Pending
-from .effects import ContinuousEffects, clamp
+from .effects import ContinuousEffects
 
 
 class _Marker:
@@ -214,6 +214,7 @@ class Game(ContinuousEffects, Decisions):
         new._targets_version = -1
         new._targets_cache = {}
         new._keywords_cache = {}
+        new._granted_version = -1  # (a copy works out its own caches, as from the start)
         new._ability_frames = {}
         new._reading = set()
         new._computing = set()
@@ -409,8 +410,12 @@ class Game(ContinuousEffects, Decisions):
             d = self.attrs[obj.id]
             if name in d:
                 lo_hi = obj.defn.clamps.get(name)
-                if lo_hi is not None:
-                    value = clamp(value, lo_hi)
+                if lo_hi is not None:  # clamp(), written out: writes are frequent
+                    lo, hi = lo_hi
+                    if lo is not None and value < lo:
+                        value = lo
+                    elif hi is not None and value > hi:
+                        value = hi
                 d[name] = value
                 if name in self.rules.static_reads:
                     self.version += 1
@@ -425,7 +430,11 @@ class Game(ContinuousEffects, Decisions):
         elif type(obj) is PlayerRef:
             lo_hi = self.rules.player_clamps.get(name)
             if lo_hi is not None:
-                value = clamp(value, lo_hi)
+                lo, hi = lo_hi
+                if lo is not None and value < lo:
+                    value = lo
+                elif hi is not None and value > hi:
+                    value = hi
             self.player_attrs[obj.seat - 1][name] = value
             if name in self.rules.static_reads:
                 self.version += 1
@@ -486,9 +495,7 @@ class Game(ContinuousEffects, Decisions):
         card = CardRef(self.next_id, defn)
         self.next_id += 1
         self.clock += 1
-        d = dict(defn.initial)
-        d[PART] = None
-        d[ATTACHED] = None
+        d = defn.new_state.copy()  # the card type's attributes, then the card's own properties
         d[CONTROLLER] = owner
         d[OWNER] = owner
         d[STAMP] = self.clock
@@ -554,12 +561,13 @@ class Game(ContinuousEffects, Decisions):
         self.version += 1
 
     def attachments(self, target) -> list[CardRef]:
-        out = []
-        for key in self.rules.zone_keys:
-            for card in self.zones[key]:
-                if self.attrs[card.id][ATTACHED] is target:
-                    out.append(card)
-        return out
+        """The cards attached to a card or player, wherever they are (zone by zone, in order)."""
+        attrs = self.attrs
+        found = [card_id for card_id, d in attrs.items() if d[ATTACHED] is target]
+        if len(found) < 2:
+            return [self.cards[card_id] for card_id in found]
+        zones = self.zones  # the order: zones in their declared order, then positions
+        return [card for key in self.rules.zone_keys for card in zones[key] if attrs[card.id][ATTACHED] is target]
 
     def delete(self, card: CardRef) -> None:
         key = self.card_zone.pop(card.id, None)
@@ -592,18 +600,24 @@ class Game(ContinuousEffects, Decisions):
         zone, the ability's part is the card's part, and its `if` condition holds."""
         out = []
         active = self.rules.active_zone_names
+        card_zone = self.card_zone
+        frames = self._ability_frames
         for card in cards:
-            if type(card) is not CardRef or not card.defn.activated:
+            if type(card) is not CardRef or not card.defn.activation:
                 continue
-            key = self.card_zone.get(card.id)
+            key = card_zone.get(card.id)
             if key is None or key[0] not in active:
                 continue
             d = self.attrs[card.id]
-            for index, (ability, _local_values) in enumerate(card.defn.activated):
-                if ability.part is not None and ability.part != d[PART]:
+            for index, part, condition in card.defn.activation:
+                if part is not None and part != d[PART]:
                     continue
-                if ability.condition is not None and not ability.condition(self, self._ability_frame(card, index, d)):
-                    continue
+                if condition is not None:
+                    frame = frames.get((card.id, index))
+                    if frame is None or frame.controller is not d[CONTROLLER]:
+                        frame = self._ability_frame(card, index, d)
+                    if not condition(self, frame):
+                        continue
                 out.append(AbilityRef(card, index))
         return out
 
@@ -617,12 +631,13 @@ class Game(ContinuousEffects, Decisions):
         return frame
 
     def ability_cost(self, ref) -> int:
-        if not isinstance(ref, AbilityRef):
+        if type(ref) is not AbilityRef:
             self.runtime_error(f"ability_cost needs an ability, not {ref!r}")
-        ability = ref.ability
+        card = ref.card
+        ability = card.defn.activated[ref.index][0]
         if ability.fixed_cost is not None:
             return ability.fixed_cost
-        return ability.cost(self, self._ability_frame(ref.card, ref.index, self.attrs[ref.card.id]))
+        return ability.cost(self, self._ability_frame(card, ref.index, self.attrs[card.id]))
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""
@@ -689,8 +704,9 @@ class Game(ContinuousEffects, Decisions):
                     return
         self.frames.append(Frame(code, values, f.self_card, f.controller, f.event, f.applied))
 
-    def _active_with(self, name: str, table: str):
-        """Cards in active zones whose abilities (of table) listen to name, in timestamp order.
+    def _active_with(self, name: str, table: str) -> list[tuple]:
+        """Cards in active zones whose abilities (of table) listen to name, in timestamp order:
+        (card, ability, keyword locals).
 
         Cached until the next change of zones, parts, attachments or grants (the state version)."""
         key = (name, table)
@@ -701,20 +717,27 @@ class Game(ContinuousEffects, Decisions):
             hit = self._active_cache.get(key)
             if hit is not None:
                 return hit
-        found = []
         attrs = self.attrs
-        for key in self.rules.active_zone_keys:
-            for card in self.zones[key]:
-                abilities = self._abilities(card, table, name)
-                if not abilities:
-                    continue
-                d = attrs[card.id]
-                part = d[PART]
-                for ability, local_values in abilities:
-                    if ability.part is None or ability.part == part:
-                        found.append((d[STAMP], card, ability, local_values))
-        found.sort(key=lambda x: x[0])
-        result = [(c, a, lv) for _s, c, a, lv in found]
+        zones = self.zones
+        # only cards some grant applies to may have more than their printed abilities
+        granted = self._granted() if self.temp_grants or "" in self.rules.statically_modified else ()
+        holders = []
+        for zone in self.rules.active_zone_keys:
+            for card in zones[zone]:
+                if id(card) in granted:
+                    abilities = self._abilities(card, table, name)
+                else:
+                    abilities = getattr(card.defn, table).get(name)
+                if abilities:
+                    holders.append((card, abilities))
+        if len(holders) > 1:  # (stable: a card's abilities stay in their order)
+            holders.sort(key=lambda held: attrs[held[0].id][STAMP])
+        result = []
+        for card, abilities in holders:
+            part = attrs[card.id][PART]
+            for ability, local_values in abilities:
+                if ability.part is None or ability.part == part:
+                    result.append((card, ability, local_values))
         self._active_cache[key] = result
         return result
 
