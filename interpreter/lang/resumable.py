@@ -222,11 +222,13 @@ class ResumableWriter:
     def _inlined(self, call: ast.Call, flat: FlatCode, scope: Scope) -> bool:
         """Write a call to a small procedure into the caller, when that is safe: its statements
         run in the caller's frame, under names of their own (`$12.c` for `c`), and its `stop`
-        jumps to the end of them. This saves a frame, and running it, per call. Not for a
-        procedure that replacement abilities may replace, that may call itself, that stops
-        from inside a loop, or with a loop that may stop for a decision (its rounds would test
-        the labels of the whole caller again); the frame's context (self, you, event) is the caller's, as in a
-        call. Returns False when the call must be made."""
+        jumps to the end of them. The frame's context (self, you, event) is the caller's, as
+        in a call. This saves a frame, and running it, per call.
+
+        Not for a procedure that replacement abilities may replace, that may call itself, that
+        stops from inside a loop, or that has a loop that may stop for a decision (each round
+        would test the labels of the whole caller again). Returns False when the call must be
+        made."""
         gen, name = self.gen, call.func
         proc = gen.names.procedures[name]
         if (self._inline_depth >= _INLINE_DEPTH or name in gen.names.replaced_procedures
