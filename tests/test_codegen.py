@@ -182,3 +182,24 @@ def test_a_runtime_error_in_a_procedure_written_into_its_caller_points_at_its_li
         game.apply("left")
     assert info.value.span.line == 3 and info.value.span.file.endswith("extra.rules")
     assert "in procedure bad" in str(info.value)  # the procedure that holds the line
+
+
+def test_the_blocks_of_an_if_that_may_stop_go_behind_one_test(tmp_path):
+    """An `if` whose branches may stop for a decision is written as a region (one test of the
+    labels of its blocks); a decision in either branch, or after it, resumes where it was."""
+    path = _toy_with(tmp_path, "procedure branches(p, first) {\n  if first {\n"
+                               "    let a = choose \"a row\" from [\"left\", \"right\"] by p\n"
+                               "    if a == \"left\" { game.counter += 1 }\n  } else {\n"
+                               "    let b = choose \"a row\" from [\"left\", \"right\"] by p\n"
+                               "    if b == \"right\" { game.counter += 10 }\n  }\n"
+                               "  let c = choose \"a row\" from [\"left\", \"right\"] by p\n"
+                               "  if c == \"left\" { game.counter += 100 }\n}\n")
+    rules = load(path)
+    assert "if pc in {" in _source_of(rules, "procedure branches")
+    for first, answers, expected in [(True, ["left", "left"], 101), (False, ["right", "right"], 10),
+                                     (False, ["left", "left"], 100), (True, ["right", "right"], 0)]:
+        game = _empty(rules)
+        game.perform("branches", p=game.players[0], first=first)
+        for answer in answers:
+            game.apply(answer)
+        assert game.globals["counter"] == expected and not game.frames

@@ -33,6 +33,7 @@ from .analysis import chooses_in, local_bindings, procedure_calls, stops_in_loop
 from .codegen import CodeGenerator, Line, Scope, indent, literal
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
+_REGION_BLOCKS = 3  # an `if` of this many blocks or more is written as a region (see FlatCode)
 
 # A call to a procedure of at most this many statements is written into its caller, this many
 # calls deep at most (see `ResumableWriter._inlined`).
@@ -45,7 +46,9 @@ class FlatCode:
 
     A jump forward only sets `pc`: the blocks in between test it and are passed over. Only a
     jump back (a loop going round) or out of the middle of a block needs `continue`, which
-    tests the labels again from the top."""
+    tests the labels again from the top. The blocks of an `if` go behind one test of whether
+    `pc` is one of their labels (a region), so that code going around them, or resuming after
+    them, passes over them at once."""
 
     def __init__(self) -> None:
         self.blocks: list[tuple[int, list[Line]]] = []
@@ -54,6 +57,7 @@ class FlatCode:
         self._labels = 1
         self.placed = {0}
         self.ended = False  # the current block has jumped: nothing after it runs
+        self.regions: dict[int, list[int]] = {}  # first block's index -> ends (exclusive)
 
     def new_label(self) -> int:
         self._labels += 1
@@ -87,6 +91,15 @@ class FlatCode:
         self.add(lines)
         self.ended = True
 
+    def open_region(self) -> int:
+        """Where a region starts: the block placed next (the current block has ended)."""
+        return len(self.blocks) + 1
+
+    def close_region(self, start: int) -> None:
+        """End the region just after placing the label that follows it."""
+        if len(self.blocks) - start >= _REGION_BLOCKS:
+            self.regions.setdefault(start, []).append(len(self.blocks))
+
     def suspend_point(self, call: str, span, check: str | None = _SUSPENDED) -> None:
         """A call that may push frames or halt: resume after it, in a new block."""
         resume = self.new_label()
@@ -100,11 +113,26 @@ class FlatCode:
         self.lines.append(("return True", None))
         self.blocks.append((self.label, self.lines))
         out: list[Line] = [("L = f.locals", None), ("pc = f.pc", None), ("while True:", None)]
-        for label, lines in self.blocks:
-            out.append((f"    if pc == {label}:", None))
-            out.extend(indent(lines, 2) or [("        pass", None)])
+        self._write_blocks(0, len(self.blocks), 1, out)
         out.append(("    return True", None))
         return out
+
+    def _write_blocks(self, lo: int, hi: int, depth: int, out: list[Line]) -> None:
+        """Blocks lo..hi-1, each behind its label's test; regions inside behind one more."""
+        i = lo
+        while i < hi:
+            ends = [e for e in self.regions.get(i, ()) if e < hi or (e == hi and i != lo)]
+            if ends:
+                end = max(ends)
+                labels = ", ".join(str(label) for label, _lines in self.blocks[i:end])
+                out.append((f"{'    ' * depth}if pc in {{{labels}}}:", None))
+                self._write_blocks(i, end, depth + 1, out)
+                i = end
+                continue
+            label, lines = self.blocks[i]
+            out.append((f"{'    ' * depth}if pc == {label}:", None))
+            out.extend(indent(lines, depth + 1) or [(f"{'    ' * (depth + 1)}pass", None)])
+            i += 1
 
 
 class ResumableWriter:
@@ -303,18 +331,22 @@ class ResumableWriter:
         tests = []
         for branch in s.branches:
             tests.append((gen.ex(branch.condition, scope), flat.new_label(), branch))
-        orelse = flat.new_label()
+        orelse = flat.new_label() if s.orelse else end
         lines = []
         for i, (cond, label, _branch) in enumerate(tests):
             lines += [(f"{'if' if i == 0 else 'elif'} {cond}:", s.span), (f"    pc = {label}", s.span)]
         flat.branch(lines + [("else:", s.span), (f"    pc = {orelse}", s.span)])
-        for _cond, label, branch in tests:
+        region = flat.open_region()
+        for i, (_cond, label, branch) in enumerate(tests):
             flat.place(label)
             self.stmts(branch.body, flat, scope)
-            flat.jump(end)
-        flat.place(orelse)
-        self.stmts(s.orelse, flat, scope)
+            if s.orelse or i < len(tests) - 1:
+                flat.jump(end)
+        if s.orelse:
+            flat.place(orelse)
+            self.stmts(s.orelse, flat, scope)
         flat.place(end)
+        flat.close_region(region)
 
     def _loop(self, flat: FlatCode, scope: Scope, s, head: int, test: list[Line], budget: bool = False) -> None:
         """A loop's head test, body and jump back; only a `while` loop, which need not end by
