@@ -203,3 +203,18 @@ def test_the_blocks_of_an_if_that_may_stop_go_behind_one_test(tmp_path):
         for answer in answers:
             game.apply(answer)
         assert game.globals["counter"] == expected and not game.frames
+
+
+def test_an_attribute_with_the_same_limits_everywhere_is_set_in_place_within_them(tmp_path):
+    """score (-5..10) is read by no continuous effect: set in place, held within its limits;
+    power is read by one: set through the engine, which holds it within its own."""
+    path = _toy_with(tmp_path, "procedure limits(p, c) {\n  p.score = 50\n  game.counter = p.score\n"
+                               "  p.score -= 100\n  game.counter += 100 * p.score\n"
+                               "  c.power = 0 - 3\n  game.counter += 10000 * c.power\n}\n")
+    rules = load(path)
+    source = _source_of(rules, "procedure limits")
+    assert "g.player_attrs[_t" in source and "= min(10, max(-5, 50))" in source
+    game = _empty(rules)
+    card = game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+    game.perform("limits", p=game.players[0], c=card)
+    assert game.globals["counter"] == 10 + 100 * -5 + 10000 * 0

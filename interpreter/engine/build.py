@@ -86,6 +86,7 @@ class Rules:
         every = set(ruleset.player_attributes) | set(ruleset.globals) | {
             n for t in ruleset.card_types.values() for n in t.attributes}
         names.plain_attributes = every - clamped - self.static_reads
+        names.limited_attributes = _uniform_limits(ruleset, clamped - self.static_reads)
         if suspending is not None:
             names.quiet_events = set(ruleset.events) - suspending - self.wanted_events
         names.card_attributes = {a for t in ruleset.card_types.values() for a in t.attributes}
@@ -334,3 +335,16 @@ def _watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozen
 
 def _copy(value):
     return list(value) if isinstance(value, list) else value
+
+
+def _uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:
+    """The limits (min, max) of each of these attributes that has the same ones wherever it is
+    declared (on players and on every card type that has it)."""
+    out: dict[str, tuple] = {}
+    for name in names:
+        specs = [ruleset.player_attributes.get(name)]
+        specs += [t.attributes.get(name) for t in ruleset.card_types.values()]
+        limits = {spec.clamp for spec in specs if spec is not None}
+        if len(limits) == 1 and None not in limits:
+            out[name] = limits.pop()
+    return out

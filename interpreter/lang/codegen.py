@@ -683,32 +683,45 @@ class CodeGenerator:
         assert isinstance(target, ast.Attribute)
         attr = literal(target.name)
         obj = self.ex(target.obj, scope)
-        if target.name in self.names.plain_attributes:
-            return self._plain_write(target, obj, attr, s.op, value, scope)
+        limits = self.names.limited_attributes.get(target.name)
+        if target.name in self.names.plain_attributes or limits is not None:
+            return self._plain_write(target, obj, attr, s.op, value, scope, limits)
         if s.op == "=":
             return [f"g.write({obj}, {attr}, {value})"]
         o = self.temp()
         return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
 
     def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str,
-                     scope: Scope) -> list[str]:
-        """Set an attribute that has no limits and that no continuous effect reads, in place
-        (`g.write` does the same, and handles every other case)."""
+                     scope: Scope, limits: tuple | None = None) -> list[str]:
+        """Set an attribute that no continuous effect reads, in place, held within its limits
+        if it has the same ones wherever it is declared (`g.write` does the same, and handles
+        every other case)."""
         sign = "+" if op == "+=" else "-"
         if isinstance(target.obj, ast.Name) and target.obj.id == "game":
-            store = f"g.globals[{attr}]"
+            store = f"g.globals[{attr}]"  # (a game attribute has no limits)
             return [f"{store} = {value}" if op == "=" else f"{store} = {store} {sign} {value}"]
+
+        def held(v: str) -> str:  # the value within the limits
+            lo, hi = limits or (None, None)
+            if lo is not None:
+                v = f"max({lo!r}, {v})"
+            if hi is not None:
+                v = f"min({hi!r}, {v})"
+            return v
+
         if target.name in self.names.player_attributes and self.is_player(target.obj, scope):
             store = f"g.player_attrs[{obj}.seat - 1][{attr}]"
-            return [f"{store} = {value}" if op == "=" else f"{store} {op} {value}"]
+            if limits is None:
+                return [f"{store} = {value}" if op == "=" else f"{store} {op} {value}"]
+            return [f"{store} = {held(value if op == '=' else f'{store} {sign} {value}')}"]
         o, d = self.temp(), self.temp("_d")
         if op == "=":
-            card = f"    {d}[{attr}] = {value}"
-            player = f"    g.player_attrs[{o}.seat - 1][{attr}] = {value}"
+            card = f"    {d}[{attr}] = {held(value)}"
+            player = f"    g.player_attrs[{o}.seat - 1][{attr}] = {held(value)}"
             other = f"    g.write({o}, {attr}, {value})"
         else:
-            card = f"    {d}[{attr}] = {d}[{attr}] {sign} {value}"
-            player = f"    {d}[{attr}] = {d}[{attr}] {sign} {value}"
+            card = f"    {d}[{attr}] = {held(f'{d}[{attr}] {sign} {value}')}"
+            player = f"    {d}[{attr}] = {held(f'{d}[{attr}] {sign} {value}')}"
             other = f"    g.write({o}, {attr}, g.read_base({o}, {attr}) {sign} {value})"
         lines = [f"{o} = {obj}", f"if type({o}) is _CardRef and {attr} in ({d} := g.attrs[{o}.id]):", card]
         if target.name in self.names.player_attributes:

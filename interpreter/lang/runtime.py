@@ -141,6 +141,9 @@ class Names:
         self.player_attributes: set[str] = set()
         # attributes with no limits that no continuous effect reads: set in place by compiled code
         self.plain_attributes: set[str] = set()
+        # attributes with the same limits (min, max) wherever declared, that no continuous effect
+        # reads: set in place by compiled code, held within their limits
+        self.limited_attributes: dict[str, tuple] = {}
         # events that nothing waits for (no trigger, end check or `until`): emitting one only logs it
         self.quiet_events: set[str] = set()
         self.card_attributes: set[str] = set()
