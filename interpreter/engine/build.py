@@ -79,6 +79,7 @@ class Rules:
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
                       set(defs.cards), ruleset.player_count, suspending, replaced)
         names.wanted_events = self.wanted_events
+        names.zone_keys_by_name = self.zone_keys_by_name
         names.modified_attributes = _modified_attributes(ruleset)
         names.player_attributes = set(ruleset.player_attributes)
         clamped = {n for n, a in ruleset.player_attributes.items() if a.clamp} | {

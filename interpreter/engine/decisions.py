@@ -113,7 +113,7 @@ class OptionList(Sequence):
     def _make(self, index: int) -> Option:
         v = self._values[index]
         if self._unwrap:
-            return Option(None, self._game.label(v), [x.value if type(x) is Labelled else x for x in v], index)
+            return Option(None, self._game.label(v), self.value_at(index), index)
         if type(v) is Labelled:
             return Option(None, v.label, v.value, index)
         return Option(None, None, v, index, self._game)

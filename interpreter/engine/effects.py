@@ -178,8 +178,7 @@ class ContinuousEffects:
             return True
         if not self.temp_grants and "" not in self.rules.statically_modified:
             return False
-        granted = self._granted_ids if self._granted_version == self.version else self._granted()
-        if id(card) not in granted:
+        if id(card) not in self._granted():
             return False
         for k, _args in self.keywords_of(card):
             if k == keyword:
@@ -191,8 +190,7 @@ class ContinuousEffects:
         own = getattr(card.defn, table).get(name, ())
         if not self.temp_grants and "" not in self.rules.statically_modified:
             return own
-        granted = self._granted_ids if self._granted_version == self.version else self._granted()
-        if id(card) not in granted:
+        if id(card) not in self._granted():
             return own
         extra = []
         printed = card.defn.keyword_names

@@ -16,7 +16,7 @@ from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, AbilityRef, CardRef, PlayerRef, ZoneKey
 from .decisions import Decisions, Option, OptionList, Pending
-from .effects import ContinuousEffects
+from .effects import ContinuousEffects, clamp
 
 
 class _Marker:
@@ -410,12 +410,8 @@ class Game(ContinuousEffects, Decisions):
             d = self.attrs[obj.id]
             if name in d:
                 lo_hi = obj.defn.clamps.get(name)
-                if lo_hi is not None:  # clamp(), written out: writes are frequent
-                    lo, hi = lo_hi
-                    if lo is not None and value < lo:
-                        value = lo
-                    elif hi is not None and value > hi:
-                        value = hi
+                if lo_hi is not None:
+                    value = clamp(value, lo_hi)
                 d[name] = value
                 if name in self.rules.static_reads:
                     self.version += 1
@@ -430,11 +426,7 @@ class Game(ContinuousEffects, Decisions):
         elif type(obj) is PlayerRef:
             lo_hi = self.rules.player_clamps.get(name)
             if lo_hi is not None:
-                lo, hi = lo_hi
-                if lo is not None and value < lo:
-                    value = lo
-                elif hi is not None and value > hi:
-                    value = hi
+                value = clamp(value, lo_hi)
             self.player_attrs[obj.seat - 1][name] = value
             if name in self.rules.static_reads:
                 self.version += 1
@@ -601,7 +593,6 @@ class Game(ContinuousEffects, Decisions):
         out = []
         active = self.rules.active_zone_names
         card_zone = self.card_zone
-        frames = self._ability_frames
         for card in cards:
             if type(card) is not CardRef or not card.defn.activation:
                 continue
@@ -612,12 +603,8 @@ class Game(ContinuousEffects, Decisions):
             for index, part, condition in card.defn.activation:
                 if part is not None and part != d[PART]:
                     continue
-                if condition is not None:
-                    frame = frames.get((card.id, index))
-                    if frame is None or frame.controller is not d[CONTROLLER]:
-                        frame = self._ability_frame(card, index, d)
-                    if not condition(self, frame):
-                        continue
+                if condition is not None and not condition(self, self._ability_frame(card, index, d)):
+                    continue
                 out.append(AbilityRef(card, index))
         return out
 
@@ -633,11 +620,10 @@ class Game(ContinuousEffects, Decisions):
     def ability_cost(self, ref) -> int:
         if type(ref) is not AbilityRef:
             self.runtime_error(f"ability_cost needs an ability, not {ref!r}")
-        card = ref.card
-        ability = card.defn.activated[ref.index][0]
+        ability = ref.ability
         if ability.fixed_cost is not None:
             return ability.fixed_cost
-        return ability.cost(self, self._ability_frame(card, ref.index, self.attrs[card.id]))
+        return ability.cost(self, self._ability_frame(ref.card, ref.index, self.attrs[ref.card.id]))
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""

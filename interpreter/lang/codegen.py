@@ -452,29 +452,29 @@ class CodeGenerator:
     def player_names(self, body, params=()) -> frozenset[str]:
         """The local names of a block that hold a player wherever they are used: every `let`,
         assignment and `for` that binds the name gives a player (parameters are not known)."""
-        bindings = local_bindings(body)
-        known = set(bindings) - set(params)
-        while True:  # drop names with a binding not known to give a player, until none is left
-            scope = Scope(False, players=frozenset(known))
-            keep = {n for n in known if all(
-                v is not None and (self.is_player_list(v[1], scope) if isinstance(v, tuple)
-                                   else self.is_player(v, scope)) for v in bindings[n])}
-            if keep == known:
-                return frozenset(known)
-            known = keep
+        return self._names_holding(body, params, lambda v, scope: v is not None and (
+            self.is_player_list(v[1], scope) if isinstance(v, tuple) else self.is_player(v, scope)),
+            lambda known: Scope(False, players=known))
 
     def list_names(self, body, params=()) -> frozenset[str]:
         """The local names of a block that always hold a list: every `let` and assignment that
         binds the name gives one (a selection, a list, a zone's cards; parameters and loop
         variables are not known)."""
+        return self._names_holding(body, params, lambda v, scope: (
+            v is not None and not isinstance(v, tuple) and self.is_list(v, scope)),
+            lambda known: Scope(False, lists=known))
+
+    @staticmethod
+    def _names_holding(body, params, gives: Callable, scope_of: Callable) -> frozenset[str]:
+        """The local names whose every binding `gives` the kind of value, in a scope where the
+        names still assumed to hold it do (dropped one round at a time until none is left)."""
         bindings = local_bindings(body)
-        known = set(bindings) - set(params)
-        while True:  # drop names with a binding not known to give a list, until none is left
-            scope = Scope(False, lists=frozenset(known))
-            keep = {n for n in known if all(
-                v is not None and not isinstance(v, tuple) and self.is_list(v, scope) for v in bindings[n])}
+        known = frozenset(set(bindings) - set(params))
+        while True:
+            scope = scope_of(known)
+            keep = frozenset(n for n in known if all(gives(v, scope) for v in bindings[n]))
             if keep == known:
-                return frozenset(known)
+                return known
             known = keep
 
     def _merge(self, scope: Scope, inner: Scope) -> None:
@@ -585,8 +585,7 @@ class CodeGenerator:
             if not e.args and not spec.per_player and not spec.rows:
                 return f"list(g.zones[{self.const(ZoneKey(func, 0, ''))}])"
             if not e.args:  # every player's zone (and every row), in the engine's key order
-                seats = range(1, self.names.player_count + 1) if spec.per_player else [0]
-                keys = [ZoneKey(func, seat, row) for seat in seats for row in spec.rows or ("",)]
+                keys = self.names.zone_keys_by_name[func]
                 if len(keys) > 8:
                     return f"g.zone_cards_all({literal(func)})"
                 return "[" + ", ".join(f"*g.zones[{self.const(k)}]" for k in keys) + "]"

@@ -147,6 +147,7 @@ class Names:
         # events that nothing waits for (no trigger, end check or `until`): emitting one only logs it
         self.quiet_events: set[str] = set()
         self.card_attributes: set[str] = set()
+        self.zone_keys_by_name: dict[str, list] = {}  # each zone's keys, in the engine's order
         self.zones = zones
         self.procedures = procedures
         self.functions = functions
