@@ -218,3 +218,41 @@ def test_an_attribute_with_the_same_limits_everywhere_is_set_in_place_within_the
     card = game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
     game.perform("limits", p=game.players[0], c=card)
     assert game.globals["counter"] == 10 + 100 * -5 + 10000 * 0
+
+
+def test_shortcuts_for_built_ins_give_what_the_built_ins_give(tmp_path):
+    # first(others(p)) without listing the others; labelled(constant, constant) made once; a zone
+    # given to a built-in that only reads it, and a zone a selection reads, are not copied
+    path = _toy_with(tmp_path, "function rival(p) = first(others(p))\n"
+                               "procedure probe(p) {\n  game.counter = 0\n"
+                               "  if rival(p) == players[2] { game.counter += 1 }\n"
+                               "  if rival(p) == players[1] { game.counter += 10 }\n"
+                               "  if rival(p) == none { game.counter += 100 }\n"
+                               "  let picks = [labelled(\"pass\", \"pass\")]\n"
+                               "  game.counter += 1000 * count(picks)\n"
+                               "  game.counter += 10000 * count(abilities(board(players[1], \"left\")))\n"
+                               "  game.counter += 100000 * count(all c in hand(players[1]) where c.power > 1)\n}\n")
+    rules = load(path)
+    source = _source_of(rules, "procedure probe")
+    assert "g.players[1 if" in source and "_Labelled(" not in source
+    assert "list(g.zones" not in source
+    game = _empty(rules)
+    plain, pumper = rules.card_defs["Plain"], rules.card_defs["Pumper"]
+    strong = game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    game.write(strong, "power", 2)
+    game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    game.new_card(pumper, ZoneKey("board", 1, "left"), game.players[0])
+    game.perform("probe", p=game.players[0])
+    assert game.globals["counter"] == 100000 + 20000 + 1000 + 1
+    game.perform("probe", p=game.players[1])
+    assert game.globals["counter"] == 100000 + 20000 + 1000 + 10
+    game.perform("probe", p=None)  # not a player: the others are everyone, the first is players[1]
+    assert game.globals["counter"] == 100000 + 20000 + 1000 + 10
+
+
+def test_a_function_named_like_a_built_in_is_the_one_called(tmp_path):
+    path = _toy_with(tmp_path, "function first(x) = 7\nfunction count(x) = 8\n"
+                               "procedure probe() {\n  game.counter = first(hand(players[1])) + count(hand(players[1]))\n}\n")
+    game = _empty(load(path))
+    game.perform("probe")
+    assert game.globals["counter"] == 15

@@ -605,7 +605,7 @@ class Game(ContinuousEffects, Decisions):
                     continue
                 if condition is not None and not condition(self, self._ability_frame(card, index, d)):
                     continue
-                out.append(AbilityRef(card, index))
+                out.append(card.abilities[index])
         return out
 
     def _ability_frame(self, card: CardRef, index: int, d: dict) -> Frame:

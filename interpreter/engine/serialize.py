@@ -47,7 +47,7 @@ def decode(value: Any, game: Game) -> Any:
         if "ability" in value:
             card_id, index = value["ability"]
             card = game.cards.get(card_id) or CardRef(card_id, game.rules.card_defs[value["name"]])
-            return AbilityRef(card, index)
+            return card.abilities[index]
         if "card" in value:
             card = game.cards.get(value["card"])
             if card is None:  # a card deleted since: keep a handle for logs and locals

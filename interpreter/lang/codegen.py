@@ -74,6 +74,9 @@ _INLINE_BUILTINS: dict[str, Callable[..., str]] = {
     "shuffled": lambda x: f"g.shuffled({x})",
 }
 
+# Built-ins that only read their list argument: given a zone, they read the zone's own list.
+_READ_ONLY_ARGUMENT = {"count", "first", "any", "is_empty", "abilities", "random"}
+
 # Built-ins whose list arguments are written as lists; max_of and min_of name theirs twice, so
 # they are inlined only for a plain name.
 _LIST_ARGUMENTS = {"count", "first", "any", "is_empty", "max_of", "min_of", "abilities", "random", "shuffled"}
@@ -390,6 +393,8 @@ class CodeGenerator:
         """A comprehension's source (where Python allows no `:=`)."""
         self._iterable_depth += 1
         try:
+            if self._is_zone_call(e):  # the zone's own list: nothing can move a card while it is read
+                return f"g.zones[{self.zone_key(e, scope)}]"
             return self.as_list(e, scope)
         finally:
             self._iterable_depth -= 1
@@ -592,9 +597,6 @@ class CodeGenerator:
             if spec.rows and spec.per_player and len(e.args) == 1:  # a player's side: every row
                 return f"g.zone_cards_of({literal(func)}, {self.ex(e.args[0], scope)})"
             return f"list(g.zones[{self.zone_key(e, scope)}])"
-        if func in ("count", "first") and len(e.args) == 1 and self._is_zone_call(e.args[0]):
-            cards = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # no copy of the zone
-            return f"len({cards})" if func == "count" else f"_head({cards})"
         if func in self.names.functions:
             inlined = self.host.inline_call(func, e.args)
             if inlined is not None:
@@ -604,6 +606,16 @@ class CodeGenerator:
                     self.host.end_inline()
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
+        if func in _READ_ONLY_ARGUMENT and len(e.args) == 1 and self._is_zone_call(e.args[0]):
+            return _INLINE_BUILTINS[func](f"g.zones[{self.zone_key(e.args[0], scope)}]")  # no copy of the zone
+        if (func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call) and e.args[0].func == "others"
+                and "others" not in self.names.functions and self.names.player_count >= 2
+                and not self._iterable_depth):  # the first other player, without listing them
+            p, held = self.ex(e.args[0].args[0], scope), self.temp("_w")
+            return (f"(g.players[1 if {held}.seat == 1 else 0] if type({held} := {p}) is _PlayerRef "
+                    f"else _head([_q for _q in g.players if _q is not {held}]))")
+        if func == "labelled" and all(isinstance(a, (ast.StrLit, ast.IntLit, ast.BoolLit)) for a in e.args):
+            return self.const(Labelled(e.args[0].value, str(e.args[1].value)))  # (never changed: shared)
         if func == "ability_card" and isinstance(e.args[0], ast.Name):
             a = self.ex(e.args[0], scope)
             return f"({a}.card if isinstance({a}, _AbilityRef) else None)"

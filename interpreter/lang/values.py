@@ -24,11 +24,20 @@ CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "a
 class CardRef:
     """A card instance: a stable id for the whole game and its definition."""
 
-    __slots__ = ("id", "defn")
+    __slots__ = ("id", "defn", "_abilities")
 
     def __init__(self, card_id: int, defn: Any) -> None:
         self.id = card_id
         self.defn = defn
+        self._abilities: tuple[AbilityRef, ...] | None = None
+
+    @property
+    def abilities(self) -> tuple[AbilityRef, ...]:
+        """The card's activated abilities, one handle each, made once (handles never change)."""
+        refs = self._abilities
+        if refs is None:
+            refs = self._abilities = tuple(AbilityRef(self, i) for i in range(len(self.defn.activated)))
+        return refs
 
     @property
     def name(self) -> str:
@@ -82,15 +91,12 @@ class ZoneKey(tuple):
 class AbilityRef:
     """An activated ability of a card: the card and the ability's index in its definition."""
 
-    __slots__ = ("card", "index")
+    __slots__ = ("card", "index", "ability")
 
     def __init__(self, card: CardRef, index: int) -> None:
         self.card = card
         self.index = index
-
-    @property
-    def ability(self) -> Any:
-        return self.card.defn.activated[self.index][0]
+        self.ability = card.defn.activated[index][0]
 
     @property
     def local_values(self) -> dict:
