@@ -558,6 +558,10 @@ class CodeGenerator:
         if op == "in":
             return f"({self.ex(e.left, scope)} in {self.as_list(e.right, scope)})"
         if op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
+            parts = self._joined(e)
+            if any(self._is_zone_call(p) for p in parts):  # zones' own lists, unpacked into one list
+                return "[" + ", ".join(f"*g.zones[{self.zone_key(p, scope)}]" if self._is_zone_call(p)
+                                       else f"*{self.as_list(p, scope)}" for p in parts) + "]"
             return f"({self.as_list(e.left, scope)} + {self.as_list(e.right, scope)})"
         left, right = self.ex(e.left, scope), self.ex(e.right, scope)
         if op in ("and", "or") or op in _COMPARISONS or op in ("-", "*"):
@@ -572,6 +576,12 @@ class CodeGenerator:
         if op == "%":
             return f"_mod({left}, {right})"
         raise AssertionError(f"unknown operator {op!r}")
+
+    def _joined(self, e: ast.Expr) -> list[ast.Expr]:
+        """The lists a chain of `+` joins (a + b + c: a, b, c)."""
+        if isinstance(e, ast.BinOp) and e.op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
+            return self._joined(e.left) + self._joined(e.right)
+        return [e]
 
     # ------------------------------------------------------------------ calls and zones
     def _is_zone_call(self, e: ast.Expr) -> bool:
@@ -640,16 +650,20 @@ class CodeGenerator:
             return self.const(ZoneKey(name, 0, ""))
         if not args:
             return f"g.zone_key({literal(name)}, None, None)"
-        if len(args) == 1 and spec.per_player and not spec.rows and (
+        fixed_row = len(args) == 2 and isinstance(e.args[1], ast.StrLit) and e.args[1].value in spec.rows
+        if (len(args) == 1 and not spec.rows or fixed_row) and spec.per_player and (
                 isinstance(e.args[0], ast.Name) or not self._iterable_depth):
-            keys = self.const((None, *(ZoneKey(name, seat, "") for seat in range(1, self.names.player_count + 1))))
+            # each seat's key, made once (for a row named in the code, that row's)
+            row = e.args[1].value if fixed_row else ""
+            keys = self.const((None, *(ZoneKey(name, seat, row) for seat in range(1, self.names.player_count + 1))))
             p = held = args[0]
             if self.is_player(e.args[0], scope):
                 return f"{keys}[{p}.seat]"
             if not isinstance(e.args[0], ast.Name):
                 held = self.temp("_w")
                 p = f"({held} := {p})"
-            return f"({keys}[{held}.seat] if type({p}) is _PlayerRef else g.zone_key({literal(name)}, {held}, None))"
+            return (f"({keys}[{held}.seat] if type({p}) is _PlayerRef "
+                    f"else g.zone_key({literal(name)}, {held}, {args[1] if fixed_row else None}))")
         if len(args) == 1:
             return f"g.zone_key({literal(name)}, {args[0]}, None)"
         if spec.per_player and spec.rows:  # the keys made once: (seat, row) -> key
@@ -714,6 +728,8 @@ class CodeGenerator:
 
         def held(v: str) -> str:  # the value within the limits
             lo, hi = limits or (None, None)
+            if re.fullmatch(r"-?[0-9]+", v) and (lo is None or lo <= int(v)) and (hi is None or int(v) <= hi):
+                return v  # a number already within them
             if lo is not None:
                 v = f"max({lo!r}, {v})"
             if hi is not None:
