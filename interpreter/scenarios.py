@@ -177,6 +177,7 @@ def _build_given(game: Game, given: dict, file: str, marks) -> None:
         setter.pending_refs.append((game.GAME, name, raw, ("given", "globals", name)))
     setter.apply_refs()
     game.version += 1
+    game.layout += 1
     return setter
 
 

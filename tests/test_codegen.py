@@ -256,3 +256,33 @@ def test_a_function_named_like_a_built_in_is_the_one_called(tmp_path):
     game = _empty(load(path))
     game.perform("probe")
     assert game.globals["counter"] == 15
+
+
+def test_a_procedure_that_may_end_the_game_runs_as_plain_python_and_stops_there(tmp_path):
+    # lose/win/tie and events after which an end condition is checked do not suspend: such a
+    # procedure is plain Python that stops, and stops its callers, once the game is over
+    path = _toy_with(tmp_path, "procedure give_up(p) {\n  game.counter += 1\n  lose p \"gave up\"\n"
+                               "  game.counter += 10\n}\n"
+                               "procedure tries() {\n  for q in players {\n    give_up(q)\n"
+                               "    game.counter += 100\n  }\n  game.counter += 1000\n}\n"
+                               "procedure steady() {\n  game.counter += 1\n  emit bumped()\n  game.counter += 10\n}\n")
+    yaml = path.read_text(encoding="utf-8")
+    path.write_text(yaml.replace('{when: "game.turn > 3", draw: three turns played}',
+                                 '{when: "game.turn > 3", draw: three turns played}\n'
+                                 '  - {when: "game.counter == 1", draw: counted to one, check_on: [bumped]}'),
+                    encoding="utf-8")
+    rules = load(path)
+    native = rules.compiler.native_procedures
+    assert {"give_up", "tries", "steady"} <= native
+    assert {"give_up", "tries", "steady"} <= rules.compiler.ending_procedures
+    game = _empty(rules)
+    game.perform("tries")
+    assert game.globals["counter"] == 1  # nothing ran after the loss, in the procedure or its caller
+    assert game.is_over and game.result.winner == 2 and game.result.reason == "gave up"
+    game = _empty(rules)
+    game.perform("steady")  # the end condition checked after `bumped` ends the game
+    assert game.globals["counter"] == 1 and game.is_over and game.result.reason == "counted to one"
+    game = _empty(rules)
+    game.globals["counter"] = 5
+    game.perform("steady")  # not met: the procedure goes on
+    assert game.globals["counter"] == 16 and game.result.reason != "counted to one"

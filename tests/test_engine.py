@@ -6,6 +6,7 @@ choice kinds, the step budget, and seeded determinism."""
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -351,3 +352,37 @@ def test_a_temporary_grant_brings_its_replacement_until_its_event_also_in_a_copy
     assert copy.has_keyword(copy.cards[plain.id], "sturdy")
     copy.perform("poke", card=copy.cards[plain.id], amount=3)
     assert copy.read(copy.cards[plain.id], "guard") == 2
+
+
+def test_a_phase_start_trigger_runs_at_each_phase(tmp_path):
+    # no shipped game listens to phase_start: the main program then starts phases without a stop
+    # point; with a listener, each phase's start is one (and its trigger runs there)
+    for f in TOY.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
+        cards.write('card "Bell" : unit {\n  on phase_start { game.counter += 1 }\n}\n')
+    listening, quiet = load(tmp_path / "toy.yaml"), load(TOY)
+    assert "begin_phase" in _main_source(listening) and "begin_phase" in _main_source(quiet)
+    assert _main_source(quiet).count("g.descend") < _main_source(listening).count("g.descend")
+    game = empty(listening)
+    put(game, "Bell", "board", 1, "left")
+    from interpreter.lang.runtime import Frame
+
+    game.start(Frame(listening.main, {}))
+    assert game.is_over and game.result.turns == 4
+    assert game.globals["counter"] == 3 * 2  # three turns of two phases each
+
+
+def _main_source(rules) -> str:
+    return "\n".join(src for name, src in rules.compiler.gen.ns.sources.items() if ": main>" in name)
+
+
+def test_what_triggers_listen_is_cached_until_a_card_moves_not_when_a_value_changes():
+    game = load("initiative").new_game(seed=3, log=False)
+    first = game._active_with("resolution", "triggers")
+    assert not game.rules.static_grants and "played" in game.rules.static_reads
+    game.write(game.players[0], "played", [])  # a value that static abilities read
+    assert game._active_with("resolution", "triggers") is first
+    card = game.zones[ZoneKey("hand", 1, "")][0]
+    game.move(card, ZoneKey("enchantments", 1, ""), None)  # into a zone whose cards act
+    assert game._active_with("resolution", "triggers") is not first

@@ -65,19 +65,19 @@ class Rules:
         triggers, replaced = _ability_events(defs)
         self.static_reads = _static_reads(defs)
         self.watched_zones = _watched_zones(ruleset, defs, self.static_reads)
-        suspending: set[str] | None = set(triggers)
+        ending: set[str] | None = set()  # events after which an end condition is checked
         for e in ruleset.end:
             if e.check_on is None:
-                suspending = None
+                ending = None
                 break
-            suspending.update(e.check_on)
+            ending.update(e.check_on)
         # built-in events are emitted only when something waits for them: a trigger, an end
         # condition's check_on, or a temporary effect's `until`
         self.wanted_events = set(triggers) | _until_events(ruleset)
         for e in ruleset.end:
             self.wanted_events.update(e.check_on or ())
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
-                      set(defs.cards), ruleset.player_count, suspending, replaced)
+                      set(defs.cards), ruleset.player_count, set(triggers), replaced, ending)
         names.wanted_events = self.wanted_events
         names.zone_keys_by_name = self.zone_keys_by_name
         names.modified_attributes = _modified_attributes(ruleset)
@@ -88,8 +88,8 @@ class Rules:
             n for t in ruleset.card_types.values() for n in t.attributes}
         names.plain_attributes = every - clamped - self.static_reads
         names.limited_attributes = _uniform_limits(ruleset, clamped - self.static_reads)
-        if suspending is not None:
-            names.quiet_events = set(ruleset.events) - suspending - self.wanted_events
+        if ending is not None:
+            names.quiet_events = set(ruleset.events) - set(triggers) - ending - self.wanted_events
         names.card_attributes = {a for t in ruleset.card_types.values() for a in t.attributes}
         compiler = Compiler(names)
         compiler.compile_all()
@@ -119,6 +119,7 @@ class Rules:
                     self.replaced.add(a.event)
                 elif a.kind == "static":
                     self.statically_modified.update(e.attr for e in a.statics)
+        self.static_grants = "" in self.statically_modified  # some static ability grants a keyword
 
         self.end_checks: dict[str, list[EndCheck]] = {}
         self.end_checks_any: list[EndCheck] = []

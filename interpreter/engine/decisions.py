@@ -73,13 +73,6 @@ class OptionList(Sequence):
         self._game = game
         self._unwrap = unwrap
 
-    @classmethod
-    def of(cls, options: list[Option]) -> OptionList:
-        """A list of options already made (a saved game's)."""
-        new = cls([o.value for o in options], None)
-        new._built = list(options)
-        return new
-
     def __len__(self) -> int:
         return len(self._values)
 
@@ -122,24 +115,40 @@ class OptionList(Sequence):
         return f"OptionList({list(self)!r})"
 
 
-class Pending:
+class Pending(OptionList):
     """A decision the game waits for: who decides, the frame local that takes the answer, the
-    prompt, the options. A prompt that shows values ("a target for {card}") may be given as a
-    function, called on first use, and options work out their labels on first use: an agent
-    that never reads them never pays for them.
+    prompt, and its options (a Pending is its own list of options: one object per decision). A
+    prompt that shows values ("a target for {card}") may be given as a function, called on first
+    use, and options work out their labels on first use: an agent that never reads them never
+    pays for them.
 
     `clone()` shares the waiting decision with the copy and marks it `shared`; the first game of
     the two to take it settles its text first (`settle`), while both states are still the same."""
 
-    __slots__ = ("seat", "var", "_prompt", "options", "span", "shared")
+    __slots__ = ("seat", "var", "_prompt", "span", "shared")
 
-    def __init__(self, seat: int, var: str, prompt, options: OptionList, span: Span | None) -> None:
+    def __init__(self, seat: int, var: str, prompt, values: list, game: Game | None, unwrap: bool = False,
+                 span: Span | None = None) -> None:
+        self._values = values
+        self._built = None
+        self._game = game
+        self._unwrap = unwrap
         self.seat = seat
         self.var = var
         self._prompt = prompt
-        self.options = options
         self.span = span
         self.shared = False
+
+    @classmethod
+    def of_options(cls, seat: int, var: str, prompt, options: list[Option]) -> Pending:
+        """A decision whose options are already made (a saved game's)."""
+        new = cls(seat, var, prompt, [o.value for o in options], None)
+        new._built = list(options)
+        return new
+
+    @property
+    def options(self) -> Pending:
+        return self
 
     @property
     def prompt(self) -> str:
@@ -150,13 +159,29 @@ class Pending:
     def settle(self) -> None:
         """Work out the prompt and every option's label now."""
         _ = self.prompt
-        for o in self.options:
+        for o in self:
             _ = o.label
         self.shared = False
 
 
 class Decisions:
     """Mixin of Game: offering a choice, and readable labels of values."""
+
+    def choose_one(self, f, var: str, prompt, values: list, who, span) -> None:
+        """`choose` of one value: the common case, in short."""
+        if len(values) < 2:  # nothing to ask
+            only = values[0] if values else None
+            f.locals[var] = only.value if type(only) is Labelled else only
+            return
+        candidates = _distinct(values)
+        if len(candidates) == 1:
+            only = candidates[0]
+            f.locals[var] = only.value if type(only) is Labelled else only
+            return
+        if type(who) is not PlayerRef:
+            self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
+        self.pending = Pending(who.seat, var, prompt or "choose", candidates, self, False, span)
+        self.halted = True
 
     def choose(self, f, var: str, kind: str, n, prompt, values: list, who, span, always_ask: bool = False) -> None:
         if kind == "one":
@@ -185,7 +210,7 @@ class Decisions:
         if not isinstance(who, PlayerRef):
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
         unwrap = kind != "one" and any(type(x) is Labelled for x in values)
-        self.pending = Pending(who.seat, var, prompt or "choose", OptionList(candidates, self, unwrap), span)
+        self.pending = Pending(who.seat, var, prompt or "choose", candidates, self, unwrap, span)
         self.halted = True
 
     def label(self, value) -> str:

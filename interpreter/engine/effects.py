@@ -34,7 +34,7 @@ class ContinuousEffects:
 
     def _statics(self) -> dict[str, list]:
         """Active static effects by attribute ('' for keyword grants), in timestamp order."""
-        if self._static_version == self.version:
+        if self._static_version == self.layout:
             return self._static_index
         attrs = self.attrs
         zones = self.zones
@@ -56,7 +56,7 @@ class ContinuousEffects:
                     else:
                         effects.append((eff, frame, card))
         self._static_index = index
-        self._static_version = self.version
+        self._static_version = self.layout
         return index
 
     def _modified(self, obj, name: str, base):
@@ -93,6 +93,7 @@ class ContinuousEffects:
         self.clock += 1
         self.temp_grants.append((obj, keyword, args, until, self.clock))
         self.version += 1
+        self.layout += 1
 
     def _static_targets(self, name: str) -> list:
         """(effect, frame, ids of the objects it applies to) of the active static effects on an

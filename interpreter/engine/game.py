@@ -14,8 +14,19 @@ from typing import Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
-from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, AbilityRef, CardRef, PlayerRef, ZoneKey
-from .decisions import Decisions, Option, OptionList, Pending
+from ..lang.values import (
+    ATTACHED,
+    CONTROLLER,
+    OWNER,
+    PART,
+    STAMP,
+    AbilityRef,
+    CardRef,
+    Labelled,
+    PlayerRef,
+    ZoneKey,
+)
+from .decisions import Decisions, Option, Pending
 from .effects import ContinuousEffects, clamp
 
 
@@ -79,7 +90,11 @@ class Game(ContinuousEffects, Decisions):
         self.log_entries: list[tuple] = []
         self.next_id = 1
         self.clock = 0
+        # `version` changes with anything continuous effects may read; `layout` only with what
+        # cards are where and how they are set up (zones, parts, controllers, attachments,
+        # grants): caches that depend on that alone survive writes of attributes
         self.version = 0
+        self.layout = 0
         self.revealed: set[int] = set()
         self._static_version = -1
         self._static_index: dict[str, list] = {}
@@ -98,12 +113,13 @@ class Game(ContinuousEffects, Decisions):
     def is_over(self) -> bool:
         return self.result is not None
 
-    def decision(self) -> tuple[int, OptionList]:
+    def decision(self) -> tuple[int, Pending]:
         """The player who must decide now (seat, 1-based) and the legal options (a read-only
         sequence of Option, each made when first read)."""
-        if self.pending is None:
+        pending = self.pending
+        if pending is None:
             raise IllegalDecisionError("the game is over: there is no decision to take")
-        return self.pending.seat, self.pending.options
+        return pending.seat, pending
 
     @property
     def prompt(self) -> str:
@@ -117,8 +133,15 @@ class Game(ContinuousEffects, Decisions):
         pending = self.pending
         if pending is None:
             raise IllegalDecisionError("the game is over: no decision can be taken")
-        if type(option) is int and not self.logging and 0 <= option < len(pending.options):
-            value = pending.options.value_at(option)  # (by index, unlogged: no Option needed)
+        values = pending._values
+        if type(option) is int and not self.logging and 0 <= option < len(values):
+            # by index, unlogged: no Option needed
+            if pending._built is None and not pending._unwrap:
+                value = values[option]
+                if type(value) is Labelled:
+                    value = value.value
+            else:
+                value = pending.value_at(option)
         else:
             chosen = self._find_option(pending, option)
             value = chosen.value
@@ -311,7 +334,14 @@ class Game(ContinuousEffects, Decisions):
         return f.code.name
 
     def runtime_error(self, message: str, span: Span | None = None):
-        where = self.frames[-1].code.name if self.frames else "rules"
+        """Stop with an error in rule code: the message, the procedure that holds the span (or
+        the running block) and the card whose ability runs, at the span."""
+        if not self.frames:
+            raise RuntimeRuleError(f"{message} (in rules)", span)
+        f = self.frames[-1]
+        where = self._code_at(span, f)
+        if f.self_card is not None and not where.startswith("card "):
+            where += f", card {f.self_card.defn.name}"
         raise RuntimeRuleError(f"{message} (in {where})", span)
 
     # ------------------------------------------------------------------ turn structure
@@ -327,7 +357,9 @@ class Game(ContinuousEffects, Decisions):
         self.emit("turn_start", {"turn": g["turn"], "player": g["active"]})
 
     def begin_phase(self, name: str) -> None:
-        self.write(GAME, "phase", name)
+        self.globals["phase"] = name  # (as `write` would)
+        if "phase" in self.rules.static_reads:
+            self.version += 1
         if "phase_start" in self.rules.wanted_events:
             self.emit("phase_start", {"phase": name})
 
@@ -342,7 +374,7 @@ class Game(ContinuousEffects, Decisions):
                 return self._card_gone(obj, name)
             if name in d:
                 if self.temp_mods or name in self.rules.statically_modified:
-                    index = self._static_index if self._static_version == self.version else self._statics()
+                    index = self._static_index if self._static_version == self.layout else self._statics()
                     if name in index or self._temporarily_modified(name):
                         return self._modified(obj, name, d[name])
                 return d[name]
@@ -421,6 +453,7 @@ class Game(ContinuousEffects, Decisions):
                 # static abilities that read them
                 if self.card_zone[obj.id][0] in self.rules.watched_zones or name in self.rules.static_reads:
                     self.version += 1
+                    self.layout += 1
             else:
                 self.runtime_error(f"card {obj.defn.name} has no attribute '{name}' to set")
         elif type(obj) is PlayerRef:
@@ -497,6 +530,7 @@ class Game(ContinuousEffects, Decisions):
         self.zones[key].append(card)
         if key[0] in self.rules.watched_zones:
             self.version += 1
+            self.layout += 1
         return card
 
     def create(self, name: str, key: ZoneKey, attrs: dict, f) -> CardRef:
@@ -532,6 +566,7 @@ class Game(ContinuousEffects, Decisions):
         rules = self.rules
         if old[0] in rules.watched_zones or key[0] in rules.watched_zones:
             self.version += 1
+            self.layout += 1
         if "moved" in rules.wanted_events:
             self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
 
@@ -539,18 +574,21 @@ class Game(ContinuousEffects, Decisions):
         self.rng.shuffle(self.zones[key])
         if key[0] in self.rules.watched_zones:
             self.version += 1
+            self.layout += 1
 
     def attach(self, card, target) -> None:
         if card is None:
             return
         self.attrs[card.id][ATTACHED] = target
         self.version += 1
+        self.layout += 1
 
     def detach(self, card) -> None:
         if card is None:
             return
         self.attrs[card.id][ATTACHED] = None
         self.version += 1
+        self.layout += 1
 
     def attachments(self, target) -> list[CardRef]:
         """The cards attached to a card or player, wherever they are (zone by zone, in order)."""
@@ -570,6 +608,7 @@ class Game(ContinuousEffects, Decisions):
         del self.cards[card.id]
         if key[0] in self.rules.watched_zones:
             self.version += 1
+            self.layout += 1
 
     def reveal(self, what) -> None:
         for c in what if isinstance(what, list) else [what]:
@@ -696,9 +735,11 @@ class Game(ContinuousEffects, Decisions):
 
         Cached until the next change of zones, parts, attachments or grants (the state version)."""
         key = (name, table)
-        if self._active_version != self.version:
+        # (granted keywords follow static effects, which may read anything)
+        stamp = self.version if self.rules.static_grants else self.layout
+        if self._active_version != stamp:
             self._active_cache = {}
-            self._active_version = self.version
+            self._active_version = stamp
         else:
             hit = self._active_cache.get(key)
             if hit is not None:
@@ -740,6 +781,7 @@ class Game(ContinuousEffects, Decisions):
             self.temp_grants = [m for m in self.temp_grants if m[3] != name]
             if len(self.temp_grants) != before:
                 self.version += 1
+                self.layout += 1
         for check in self.rules.end_checks.get(name, self.rules.end_checks_any):
             if check.when(self, self.rules.root_frame):
                 self._end_by(check)

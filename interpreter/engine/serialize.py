@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import RulesError
 from ..lang.runtime import Frame
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
-from .decisions import Option, OptionList, Pending
+from .decisions import Option, Pending
 from .game import GAME, OPTIONS, Game, Result
 
 FORMAT = 1
@@ -160,7 +160,7 @@ def game_from_json(data: dict, rules) -> Game:
     if data["pending"] is not None:
         p = data["pending"]
         options = [Option(oid, label, decode(v, game), i, game) for i, (oid, label, v) in enumerate(p["options"])]
-        game.pending = Pending(p["seat"], p["var"], p["prompt"], OptionList.of(options), None)
+        game.pending = Pending.of_options(p["seat"], p["var"], p["prompt"], options)
         game.halted = True
     if data["result"] is not None:
         r = data["result"]
@@ -172,4 +172,5 @@ def game_from_json(data: dict, rules) -> Game:
     game.revealed = set(data["revealed"])
     game.steps = data.get("steps", 0)
     game.version += 1
+    game.layout += 1
     return game

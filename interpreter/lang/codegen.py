@@ -688,6 +688,8 @@ class CodeGenerator:
 
     def statement(self, s: ast.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         produced = getattr(self, "s_" + type(s).__name__)(s, scope, loop_depth, mode)
+        if isinstance(s, (ast.Win, ast.Lose, ast.Tie, ast.Emit, ast.CallStmt)) and self.host.may_end(s):
+            produced = [*produced, "if g.halted:", "    return" if mode == "pure" else "    return None"]
         return [line if type(line) is tuple else (line, s.span) for line in produced]
 
     def _block(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
@@ -843,6 +845,15 @@ class CodeGenerator:
         if s.event in self.names.quiet_events:  # nothing waits for it: it is only logged
             return ["if g.logging:", f"    g.log_entries.append(('event', {literal(s.event)}, {{{args}}}))"]
         return [f"g.emit({literal(s.event)}, {{{args}}})"]
+
+    def s_Win(self, s: ast.Win, scope, loop_depth, mode):
+        return [f"g.finish(winner={self.ex(s.player, scope)}, reason={self.const(s.reason or 'win')})"]
+
+    def s_Lose(self, s: ast.Lose, scope, loop_depth, mode):
+        return [f"g.finish(loser={self.ex(s.player, scope)}, reason={self.const(s.reason or 'loss')})"]
+
+    def s_Tie(self, s: ast.Tie, scope, loop_depth, mode):
+        return [f"g.finish(reason={self.const(s.reason or 'draw')})"]
 
     def s_Attach(self, s: ast.Attach, scope, loop_depth, mode):
         return [f"g.attach({self.ex(s.card, scope)}, {self.ex(s.target, scope)})"]

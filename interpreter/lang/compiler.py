@@ -68,8 +68,10 @@ class Compiler(NativeStatements):
         Returns it with the label of each phase ('' for the start of a turn)."""
         items: list = list(setup)
         items += [("label", ""), ("hook", "g.begin_turn()")]
+        # a phase's start stops nothing unless some rule waits for `phase_start`
+        hook = "hook" if "phase_start" in self.names.wanted_events else "line"
         for phase in phases:
-            items += [("label", phase.name), ("hook", f"g.begin_phase({self.gen.const(phase.name)})")]
+            items += [("label", phase.name), (hook, f"g.begin_phase({self.gen.const(phase.name)})")]
             items += list(phase.body)
         items.append(("jump", ""))
         labels: dict[str, int] = {}

@@ -147,7 +147,8 @@ class ResumableWriter:
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
                  bound: tuple[str, ...] = ()) -> Callable:
         """A resumable function for statements; items may also be ('label', key) to record a
-        label in `labels`, or ('hook', python_call) for an engine call that may suspend.
+        label in `labels`, ('hook', python_call) for an engine call that may suspend, or
+        ('line', python_call) for one that cannot.
         `bound`: the names the frame's locals hold before it starts (parameters)."""
         flat = FlatCode()
         statements = [i for i in items if not isinstance(i, tuple)]
@@ -162,6 +163,8 @@ class ResumableWriter:
                     labels[item[1]] = label
             elif isinstance(item, tuple) and item[0] == "hook":
                 flat.suspend_point(item[1], None)
+            elif isinstance(item, tuple) and item[0] == "line":
+                flat.add([(item[1], None)])
             elif isinstance(item, tuple) and item[0] == "jump":
                 flat.jump(labels[item[1]], budget=True)
             else:
@@ -204,8 +207,11 @@ class ResumableWriter:
         chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
         count = gen.ex(c.count, scope) if c.count is not None else "1"
         prompt = self.prompt(c.label, scope)
-        call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
-                f"{chooser}, {gen.const(c.span)})")
+        if c.kind == "one":
+            call = f"g.choose_one(f, {literal(var)}, {prompt}, {source}, {chooser}, {gen.const(c.span)})"
+        else:
+            call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
+                    f"{chooser}, {gen.const(c.span)})")
         flat.suspend_point(call, c.span, "if g.halted:")
 
     def prompt(self, text: str | None, scope: Scope) -> str:
@@ -403,17 +409,3 @@ class ResumableWriter:
         flat.place(orelse)
         self.stmts(s.orelse, flat, scope)
         flat.place(end)
-
-    def _finish(self, call: str, s: ast.Stmt, flat: FlatCode) -> None:
-        flat.suspend_point(call, s.span, "if g.halted:")
-
-    def s_Win(self, s: ast.Win, flat: FlatCode, scope: Scope) -> None:
-        reason = self.gen.const(s.reason or "win")
-        self._finish(f"g.finish(winner={self.gen.ex(s.player, scope)}, reason={reason})", s, flat)
-
-    def s_Lose(self, s: ast.Lose, flat: FlatCode, scope: Scope) -> None:
-        reason = self.gen.const(s.reason or "loss")
-        self._finish(f"g.finish(loser={self.gen.ex(s.player, scope)}, reason={reason})", s, flat)
-
-    def s_Tie(self, s: ast.Tie, flat: FlatCode, scope: Scope) -> None:
-        self._finish(f"g.finish(reason={self.gen.const(s.reason or 'draw')})", s, flat)

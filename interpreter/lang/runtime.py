@@ -130,10 +130,13 @@ class Names:
         player_count: int = 2,
         suspending_events: set[str] | None = None,
         replaced_procedures: set[str] | None = None,
+        ending_events: set[str] | None = None,
     ) -> None:
         self.player_count = player_count
-        # events whose emission may run triggers or end the game (None: every event may)
+        # events whose emission may run triggers (None: every event may)
         self.suspending_events = suspending_events
+        # events whose emission may end the game (an end condition is checked; None: every event)
+        self.ending_events = ending_events
         self.replaced_procedures = replaced_procedures or set()
         self.wanted_events: set[str] = set()  # built-in events some rule waits for (set by the builder)
         # attributes that continuous or temporary effects may change (None: any may)
