@@ -286,3 +286,43 @@ def test_a_procedure_that_may_end_the_game_runs_as_plain_python_and_stops_there(
     game.globals["counter"] = 5
     game.perform("steady")  # not met: the procedure goes on
     assert game.globals["counter"] == 16 and game.result.reason != "counted to one"
+
+
+def test_count_and_first_of_the_players_are_written_per_player(tmp_path):
+    path = _toy_with(tmp_path, "procedure tally() {\n"
+                               "  game.counter = 10 * count(all p in players where p.score > 1)\n"
+                               "  let f = first(all p in players where p.score > 1)\n"
+                               "  if f != none { game.counter += f.seat }\n}\n")
+    rules = load(path)
+    source = _source_of(rules, "procedure tally")
+    assert "for " not in source  # no list of players is made
+    game = _empty(rules)
+    for scores, expected in [((0, 0), 0), ((2, 0), 11), ((0, 5), 12), ((3, 4), 21)]:
+        game.player_attrs[0]["score"], game.player_attrs[1]["score"] = scores
+        game.perform("tally")
+        assert game.globals["counter"] == expected, scores
+
+
+def test_the_items_of_a_selection_from_zones_are_read_as_cards(tmp_path):
+    # an item taken from a zone is a card in the game: read without testing what it is;
+    # an item of any other list is tested first
+    path = _toy_with(tmp_path, "procedure tally(x) {\n"
+                               "  game.counter = 10 * count(all c in hand(players[1]) + board(players[1]) "
+                               "where c.flag and c is unit)\n"
+                               "  game.counter += count(all c in [x] where c is unit and c.flag)\n}\n")
+    rules = load(path)
+    source = _source_of(rules, "procedure tally").split("def p_tally")[1]  # (the plain Python one)
+    from_zones, from_list = (line for line in source.splitlines() if "g.globals['counter'] =" in line)
+    assert "_CardRef" not in from_zones and "g.attrs[_c" in from_zones
+    assert "type(_c" in from_list
+    game = _empty(rules)
+    plain = rules.card_defs["Plain"]
+    a = game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    b = game.new_card(plain, ZoneKey("board", 1, "left"), game.players[0])
+    game.write(a, "flag", True)
+    game.write(b, "flag", True)
+    game.perform("tally", x=b)
+    assert game.globals["counter"] == 21
+    game.perform("tally", x=game.players[0])  # not a card: the test says no
+    assert game.globals["counter"] == 20

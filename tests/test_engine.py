@@ -386,3 +386,21 @@ def test_what_triggers_listen_is_cached_until_a_card_moves_not_when_a_value_chan
     card = game.zones[ZoneKey("hand", 1, "")][0]
     game.move(card, ZoneKey("enchantments", 1, ""), None)  # into a zone whose cards act
     assert game._active_with("resolution", "triggers") is not first
+
+
+def test_options_repeat_no_id():
+    # a choice drops values whose option id an earlier value already has, quick paths included
+    from interpreter.engine.decisions import _distinct
+    from interpreter.lang.values import value_id
+
+    game = load(TOY).empty_game(seed=1, decks=[Deck("none", "-", ()) for _ in range(2)])
+    card = put(game, "Plain", "hand", 1)
+    p1, p2 = game.players
+    for values in ([1, "1", 2, True, "yes", None, "none", 2, [1], "1+"], [card, p1, card, p2, "pass"],
+                   [card, p1, p2, "pass"], [3, 3, 3], ["a", "b", "a"]):
+        kept, seen = [], set()
+        for v in values:
+            if value_id(v) not in seen:
+                seen.add(value_id(v))
+                kept.append(v)
+        assert _distinct(values) == kept, values

@@ -120,6 +120,7 @@ class Rules:
                 elif a.kind == "static":
                     self.statically_modified.update(e.attr for e in a.statics)
         self.static_grants = "" in self.statically_modified  # some static ability grants a keyword
+        self.turn_read = bool({"turn", "active"} & self.static_reads)  # static abilities read them
 
         self.end_checks: dict[str, list[EndCheck]] = {}
         self.end_checks_any: list[EndCheck] = []

@@ -258,8 +258,9 @@ def _distinct(values: list) -> list:
     seen = set()
     out = []
     for v in values:
-        t = type(v)
-        k = id(v) if t is CardRef or t is PlayerRef else v if t is AbilityRef else value_id(v)
+        t = type(v)  # (the key is the option's id, worked out the quick way where it can be)
+        k = (id(v) if t is CardRef or t is PlayerRef else v if t is AbilityRef or t is str
+             else str(v) if t is int else value_id(v))
         if k not in seen:
             seen.add(k)
             out.append(v)

@@ -346,15 +346,18 @@ class Game(ContinuousEffects, Decisions):
 
     # ------------------------------------------------------------------ turn structure
     def begin_turn(self) -> None:
-        # through `write`, like rule code: static abilities that read these must look again
         g = self.globals
-        self.write(GAME, "turn", g["turn"] + 1)
-        if self.rules.turn_active == "alternate":
+        rules = self.rules
+        turn = g["turn"] = g["turn"] + 1
+        if rules.turn_active == "alternate":
             if g["active"] is None:
-                self.write(GAME, "active", self.players[0])
-            elif g["turn"] > 1:
-                self.write(GAME, "active", self.players[g["active"].seat % len(self.players)])
-        self.emit("turn_start", {"turn": g["turn"], "player": g["active"]})
+                g["active"] = self.players[0]
+            elif turn > 1:
+                g["active"] = self.players[g["active"].seat % len(self.players)]
+        if rules.turn_read:  # (as `write` would: static abilities that read these look again)
+            self.version += 1
+        if self.logging or "turn_start" in rules.wanted_events or rules.end_checks_any:
+            self.emit("turn_start", {"turn": turn, "player": g["active"]})
 
     def begin_phase(self, name: str) -> None:
         self.globals["phase"] = name  # (as `write` would)

@@ -172,12 +172,16 @@ class Scope:
     locals."""
 
     def __init__(self, frame: bool, names: dict[str, str] | None = None,
-                 players: frozenset[str] = frozenset(), lists: frozenset[str] = frozenset()) -> None:
+                 players: frozenset[str] = frozenset(), lists: frozenset[str] = frozenset(),
+                 cards: frozenset[str] = frozenset()) -> None:
         self.frame = frame
         self.names: dict[str, str] = dict(names or {})
         self.uses_frame_locals = False
         self.players = players  # names that always hold a player (see `player_names`)
         self.lists = lists  # names that always hold a list (see `list_names`)
+        # names of a selection's or comprehension's items taken from zones: cards in the game
+        # (nothing can move or delete a card while an expression is worked out)
+        self.cards = cards
 
     def get(self, name: str) -> str:
         found = self.names.get(name)
@@ -212,6 +216,7 @@ class CodeGenerator:
         self.choices: dict[int, str] = {}  # the temporary local holding each lifted choose's answer
         self._iterable_depth = 0
         self._list_functions: set[str] = set()
+        self._card_functions: set[str] = set()
         self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
         self.frame_loops: list[int] = []  # in resumable code: the end label of each loop around
         self.stop_label: int | None = None  # in resumable code: where `stop` goes (None: return)
@@ -329,6 +334,8 @@ class CodeGenerator:
                 if isinstance(e.obj, ast.Index):  # players[K]
                     return f"g.player_attrs[{e.obj.index.value - 1}][{attr}]"
                 return f"g.player_attrs[{obj}.seat - 1][{attr}]"
+        if self._is_card(e.obj, scope):
+            return self._card_attribute(e, obj, attr)
         place = _PLACE_PROPERTIES.get(e.name)
         if place is not None and not self._iterable_depth:  # where the card is (none once gone)
             held = self.temp("_w")
@@ -359,6 +366,21 @@ class CodeGenerator:
         stored = self.temp("_d")
         return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None "
                 f"and {attr} in {stored} else g.read({held}, {attr}))")
+
+    def _card_attribute(self, e: ast.Attribute, card: str, attr: str) -> str:
+        """An attribute of a name that holds a card in the game (see `Scope.cards`)."""
+        modified = self.names.modified_attributes
+        if e.name in _PLACE_PROPERTIES:
+            return f"g.card_zone[{card}.id][{_PLACE_PROPERTIES[e.name]}]"
+        if e.name in ("name", "type"):
+            return f"{card}.defn.{e.name}"
+        if e.name in _STORED_PROPERTIES:
+            return f"g.attrs[{card}.id][{self.const(_STORED_PROPERTIES[e.name])}]"
+        if (modified is None or e.name in modified or e.name in CARD_PROPERTIES or self._iterable_depth
+                or e.name in self.names.player_attributes and e.name not in self.names.card_attributes):
+            return f"g.read({card}, {attr})"
+        stored = self.temp("_d")
+        return f"({stored}[{attr}] if {attr} in ({stored} := g.attrs[{card}.id]) else g.read({card}, {attr}))"
 
     def new_list(self, e: ast.Expr) -> bool:
         """Whether an expression always gives a new Python list (no copy or conversion needed)."""
@@ -428,9 +450,34 @@ class CodeGenerator:
     def _bound(self, scope: Scope, var: str, source: ast.Expr) -> tuple[Scope, str]:
         py = self.temp("_c")
         players = scope.players | {var} if self.is_player_list(source, scope) else scope.players - {var}
-        inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var})
+        cards = scope.cards | {var} if self.is_card_list(source, scope) else scope.cards - {var}
+        inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var}, cards)
         inner.uses_frame_locals = scope.uses_frame_locals
         return inner, py
+
+    def is_card_list(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a list of cards in the game: a zone's cards, a
+        selection from such a list, several of them joined, the first few of one."""
+        if isinstance(e, ast.Call):
+            if e.func in self.names.zones:
+                return True
+            if e.func in self.names.functions:
+                if e.func in self._card_functions:
+                    return False  # (a recursive function: not known here)
+                self._card_functions.add(e.func)
+                try:
+                    return self.is_card_list(self.names.functions[e.func].body, Scope(False))
+                finally:
+                    self._card_functions.discard(e.func)
+            return e.func in ("take", "drop", "reverse", "shuffled") and bool(e.args) and self.is_card_list(
+                e.args[0], scope)
+        if isinstance(e, ast.Select):
+            return self.is_card_list(e.source, scope)
+        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_card_list(e.left, scope) and self.is_card_list(
+            e.right, scope)
+
+    def _is_card(self, e: ast.Expr, scope: Scope) -> bool:
+        return isinstance(e, ast.Name) and e.id in scope.cards and e.id in scope.names
 
     # ------------------------------------------------------------------ names that hold players
     def is_player_list(self, e: ast.Expr, scope: Scope) -> bool:
@@ -525,7 +572,9 @@ class CodeGenerator:
             "text": f"isinstance({v}, str)", "bool": f"isinstance({v}, bool)",
             "ability": f"isinstance({v}, _AbilityRef)",
         }.get(t)
-        if test is None and isinstance(e.operand, ast.Name):  # a card type of the ruleset
+        if test is None and self._is_card(e.operand, scope):
+            test = f"{v}.defn.type == {self.const(t)}"
+        elif test is None and isinstance(e.operand, ast.Name):  # a card type of the ruleset
             test = f"(type({v}) is _CardRef and {v}.defn.type == {self.const(t)})"
         elif test is None:
             test = f"_is_of_type({v}, {self.const(t)})"
@@ -616,6 +665,8 @@ class CodeGenerator:
                     self.host.end_inline()
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
+        if func in ("count", "first") and len(e.args) == 1 and self._over_players(e.args[0], scope):
+            return self._each_player(func, e.args[0], scope)
         if func in _READ_ONLY_ARGUMENT and len(e.args) == 1 and self._is_zone_call(e.args[0]):
             return _INLINE_BUILTINS[func](f"g.zones[{self.zone_key(e.args[0], scope)}]")  # no copy of the zone
         if (func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call) and e.args[0].func == "others"
@@ -640,6 +691,25 @@ class CodeGenerator:
             return inline(*args)
         return f"_bf_{self._check(func)}(g{''.join(', ' + a for a in args)})"
 
+    def _over_players(self, e: ast.Expr, scope: Scope) -> bool:
+        """A selection from `players` itself (a list of a known, small length)."""
+        return (isinstance(e, ast.Select) and isinstance(e.source, ast.Name) and e.order_by is None
+                and e.where is not None and self.is_player_list(e.source, scope) and self.names.player_count <= 4)
+
+    def _each_player(self, func: str, sel: ast.Select, scope: Scope) -> str:
+        """count(...) or first(...) of a selection from the players, its test written once per
+        player: no list is made."""
+        tests = []
+        for i in range(self.names.player_count):
+            inner = Scope(scope.frame, {**scope.names, sel.var: f"g.players[{i}]"}, scope.players | {sel.var},
+                          scope.lists - {sel.var}, scope.cards - {sel.var})
+            inner.uses_frame_locals = scope.uses_frame_locals
+            tests.append(self.ex(sel.where, inner))
+            self._merge(scope, inner)
+        if func == "count":
+            return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
+        return "(" + " else ".join(f"g.players[{i}] if {t}" for i, t in enumerate(tests)) + " else None)"
+
     def zone_key(self, e: ast.Expr, scope: Scope) -> str:
         """Source for the key of a zone reference `name(player[, row])` or `name()`."""
         if not (isinstance(e, ast.Call) and e.func in self.names.zones):
@@ -652,7 +722,7 @@ class CodeGenerator:
             return f"g.zone_key({literal(name)}, None, None)"
         fixed_row = len(args) == 2 and isinstance(e.args[1], ast.StrLit) and e.args[1].value in spec.rows
         if (len(args) == 1 and not spec.rows or fixed_row) and spec.per_player and (
-                isinstance(e.args[0], ast.Name) or not self._iterable_depth):
+                isinstance(e.args[0], ast.Name) or not self._iterable_depth or self.is_player(e.args[0], scope)):
             # each seat's key, made once (for a row named in the code, that row's)
             row = e.args[1].value if fixed_row else ""
             keys = self.const((None, *(ZoneKey(name, seat, row) for seat in range(1, self.names.player_count + 1))))
