@@ -326,3 +326,19 @@ def test_the_items_of_a_selection_from_zones_are_read_as_cards(tmp_path):
     assert game.globals["counter"] == 21
     game.perform("tally", x=game.players[0])  # not a card: the test says no
     assert game.globals["counter"] == 20
+
+
+def test_a_label_of_text_and_values_is_joined_when_shown_from_the_values_given(tmp_path):
+    path = _toy_with(tmp_path, "procedure ask() {\n  let who = players[2]\n"
+                               "  let a = labelled(1, \"one for \" + text(who) + \"!\")\n"
+                               "  who = players[1]\n"
+                               "  let b = labelled(2, \"two for \" + text(who))\n"
+                               "  game.counter = choose \"a number\" from [a, b] by players[1]\n}\n")
+    rules = load(path)
+    assert "None, (g, (" in _source_of(rules, "procedure ask")  # the pieces, not the text
+    game = _empty(rules)
+    game.perform("ask")
+    seat, options = game.decision()
+    assert seat == 1 and [o.label for o in options] == ["one for P2!", "two for P1"]
+    game.apply("two for P1")
+    assert game.globals["counter"] == 2

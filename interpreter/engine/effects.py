@@ -177,9 +177,9 @@ class ContinuousEffects:
             return False
         if keyword in card.defn.keyword_names:  # grants add keywords, nothing takes one away
             return True
-        if not self.temp_grants and "" not in self.rules.statically_modified:
+        if not self.temp_grants and not self.rules.static_grants:
             return False
-        if id(card) not in self._granted():
+        if id(card) not in (self._granted_ids if self._granted_version == self.version else self._granted()):
             return False
         for k, _args in self.keywords_of(card):
             if k == keyword:
@@ -189,7 +189,7 @@ class ContinuousEffects:
     def _abilities(self, card: CardRef, table: str, name: str):
         """(ability, keyword locals) of a card for an event or procedure, printed and granted."""
         own = getattr(card.defn, table).get(name, ())
-        if not self.temp_grants and "" not in self.rules.statically_modified:
+        if not self.temp_grants and not self.rules.static_grants:
             return own
         if id(card) not in self._granted():
             return own

@@ -103,7 +103,6 @@ class Game(ContinuousEffects, Decisions):
         self._targets_version = -1
         self._targets_cache: dict[str, list] = {}
         self._keywords_cache: dict[int, list] = {}
-        self._ability_frames: dict[tuple, Frame] = {}  # (card id, ability index) -> frame of its condition/cost
         self._reading: set = set()
         self._computing: set[str] = set()
         self.steps = 0
@@ -238,7 +237,6 @@ class Game(ContinuousEffects, Decisions):
         new._targets_cache = {}
         new._keywords_cache = {}
         new._granted_version = -1  # (a copy works out its own caches, as from the start)
-        new._ability_frames = {}
         new._reading = set()
         new._computing = set()
         return new
@@ -642,30 +640,37 @@ class Game(ContinuousEffects, Decisions):
             if key is None or key[0] not in active:
                 continue
             d = self.attrs[card.id]
+            refs = card._abilities or card.abilities
             for index, part, condition in card.defn.activation:
                 if part is not None and part != d[PART]:
                     continue
-                if condition is not None and not condition(self, self._ability_frame(card, index, d)):
-                    continue
-                out.append(card.abilities[index])
+                ref = refs[index]
+                if condition is not None:
+                    frame = ref.frame
+                    if frame is None or frame.controller is not d[CONTROLLER]:
+                        frame = self._ability_frame(ref, d)
+                    if not condition(self, frame):
+                        continue
+                out.append(ref)
         return out
 
-    def _ability_frame(self, card: CardRef, index: int, d: dict) -> Frame:
-        """The frame an activated ability's condition and cost are read in, kept per card and
-        ability while its controller stays (expressions only read a frame)."""
-        key = (card.id, index)
-        frame = self._ability_frames.get(key)
+    @staticmethod
+    def _ability_frame(ref: AbilityRef, d: dict) -> Frame:
+        """The frame an activated ability's condition and cost are read in, kept on the ability's
+        handle while its card's controller stays (expressions only read a frame; a copy of the
+        game that changes the controller makes its own)."""
+        frame = ref.frame
         if frame is None or frame.controller is not d[CONTROLLER]:
-            frame = self._ability_frames[key] = Frame(None, card.defn.activated[index][1], card, d[CONTROLLER])
+            frame = ref.frame = Frame(None, ref.local_values, ref.card, d[CONTROLLER])
         return frame
 
     def ability_cost(self, ref) -> int:
         if type(ref) is not AbilityRef:
             self.runtime_error(f"ability_cost needs an ability, not {ref!r}")
-        ability = ref.ability
-        if ability.fixed_cost is not None:
-            return ability.fixed_cost
-        return ability.cost(self, self._ability_frame(ref.card, ref.index, self.attrs[ref.card.id]))
+        fixed = ref.ability.fixed_cost
+        if fixed is not None:
+            return fixed
+        return ref.ability.cost(self, self._ability_frame(ref, self.attrs[ref.card.id]))
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""
@@ -750,7 +755,7 @@ class Game(ContinuousEffects, Decisions):
         attrs = self.attrs
         zones = self.zones
         # only cards some grant applies to may have more than their printed abilities
-        granted = self._granted() if self.temp_grants or "" in self.rules.statically_modified else ()
+        granted = self._granted() if self.temp_grants or self.rules.static_grants else ()
         holders = []
         for zone in self.rules.active_zone_keys:
             for card in zones[zone]:

@@ -626,6 +626,18 @@ class CodeGenerator:
             return f"_mod({left}, {right})"
         raise AssertionError(f"unknown operator {op!r}")
 
+    def _text_pieces(self, e: ast.Expr) -> list[ast.Expr] | None:
+        """The pieces of a text made only of text and `text(x)` joined by `+`, else None."""
+        if isinstance(e, ast.StrLit):
+            return [e]
+        if (isinstance(e, ast.Call) and e.func == "text" and "text" not in self.names.functions
+                and len(e.args) == 1):
+            return [e]
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            left, right = self._text_pieces(e.left), self._text_pieces(e.right)
+            return left + right if left is not None and right is not None else None
+        return None
+
     def _joined(self, e: ast.Expr) -> list[ast.Expr]:
         """The lists a chain of `+` joins (a + b + c: a, b, c)."""
         if isinstance(e, ast.BinOp) and e.op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
@@ -677,6 +689,12 @@ class CodeGenerator:
                     f"else _head([_q for _q in g.players if _q is not {held}]))")
         if func == "labelled" and all(isinstance(a, (ast.StrLit, ast.IntLit, ast.BoolLit)) for a in e.args):
             return self.const(Labelled(e.args[0].value, str(e.args[1].value)))  # (never changed: shared)
+        if func == "labelled" and len(e.args) == 2 and not isinstance(e.args[1], ast.StrLit):
+            pieces = self._text_pieces(e.args[1])
+            if pieces is not None:  # text and texts of values: joined when first read
+                written = [self.const(p.value) if isinstance(p, ast.StrLit) else self.ex(p.args[0], scope)
+                           for p in pieces]
+                return f"_Labelled({self.ex(e.args[0], scope)}, None, (g, ({', '.join(written)},)))"
         if func == "ability_card" and isinstance(e.args[0], ast.Name):
             a = self.ex(e.args[0], scope)
             return f"({a}.card if isinstance({a}, _AbilityRef) else None)"

@@ -91,12 +91,13 @@ class ZoneKey(tuple):
 class AbilityRef:
     """An activated ability of a card: the card and the ability's index in its definition."""
 
-    __slots__ = ("card", "index", "ability")
+    __slots__ = ("card", "index", "ability", "frame")
 
     def __init__(self, card: CardRef, index: int) -> None:
         self.card = card
         self.index = index
         self.ability = card.defn.activated[index][0]
+        self.frame: Any = None  # the engine's frame for reading its condition and cost (a cache)
 
     @property
     def local_values(self) -> dict:
@@ -113,13 +114,27 @@ class AbilityRef:
 
 
 class Labelled:
-    """An option value with its own readable label (built by `labelled(value, text)`)."""
+    """An option value with its own readable label (built by `labelled(value, text)`).
 
-    __slots__ = ("value", "label")
+    A label made of text and the texts of values ("top: " + text(c)) may be given as its pieces
+    and the game that writes values, `(game, pieces)`: it is joined when first read, which a
+    playout that never shows it never pays for. (The pieces are taken when the value is made;
+    only their text is written later, as option labels are.)"""
 
-    def __init__(self, value: Any, label: str) -> None:
+    __slots__ = ("value", "_label", "_pieces")
+
+    def __init__(self, value: Any, label: str | None, pieces: tuple | None = None) -> None:
         self.value = value
-        self.label = label
+        self._label = label
+        self._pieces = pieces
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            game, pieces = self._pieces
+            self._label = "".join(p if type(p) is str else game.label(p) for p in pieces)
+            self._pieces = None
+        return self._label
 
     def __repr__(self) -> str:
         return f"{self.label!r}"
