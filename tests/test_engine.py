@@ -397,7 +397,7 @@ def test_options_repeat_no_id():
     card = put(game, "Plain", "hand", 1)
     p1, p2 = game.players
     for values in ([1, "1", 2, True, "yes", None, "none", 2, [1], "1+"], [card, p1, card, p2, "pass"],
-                   [card, p1, p2, "pass"], [3, 3, 3], ["a", "b", "a"]):
+                   [card, p1, p2, "pass"], [3, 3, 3], ["a", "b", "a"], [1, 2, 3], ["upper", "lower"], [1, True]):
         kept, seen = [], set()
         for v in values:
             if value_id(v) not in seen:

@@ -626,6 +626,26 @@ class Game(ContinuousEffects, Decisions):
         controller = d[CONTROLLER] if d is not None else None
         self.frames.append(Frame(code, {}, card, controller))
 
+    def run_part_now(self, f: Frame, card: CardRef, part: str) -> bool:
+        """`run_part` and `descend` in one, for generated code, as `call_now` is for calls."""
+        code = card.defn.parts.get(part) if card is not None else None
+        if code is None:
+            return True
+        frames = self.frames
+        if len(frames) > _DIRECT_DEPTH:
+            self.run_part(card, part)
+            return self.descend(f)
+        d = self.attrs.get(card.id)
+        frame = Frame(code, {}, card, d[CONTROLLER] if d is not None else None)
+        frames.append(frame)
+        if code.run(self, frame):
+            frames.pop()
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(frame)
+            return True
+        return False if self.halted else self.descend(f)
+
     # ------------------------------------------------------------------ activated abilities
     def activatable(self, cards: list) -> list[AbilityRef]:
         """The activated abilities of these cards that may be used now: the card is in an active

@@ -67,9 +67,12 @@ class Compiler(NativeStatements):
         """The game's main code: set-up, then turns forever, each running the phases in order.
         Returns it with the label of each phase ('' for the start of a turn)."""
         items: list = list(setup)
-        items += [("label", ""), ("hook", "g.begin_turn()")]
-        # a phase's start stops nothing unless some rule waits for `phase_start`
-        hook = "hook" if "phase_start" in self.names.wanted_events else "line"
+        # a turn's or a phase's start stops nothing unless some rule waits for its event (or
+        # every event may end the game)
+        wanted = self.names.wanted_events
+        turn_hook = "hook" if "turn_start" in wanted or self.names.ending_events is None else "line"
+        items += [("label", ""), (turn_hook, "g.begin_turn()")]
+        hook = "hook" if "phase_start" in wanted else "line"
         for phase in phases:
             items += [("label", phase.name), (hook, f"g.begin_phase({self.gen.const(phase.name)})")]
             items += list(phase.body)

@@ -247,7 +247,10 @@ class ResumableWriter:
                                s.span, None)
             return
         args = [gen.ex(a, scope) for a in call.args]
-        method = {"run": "run_part", "use": "activate", "aim": "aim"}.get(call.func)
+        if call.func == "run":
+            flat.suspend_point(f"if not g.run_part_now(f, {', '.join(args)}):", s.span, None)
+            return
+        method = {"use": "activate", "aim": "aim"}.get(call.func)
         if method is None:
             flat.add(gen.statement(s, scope, 0, "frame"))
             return
