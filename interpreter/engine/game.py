@@ -636,15 +636,7 @@ class Game(ContinuousEffects, Decisions):
             self.run_part(card, part)
             return self.descend(f)
         d = self.attrs.get(card.id)
-        frame = Frame(code, {}, card, d[CONTROLLER] if d is not None else None)
-        frames.append(frame)
-        if code.run(self, frame):
-            frames.pop()
-            self.steps_left -= 1
-            if self.steps_left < 0:
-                self.out_of_steps(frame)
-            return True
-        return False if self.halted else self.descend(f)
+        return self._run_now(Frame(code, {}, card, d[CONTROLLER] if d is not None else None), f)
 
     # ------------------------------------------------------------------ activated abilities
     def activatable(self, cards: list) -> list[AbilityRef]:
@@ -734,9 +726,13 @@ class Game(ContinuousEffects, Decisions):
         if name in self.rules.replaced or len(frames) > _DIRECT_DEPTH:
             self.call(name, code, values, f)
             return self.descend(f)
-        frame = Frame(code, values, f.self_card, f.controller, f.event, f.applied)
+        return self._run_now(Frame(code, values, f.self_card, f.controller, f.event, f.applied), f)
+
+    def _run_now(self, frame: Frame, f: Frame) -> bool:
+        """Push a frame and run it now, above `f`: True when it has ended and `f` may go on."""
+        frames = self.frames
         frames.append(frame)
-        if code.run(self, frame):
+        if frame.code.run(self, frame):
             frames.pop()
             self.steps_left -= 1
             if self.steps_left < 0:
