@@ -73,7 +73,8 @@ class Rules:
             ending.update(e.check_on)
         # built-in events are emitted only when something waits for them: a trigger, an end
         # condition's check_on, or a temporary effect's `until`
-        self.wanted_events = set(triggers) | _until_events(ruleset)
+        self.until_events = _until_events(ruleset)  # events that end temporary effects
+        self.wanted_events = set(triggers) | self.until_events
         for e in ruleset.end:
             self.wanted_events.update(e.check_on or ())
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),

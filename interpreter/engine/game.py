@@ -793,24 +793,26 @@ class Game(ContinuousEffects, Decisions):
         return result
 
     def emit(self, name: str, args: dict) -> None:
+        rules = self.rules
         if self.logging:
             self.log_entries.append(("event", name, args))
-        if self.temp_mods:
-            kept = [m for m in self.temp_mods if m[4] != name]
-            if len(kept) != len(self.temp_mods):
-                self.temp_mods = kept
-                self.version += 1
-        if self.temp_grants:
-            before = len(self.temp_grants)
-            self.temp_grants = [m for m in self.temp_grants if m[3] != name]
-            if len(self.temp_grants) != before:
-                self.version += 1
-                self.layout += 1
-        for check in self.rules.end_checks.get(name, self.rules.end_checks_any):
-            if check.when(self, self.rules.root_frame):
+        if name in rules.until_events:  # temporary effects that last until this event end
+            if self.temp_mods:
+                kept = [m for m in self.temp_mods if m[4] != name]
+                if len(kept) != len(self.temp_mods):
+                    self.temp_mods = kept
+                    self.version += 1
+            if self.temp_grants:
+                before = len(self.temp_grants)
+                self.temp_grants = [m for m in self.temp_grants if m[3] != name]
+                if len(self.temp_grants) != before:
+                    self.version += 1
+                    self.layout += 1
+        for check in rules.end_checks.get(name, rules.end_checks_any):
+            if check.when(self, rules.root_frame):
                 self._end_by(check)
                 return
-        if name in self.rules.listened:
+        if name in rules.listened:
             triggered = []
             for card, ability, local_values in self._active_with(name, "triggers"):
                 d = self.attrs[card.id]
