@@ -112,7 +112,7 @@ class OptionList(Sequence):
         return Option(None, None, v, index, self._game)
 
     def __repr__(self) -> str:
-        return f"OptionList({list(self)!r})"
+        return f"{type(self).__name__}({list(self)!r})"
 
 
 class Pending(OptionList):
