@@ -267,7 +267,7 @@ class _Checker:
             if len(parts) == 1 or parts[1] == "player":
                 return g.pending.seat, None
             if parts[1] == "options":
-                return [o.label for o in g.pending.options], None
+                return [o.label for o in g.pending], None
             if parts[1] == "prompt":
                 return g.pending.prompt, None
         if head == "observation" and len(parts) >= 2:  # what one player sees, as game.observation(seat)
@@ -437,7 +437,7 @@ def run_scenario(path: str | Path) -> ScenarioResult:
             result.failures.append(f"when[{i}] ({where}): expected P{step['player']} to decide, but "
                                    f"P{game.pending.seat} decides '{game.pending.prompt}'")
             break
-        offered = [o.label for o in game.pending.options]
+        offered = [o.label for o in game.pending]
         if "options" in step and offered != step["options"]:
             result.failures.append(f"when[{i}] ({where}): options offered {offered}, expected {step['options']}")
         for label in step.get("includes") or []:

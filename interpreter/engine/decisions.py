@@ -94,10 +94,8 @@ class OptionList(Sequence):
             yield self[i]
 
     def value_at(self, index: int) -> Any:
-        """The value of the option at this index (0 <= index < len), without making the Option."""
-        built = self._built
-        if built is not None and built[index] is not None:
-            return built[index].value
+        """The value of the option at this index (0 <= index < len), without making the Option
+        (an Option made already holds the same value)."""
         v = self._values[index]
         if self._unwrap:
             return [x.value if type(x) is Labelled else x for x in v]
@@ -145,10 +143,6 @@ class Pending(OptionList):
         new = cls(seat, var, prompt, [o.value for o in options], None)
         new._built = list(options)
         return new
-
-    @property
-    def options(self) -> Pending:
-        return self
 
     @property
     def prompt(self) -> str:

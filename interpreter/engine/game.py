@@ -22,7 +22,6 @@ from ..lang.values import (
     STAMP,
     AbilityRef,
     CardRef,
-    Labelled,
     PlayerRef,
     ZoneKey,
 )
@@ -132,15 +131,8 @@ class Game(ContinuousEffects, Decisions):
         pending = self.pending
         if pending is None:
             raise IllegalDecisionError("the game is over: no decision can be taken")
-        values = pending._values
-        if type(option) is int and not self.logging and 0 <= option < len(values):
-            # by index, unlogged: no Option needed
-            if pending._built is None and not pending._unwrap:
-                value = values[option]
-                if type(value) is Labelled:
-                    value = value.value
-            else:
-                value = pending.value_at(option)
+        if type(option) is int and not self.logging and 0 <= option < len(pending._values):
+            value = pending.value_at(option)  # (by index, unlogged: no Option needed)
         else:
             chosen = self._find_option(pending, option)
             value = chosen.value
@@ -154,7 +146,7 @@ class Game(ContinuousEffects, Decisions):
         self._run()
 
     def _find_option(self, pending: Pending, option) -> Option:
-        options = pending.options
+        options = pending
         if isinstance(option, Option):
             if option.index < len(options) and options[option.index] is option:
                 return option
@@ -658,7 +650,7 @@ class Game(ContinuousEffects, Decisions):
                     continue
                 ref = refs[index]
                 if condition is not None:
-                    frame = ref.frame
+                    frame = ref.frame  # (the frame kept on the handle, as `_ability_frame` gives it)
                     if frame is None or frame.controller is not d[CONTROLLER]:
                         frame = self._ability_frame(ref, d)
                     if not condition(self, frame):

@@ -88,7 +88,7 @@ def observation(game: Game, viewer: int) -> dict:
         p = game.pending
         decision = {"player": p.seat, "prompt": p.prompt}
         if p.seat == viewer:
-            decision["options"] = [{"index": o.index, "id": o.id, "label": o.label} for o in p.options]
+            decision["options"] = [{"index": o.index, "id": o.id, "label": o.label} for o in p]
     gl = {k: _masked(game, v, viewer) for k, v in game.globals.items()}
     return {
         "viewer": viewer,

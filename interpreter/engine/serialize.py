@@ -102,7 +102,7 @@ def game_to_json(game: Game) -> dict:
     if game.pending is not None:
         p = game.pending
         pending = {"seat": p.seat, "var": p.var, "prompt": p.prompt,
-                   "options": [[o.id, o.label, encode(o.value)] for o in p.options]}
+                   "options": [[o.id, o.label, encode(o.value)] for o in p]}
     return {
         "format": FORMAT,
         "ruleset": game.rules.name,
