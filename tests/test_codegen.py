@@ -184,9 +184,10 @@ def test_a_runtime_error_in_a_procedure_written_into_its_caller_points_at_its_li
     assert "in procedure bad" in str(info.value)  # the procedure that holds the line
 
 
-def test_the_blocks_of_an_if_that_may_stop_go_behind_one_test(tmp_path):
-    """An `if` whose branches may stop for a decision is written as a region (one test of the
-    labels of its blocks); a decision in either branch, or after it, resumes where it was."""
+def test_code_that_may_stop_is_plain_python_with_a_function_per_point_to_resume_at(tmp_path):
+    """An `if` whose branches may stop for a decision is a Python `if`; each decision is a point
+    to resume at, with its own function (the code after it); a decision in either branch, or
+    after it, resumes where it was."""
     path = _toy_with(tmp_path, "procedure branches(p, first) {\n  if first {\n"
                                "    let a = choose \"a row\" from [\"left\", \"right\"] by p\n"
                                "    if a == \"left\" { game.counter += 1 }\n  } else {\n"
@@ -195,7 +196,10 @@ def test_the_blocks_of_an_if_that_may_stop_go_behind_one_test(tmp_path):
                                "  let c = choose \"a row\" from [\"left\", \"right\"] by p\n"
                                "  if c == \"left\" { game.counter += 100 }\n}\n")
     rules = load(path)
-    assert "if pc in {" in _source_of(rules, "procedure branches")
+    source = _source_of(rules, "procedure branches")
+    assert "if pc" not in source and "\n    if L['first']:\n" in source and "\n    else:\n" in source
+    names = " ".join(rules.compiler.gen.ns.sources)
+    assert [f"procedure branches resuming at {n}>" in names for n in (1, 2, 3, 4)] == [True, True, True, False]
     for first, answers, expected in [(True, ["left", "left"], 101), (False, ["right", "right"], 10),
                                      (False, ["left", "left"], 100), (True, ["right", "right"], 0)]:
         game = _empty(rules)
@@ -342,3 +346,56 @@ def test_a_label_of_text_and_values_is_joined_when_shown_from_the_values_given(t
     assert seat == 1 and [o.label for o in options] == ["one for P2!", "two for P1"]
     game.apply("two for P1")
     assert game.globals["counter"] == 2
+
+
+LOOPS = """procedure loops(p) {
+  let total = 0
+  for x in [1, 2, 3] {
+    let a = choose "go on" from ["more", "leave"] by p
+    if a == "leave" { break }
+    total += x
+  }
+  repeat 2 {
+    total += choose "how much" from [10, 20] by p
+  }
+  while (choose "again" from ["yes", "no"] by p) == "yes" {
+    total += 100
+  }
+  maybe_stop(p)
+  game.counter = total
+}
+procedure maybe_stop(p) {
+  let c = choose "stop here" from ["stop", "on"] by p
+  if c == "stop" {
+    game.counter = -1
+    stop
+  }
+  game.counter = -2
+}
+"""
+
+
+@pytest.mark.parametrize("answers, counter", [  # (0 and 1: the options 10 and 20, by index)
+    (["more", "more", "more", 0, 1, "no", "on"], 36),           # every round of the for loop
+    (["more", "leave", 1, 1, "yes", "yes", "no", "on"], 241),   # leaves the for loop by break
+    (["leave", 0, 0, "no", "stop"], 20),                        # stop leaves the inlined procedure only
+])
+def test_a_frame_resumes_inside_loops_and_leaves_them_where_the_rules_say(tmp_path, answers, counter):
+    """Every answer makes the frame stop and resume: inside a `for` (then `break` out of it), a
+    `repeat`, a `while` whose condition decides, and an inlined procedure whose `stop` ends only
+    its own statements. A clone taken at each decision goes on to the same end."""
+    rules = load(_toy_with(tmp_path, LOOPS))
+    source = _source_of(rules, "procedure loops")
+    assert "for _once in _ONE:" in source and "g.call_now" not in source  # maybe_stop is written in
+    game = _empty(rules)
+    game.perform("loops", p=game.players[0])
+    clones = []
+    for answer in answers:
+        assert game.frames, f"the frame ended before the answer {answer!r}"
+        clones.append(game.clone())
+        game.apply(answer)
+    assert not game.frames and game.globals["counter"] == counter
+    for i, copy in enumerate(clones):
+        for answer in answers[i:]:
+            copy.apply(answer)
+        assert not copy.frames and copy.globals["counter"] == counter

@@ -103,7 +103,7 @@ class Namespace:
             "_is_int": _is_int, "_is_of_type": _is_of_type,
             "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
             "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef,
-            "_Labelled": Labelled,
+            "_Labelled": Labelled, "_ONE": (0,),
         }
         for name, (_lo, _hi, fn) in BUILTIN_FUNCTIONS.items():
             self.values["_bf_" + name] = fn
@@ -218,8 +218,7 @@ class CodeGenerator:
         self._list_functions: set[str] = set()
         self._card_functions: set[str] = set()
         self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
-        self.frame_loops: list[int] = []  # in resumable code: the end label of each loop around
-        self.stop_label: int | None = None  # in resumable code: where `stop` goes (None: return)
+        self.stop_breaks = False  # in resumable code: `stop` leaves an inlined procedure's statements
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -894,15 +893,13 @@ class CodeGenerator:
                 *self._block(s.body, scope, loop_depth + 1, mode)]
 
     def s_Break(self, s, scope, loop_depth, mode):
-        if loop_depth:
+        if loop_depth or mode == "frame":  # (in resumable code, its loops are Python loops)
             return ["break"]
-        if mode == "frame":
-            return [f"pc = {self.frame_loops[-1]}", "continue"]
         return ["return"]
 
     def s_Stop(self, s, scope, loop_depth, mode):
-        if mode == "frame" and self.stop_label is not None:  # the end of an inlined procedure
-            return [f"pc = {self.stop_label}", "continue"]
+        if mode == "frame" and self.stop_breaks:  # the end of an inlined procedure (see `resumable`)
+            return ["break"]
         return ["return" if mode == "pure" else "return True"]
 
     def s_Move(self, s: ast.Move, scope, loop_depth, mode):

@@ -2,8 +2,9 @@
 
 The compiler decides what each piece of rule code becomes and hands the writing to `codegen`
 (expressions, statements that cannot suspend, procedures and functions that never suspend) and
-`resumable` (blocks that may stop for a decision: a state machine whose frame (code, pc, locals)
-is the whole continuation, plain data to copy for `clone()` and to write for `to_json()`). A
+`resumable` (blocks that may stop for a decision: plain Python with a function to resume at each
+point where it may stop, so that its frame (code, pc, locals) is the whole continuation, plain
+data to copy for `clone()` and to write for `to_json()`). A
 `choose` inside an expression is lifted out to run before its statement, its answer stored in a
 temporary local (A-normal form). It also compiles cards, abilities and keyword bundles.
 

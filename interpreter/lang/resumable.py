@@ -1,31 +1,40 @@
 """Generate resumable Python functions for code that may stop for a decision.
 
 A block of rule code that may suspend (take a decision, call a procedure that may, emit an event
-that may trigger abilities, end the game) becomes one Python function `run(g, f)` in the shape
-of a state machine: its statements are cut into labelled blocks at every point where execution
-may stop, and `f.pc` holds the label to resume at. The function runs from `f.pc` until it
-suspends (returns None, with `f.pc` set to where to go on) or ends (returns True). All of its
-names live in the frame's locals, so a frame (code, pc, locals) is the whole continuation: plain
-data for `clone()` and `to_json()`.
+that may trigger abilities) is written as plain structured Python: its `if`s are Python `if`s and
+its loops Python `while` loops. Each point where it may stop first records its number in `f.pc`:
 
-    while True:
-        if pc == 0:
-            ...                      # straight-line code of block 0
-            f.pc = pc = 1            # a statement that may suspend: resume at 1
-            g.emit(...)
-            if g.halted or g.frames[-1] is not f and not g.descend(f):
-                return None          # (descend runs the frames it pushed, unless they stop)
-        if pc == 1:                  # falls through when nothing suspended
+    f.pc = 3
+    g.choose_one(f, '$1', ...)
+    if g.halted:
+        return None              # stopped: the frame resumes at point 3
+    ...                          # not stopped: go on at once
+
+To resume, the block has one more function per point: the code that follows the point, to the
+end of the block. A point inside a loop resumes with the rest of that round, then the loop:
+
+    for _once in _ONE:           # the rest of the round that stopped
+        ...                      # (a `break` here leaves the loop: the `else` is passed over)
+    else:
+        while ...:               # the loop's next rounds
             ...
 
-A procedure call is a single test, `if not g.call_now(...): return None`: the engine runs the
-procedure's frame at once and says whether the caller may go on.
+(without the one-round `for` when no `break` leaves the loop). `Code.run(g, f)` calls the function
+for `f.pc` (0: the start); it returns None when it stopped and True when the block has ended. All
+of the block's names live in the frame's locals, so a frame (code, pc, locals) is the whole
+continuation: plain data for `clone()` and `to_json()`.
+
+The code is first built as a small tree (straight lines, points, ifs, loops, inlined bodies), each
+statement written once; the start and every resume function are then laid out from that tree.
+A procedure call is a point: `if not g.call_now(...): return None`, the engine running the
+procedure's frame at once and saying whether the caller may go on.
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from . import ast
@@ -33,7 +42,6 @@ from .analysis import chooses_in, local_bindings, procedure_calls, stops_in_loop
 from .codegen import CodeGenerator, Line, Scope, indent, literal
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
-_REGION_BLOCKS = 3  # an `if` of this many blocks or more is written as a region (see FlatCode)
 
 # A call to a procedure of at most this many statements is written into its caller, this many
 # calls deep at most (see `ResumableWriter._inlined`).
@@ -41,98 +49,144 @@ _INLINE_STATEMENTS = 30
 _INLINE_DEPTH = 2
 
 
-class FlatCode:
-    """The labelled blocks of one resumable function, written in order.
+# ---------------------------------------------------------------------- the tree of a block
+@dataclass
+class Straight:
+    """Lines that cannot stop; `breaks`: they may leave the loop around them by `break`."""
 
-    A jump forward only sets `pc`: the blocks in between test it and are passed over. Only a
-    jump back (a loop going round) or out of the middle of a block needs `continue`, which
-    tests the labels again from the top. The blocks of an `if` go behind one test of whether
-    `pc` is one of their labels (a region), so that code going around them, or resuming after
-    them, passes over them at once."""
+    lines: list[Line]
+    breaks: bool = False
 
-    def __init__(self) -> None:
-        self.blocks: list[tuple[int, list[Line]]] = []
-        self.lines: list[Line] = []
-        self.label = 0
-        self._labels = 1
-        self.placed = {0}
-        self.ended = False  # the current block has jumped: nothing after it runs
-        self.regions: dict[int, list[int]] = {}  # first block's index -> ends (exclusive)
 
-    def new_label(self) -> int:
-        self._labels += 1
-        return self._labels - 1
+@dataclass
+class Point:
+    """Lines that may stop (they set `f.pc` to `label` first); a resume goes on after them. The
+    labels of the main program are points with no lines: a resume starts there."""
 
-    def add(self, lines: list[Line]) -> None:
-        if self.ended and lines:  # code after a jump is never reached: keep it out of the way
-            self.place(self.new_label())
-        self.lines.extend(lines)
+    label: int
+    lines: list[Line]
 
-    def place(self, label: int, assigned: bool = False) -> None:
-        """End the current block, falling through to a new block with this label (`assigned`:
-        `pc` already holds it)."""
-        if not self.ended and not assigned:
-            self.lines.append((f"pc = {label}", None))
-        self.blocks.append((self.label, self.lines))
-        self.label, self.lines = label, []
-        self.placed.add(label)
-        self.ended = False
 
-    def jump(self, label: int, span=None, budget: bool = False) -> None:
-        if budget:  # a loop going round: count it against the step budget
-            self.add([("g.steps_left -= 1", span), ("if g.steps_left < 0:", span), ("    g.out_of_steps(f)", span)])
-        self.add([(f"pc = {label}", span)])
-        if label in self.placed:
-            self.lines.append(("continue", span))
-        self.ended = True
+@dataclass
+class If:
+    tests: list[tuple[str, list]]  # (Python condition, body) of `if` and each `elif`
+    orelse: list | None
+    span: Any
 
-    def branch(self, lines: list[Line]) -> None:
-        """Lines that end the block by setting `pc` to a later label on every path."""
-        self.add(lines)
-        self.ended = True
 
-    def open_region(self) -> int:
-        """Where a region starts: the block placed next (the current block has ended)."""
-        return len(self.blocks) + 1
+@dataclass
+class Loop:
+    test: str  # the Python condition tested before each round
+    head: list  # run at the start of each round, before the body (a `while` condition's decisions)
+    body: list
+    tail: list[Line]  # lines at the end of each round (counting it against the step budget)
+    span: Any
+    breaks: bool  # a round may leave the loop by `break`
 
-    def close_region(self, start: int) -> None:
-        """End the region just after placing the label that follows it."""
-        if len(self.blocks) - start >= _REGION_BLOCKS:
-            self.regions.setdefault(start, []).append(len(self.blocks))
 
-    def suspend_point(self, call: str, span, check: str | None = _SUSPENDED) -> None:
-        """A call that may push frames or halt: resume after it, in a new block."""
-        resume = self.new_label()
-        self.add([(f"f.pc = pc = {resume}", span), (call, span)])
-        if check is not None:  # (None: the call is itself the test)
-            self.lines.append((check, span))
-        self.lines.append(("    return None", span))
-        self.place(resume, assigned=True)
+@dataclass
+class Inlined:
+    """The statements of a procedure written into its caller; `wrapped`: its `stop` leaves it by
+    `break`, out of a one-round `for`."""
 
-    def source(self) -> list[Line]:
-        self.lines.append(("return True", None))
-        self.blocks.append((self.label, self.lines))
-        out: list[Line] = [("L = f.locals", None), ("pc = f.pc", None), ("while True:", None)]
-        self._write_blocks(0, len(self.blocks), 1, out)
-        out.append(("    return True", None))
-        return out
+    body: list
+    wrapped: bool
 
-    def _write_blocks(self, lo: int, hi: int, depth: int, out: list[Line]) -> None:
-        """Blocks lo..hi-1, each behind its label's test; regions inside behind one more."""
-        i = lo
-        while i < hi:
-            ends = [e for e in self.regions.get(i, ()) if e < hi or (e == hi and i != lo)]
-            if ends:
-                end = max(ends)
-                labels = ", ".join(str(label) for label, _lines in self.blocks[i:end])
-                out.append((f"{'    ' * depth}if pc in {{{labels}}}:", None))
-                self._write_blocks(i, end, depth + 1, out)
-                i = end
-                continue
-            label, lines = self.blocks[i]
-            out.append((f"{'    ' * depth}if pc == {label}:", None))
-            out.extend(indent(lines, depth + 1) or [(f"{'    ' * (depth + 1)}pass", None)])
-            i += 1
+
+def layout(nodes: list) -> list[Line]:
+    """The lines that run the nodes from their start."""
+    out: list[Line] = []
+    for n in nodes:
+        kind = type(n)
+        if kind is Straight or kind is Point:
+            out.extend(n.lines)
+        elif kind is If:
+            for i, (condition, body) in enumerate(n.tests):
+                out.append((f"{'if' if i == 0 else 'elif'} {condition}:", n.span))
+                out.extend(_indented(layout(body)))
+            if n.orelse is not None:
+                out.append(("else:", n.span))
+                out.extend(_indented(layout(n.orelse)))
+        elif kind is Loop:
+            out.append((f"while {n.test}:", n.span))
+            out.extend(_indented(layout(n.head) + layout(n.body) + n.tail))
+        elif n.wrapped:
+            out.append(("for _once in _ONE:", None))
+            out.extend(_indented(layout(n.body)))
+        else:
+            out.extend(layout(n.body))
+    return out
+
+
+def resumed(nodes: list, label: int) -> list[Line] | None:
+    """The lines that run the nodes from just after point `label` to their end; None when the
+    point is not among them."""
+    for i, n in enumerate(nodes):
+        kind = type(n)
+        found = None
+        if kind is Point:
+            if n.label == label:
+                found = []
+        elif kind is If:
+            for body in [b for _c, b in n.tests] + ([n.orelse] if n.orelse is not None else []):
+                found = resumed(body, label)
+                if found is not None:
+                    break
+        elif kind is Loop:
+            rest = resumed(n.head, label)
+            if rest is not None:
+                rest += layout(n.body)
+            else:
+                rest = resumed(n.body, label)
+            if rest is not None:
+                rest += n.tail
+                if n.breaks:
+                    found = [("for _once in _ONE:", n.span), *_indented(rest), ("else:", n.span),
+                             *indent(layout([n]))]
+                else:
+                    found = rest + layout([n])
+        elif kind is Inlined:
+            found = resumed(n.body, label)
+            if found is not None and n.wrapped:
+                found = [("for _once in _ONE:", None), *_indented(found)]
+        if found is not None:
+            return found + layout(nodes[i + 1:])
+    return None
+
+
+def _indented(lines: list[Line]) -> list[Line]:
+    return indent(lines) or [("    pass", None)]
+
+
+def _leaves_loop(nodes: list) -> bool:
+    """Whether the nodes hold a `break` of the loop around them (not of a loop inside them)."""
+    for n in nodes:
+        kind = type(n)
+        if kind is Straight and n.breaks:
+            return True
+        if kind is If and any(_leaves_loop(b) for b in [b for _c, b in n.tests] + [n.orelse or []]):
+            return True
+    return False
+
+
+def _breaks(s: ast.Stmt) -> bool:
+    """Whether a statement holds a `break` of the loop around it."""
+    if isinstance(s, ast.Break):
+        return True
+    if isinstance(s, (ast.For, ast.Repeat, ast.While)):
+        return False
+    blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
+    blocks += [br.body for br in getattr(s, "branches", ())]
+    return any(_breaks(x) for b in blocks if b for x in b)
+
+
+def _dispatch(entries: list[Callable]) -> Callable:
+    if len(entries) == 1:
+        return entries[0]
+
+    def run(g, f):
+        return entries[f.pc](g, f)
+    return run
 
 
 class ResumableWriter:
@@ -143,64 +197,94 @@ class ResumableWriter:
         self.host = host  # the compiler: which statements are native, temporaries, procedure codes
         self._inline_depth = 0
         self._recursive: set[str] | None = None  # procedures that may call themselves
+        self._labels = 0
 
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
                  bound: tuple[str, ...] = ()) -> Callable:
         """A resumable function for statements; items may also be ('label', key) to record a
-        label in `labels`, ('hook', python_call) for an engine call that may suspend, or
-        ('line', python_call) for one that cannot.
+        point to start at in `labels`, ('hook', python_call) for an engine call that may
+        suspend, ('line', python_call) for one that cannot, and last ('jump', key) to go back
+        to a label for ever (the main program's turns).
         `bound`: the names the frame's locals hold before it starts (parameters)."""
-        flat = FlatCode()
+        self._labels = 0
         statements = [i for i in items if not isinstance(i, tuple)]
         scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
                       lists=self.gen.list_names(statements, bound))
-        self.gen.frame_loops, self.gen.stop_label = [], None
+        self.gen.stop_breaks = False
+        nodes: list = []
+        if items and isinstance(items[-1], tuple) and items[-1][0] == "jump":
+            start = items.index(("label", items[-1][1]))
+            self._items(items[:start], nodes, scope, labels)
+            rounds: list = []
+            self._items(items[start:-1], rounds, scope, labels)
+            nodes.append(Loop("True", [], rounds, _budget(None), None, False))
+        else:
+            self._items(items, nodes, scope, labels)
+        entries = []
+        for label in range(self._labels + 1):
+            lines = layout(nodes) if label == 0 else resumed(nodes, label)
+            assert lines is not None, f"point {label} of {name} is missing"
+            entries.append(self.gen.compile_lines(name if label == 0 else f"{name} resuming at {label}", ["g", "f"],
+                                                  [("L = f.locals", None), *lines, ("return True", None)],
+                                                  Scope(frame=False)))
+        return _dispatch(entries)
+
+    def _items(self, items: list, out: list, scope: Scope, labels: dict[str, int] | None) -> None:
         for item in items:
-            if isinstance(item, tuple) and item[0] == "label":
-                label = flat.new_label()
-                flat.place(label)
+            if not isinstance(item, tuple):
+                self.stmt(item, out, scope)
+            elif item[0] == "label":
+                label = self._new_label()
+                out.append(Point(label, []))
                 if labels is not None:
                     labels[item[1]] = label
-            elif isinstance(item, tuple) and item[0] == "hook":
-                flat.suspend_point(item[1], None)
-            elif isinstance(item, tuple) and item[0] == "line":
-                flat.add([(item[1], None)])
-            elif isinstance(item, tuple) and item[0] == "jump":
-                flat.jump(labels[item[1]], budget=True)
+            elif item[0] == "hook":
+                self._point(out, item[1], None)
+            elif item[0] == "line":
+                out.append(Straight([(item[1], None)]))
             else:
-                self.stmt(item, flat, scope)
-        return self.gen.compile_lines(name, ["g", "f"], flat.source(), Scope(frame=False))
+                raise AssertionError(f"a jump must come last: {item!r}")
+
+    def _new_label(self) -> int:
+        self._labels += 1
+        return self._labels
+
+    def _point(self, out: list, call: str, span, check: str | None = _SUSPENDED) -> None:
+        """A call that may push frames or halt: resume after it."""
+        label = self._new_label()
+        lines = [(f"f.pc = {label}", span), (call, span)]
+        if check is not None:  # (None: the call is itself the test)
+            lines.append((check, span))
+        lines.append(("    return None", span))
+        out.append(Point(label, lines))
 
     # ------------------------------------------------------------------ statements
-    def stmts(self, body, flat: FlatCode, scope: Scope) -> None:
+    def stmts(self, body, out: list, scope: Scope) -> None:
         for s in body or ():
-            self.stmt(s, flat, scope)
+            self.stmt(s, out, scope)
 
-    def stmt(self, s: ast.Stmt, flat: FlatCode, scope: Scope) -> None:
+    def stmt(self, s: ast.Stmt, out: list, scope: Scope) -> None:
         gen = self.gen
         if self.host.is_native(s):
             gen.choices = {}
-            flat.add(gen.statement(s, scope, 0, "frame"))
+            out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
             return
         subst: dict[int, str] = {}
-        head = None
-        if isinstance(s, ast.While):  # chooses in the condition are asked again at each test
-            head = flat.new_label()
-            flat.place(head)
+        head = [] if isinstance(s, ast.While) else out  # chooses in a condition are asked at each test
         for choose in chooses_in(s):
             var = self.host._tmp()
-            self._choose(choose, var, flat, scope, subst)
+            self._choose(choose, var, head, scope, subst)
             subst[id(choose)] = var
         gen.choices = subst
         method = getattr(self, "s_" + type(s).__name__, None)
         if method is None:  # a native statement made suspending only by its choose
-            flat.add(gen.statement(s, scope, 0, "frame"))
+            out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
         elif isinstance(s, ast.While):
-            method(s, flat, scope, head)
+            method(s, out, scope, head)
         else:
-            method(s, flat, scope)
+            method(s, out, scope)
 
-    def _choose(self, c: ast.Choose, var: str, flat: FlatCode, scope: Scope, subst: dict[int, str]) -> None:
+    def _choose(self, c: ast.Choose, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
         gen = self.gen
         gen.choices = subst
         source = gen.as_list(c.source, scope)
@@ -212,7 +296,7 @@ class ResumableWriter:
         else:
             call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
                     f"{chooser}, {gen.const(c.span)})")
-        flat.suspend_point(call, c.span, "if g.halted:")
+        self._point(out, call, c.span, "if g.halted:")
 
     def prompt(self, text: str | None, scope: Scope) -> str:
         """A decision's prompt; `{name}` or `{name.attr}` in it shows that value (as options show
@@ -233,39 +317,39 @@ class ResumableWriter:
                 pieces.append(f"g.label({value})")
         return "(lambda: " + " + ".join(pieces) + ")"  # read when the prompt is shown (Pending)
 
-    def s_CallStmt(self, s: ast.CallStmt, flat: FlatCode, scope: Scope) -> None:
+    def s_CallStmt(self, s: ast.CallStmt, out: list, scope: Scope) -> None:
         gen, call = self.gen, s.call
         assert isinstance(call, ast.Call)
         if call.func in gen.names.procedures:
-            if self._inlined(call, flat, scope):
+            if self._inlined(call, out, scope):
                 return
             code = gen.const(self.host.procedure_codes[call.func])
             params = self.host.procedure_codes[call.func].params
             values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
             values += [f"{literal(a.name)}: {gen.ex(a.value, scope)}" for a in call.kwargs]
-            flat.suspend_point(f"if not g.call_now({literal(call.func)}, {code}, {{{', '.join(values)}}}, f):",
-                               s.span, None)
+            self._point(out, f"if not g.call_now({literal(call.func)}, {code}, {{{', '.join(values)}}}, f):",
+                        s.span, None)
             return
         args = [gen.ex(a, scope) for a in call.args]
         if call.func == "run":
-            flat.suspend_point(f"if not g.run_part_now(f, {', '.join(args)}):", s.span, None)
+            self._point(out, f"if not g.run_part_now(f, {', '.join(args)}):", s.span, None)
             return
         method = {"use": "activate", "aim": "aim"}.get(call.func)
         if method is None:
-            flat.add(gen.statement(s, scope, 0, "frame"))
+            out.append(Straight(gen.statement(s, scope, 0, "frame")))
             return
-        flat.suspend_point(f"g.{method}({', '.join(args)})", s.span)
+        self._point(out, f"g.{method}({', '.join(args)})", s.span)
 
-    def _inlined(self, call: ast.Call, flat: FlatCode, scope: Scope) -> bool:
+    def _inlined(self, call: ast.Call, out: list, scope: Scope) -> bool:
         """Write a call to a small procedure into the caller, when that is safe: its statements
         run in the caller's frame, under names of their own (`$12.c` for `c`), and its `stop`
-        jumps to the end of them. The frame's context (self, you, event) is the caller's, as
-        in a call. This saves a frame, and running it, per call.
+        leaves them (by `break`, out of a one-round loop around them). The frame's context
+        (self, you, event) is the caller's, as in a call. This saves a frame, and running it,
+        per call.
 
         Not for a procedure that replacement abilities may replace, that may call itself, that
-        stops from inside a loop, or that has a loop that may stop for a decision (each round
-        would test the labels of the whole caller again). Returns False when the call must be
-        made."""
+        stops from inside a loop, or that has a loop that may stop for a decision. Returns False
+        when the call must be made."""
         gen, name = self.gen, call.func
         proc = gen.names.procedures[name]
         if (self._inline_depth >= _INLINE_DEPTH or name in gen.names.replaced_procedures
@@ -289,20 +373,21 @@ class ResumableWriter:
                     lists.add(param)
             else:
                 lines.append((f"{names[param]} = {gen.ex(arg, scope)}", call.span))
-        flat.add(lines)
+        out.append(Straight(lines))
         body = list(proc.body)
         inner = Scope(frame=True, names=names, players=gen.player_names(body, proc.params) | players,
                       lists=gen.list_names(body, proc.params) | lists)
-        end = flat.new_label()
-        saved = gen.frame_loops, gen.stop_label
-        gen.frame_loops, gen.stop_label = [], end
+        wrapped = any(isinstance(n, ast.Stop) for n in ast.walk(proc.body))
+        nodes: list = []
+        saved = gen.stop_breaks
+        gen.stop_breaks = wrapped
         self._inline_depth += 1
         try:
-            self.stmts(proc.body, flat, inner)
+            self.stmts(proc.body, nodes, inner)
         finally:
             self._inline_depth -= 1
-            gen.frame_loops, gen.stop_label = saved
-        flat.place(end)
+            gen.stop_breaks = saved
+        out.append(Inlined(nodes, wrapped))
         return True
 
     def _recursive_procedures(self) -> set[str]:
@@ -322,93 +407,75 @@ class ResumableWriter:
                         todo.extend(calls[other])
         return self._recursive
 
-    def _suspending(self, s: ast.Stmt, flat: FlatCode, scope: Scope) -> None:
+    def _suspending(self, s: ast.Stmt, out: list, scope: Scope) -> None:
         """A statement that may push frames or end the game (an emit, a move others listen to):
         its lines, then a resume point."""
         lines = self.gen.statement(s, scope, 0, "frame")
-        resume = flat.new_label()
-        flat.add([(f"f.pc = pc = {resume}", s.span), *lines,
-                  (_SUSPENDED, s.span), ("    return None", s.span)])
-        flat.place(resume, assigned=True)
+        label = self._new_label()
+        out.append(Point(label, [(f"f.pc = {label}", s.span), *lines, (_SUSPENDED, s.span),
+                                 ("    return None", s.span)]))
 
     s_Emit = _suspending
     s_Move = _suspending
 
-    def s_If(self, s: ast.If, flat: FlatCode, scope: Scope) -> None:
-        gen = self.gen
-        end = flat.new_label()
+    def s_If(self, s: ast.If, out: list, scope: Scope) -> None:
+        conditions = [self.gen.ex(branch.condition, scope) for branch in s.branches]
         tests = []
-        for branch in s.branches:
-            tests.append((gen.ex(branch.condition, scope), flat.new_label(), branch))
-        orelse = flat.new_label() if s.orelse else end
-        lines = []
-        for i, (cond, label, _branch) in enumerate(tests):
-            lines += [(f"{'if' if i == 0 else 'elif'} {cond}:", s.span), (f"    pc = {label}", s.span)]
-        flat.branch(lines + [("else:", s.span), (f"    pc = {orelse}", s.span)])
-        region = flat.open_region()
-        for i, (_cond, label, branch) in enumerate(tests):
-            flat.place(label)
-            self.stmts(branch.body, flat, scope)
-            if s.orelse or i < len(tests) - 1:
-                flat.jump(end)
+        for condition, branch in zip(conditions, s.branches):
+            body: list = []
+            self.stmts(branch.body, body, scope)
+            tests.append((condition, body))
+        orelse = None
         if s.orelse:
-            flat.place(orelse)
-            self.stmts(s.orelse, flat, scope)
-        flat.place(end)
-        flat.close_region(region)
+            orelse = []
+            self.stmts(s.orelse, orelse, scope)
+        out.append(If(tests, orelse, s.span))
 
-    def _loop(self, flat: FlatCode, scope: Scope, s, head: int, test: list[Line], budget: bool = False) -> None:
-        """A loop's head test, body and jump back; only a `while` loop, which need not end by
-        itself, counts its rounds against the step budget (`for` and `repeat` run a known
-        number of rounds)."""
-        end = flat.new_label()
-        flat.add([(line.replace("{end}", str(end)), span) for line, span in test])
-        self.gen.frame_loops.append(end)
-        self.stmts(s.body, flat, scope)
-        self.gen.frame_loops.pop()
-        flat.jump(head, s.span, budget=budget)
-        flat.place(end)
+    def _loop(self, out: list, scope: Scope, s, test: str, head: list, budget: bool = False) -> None:
+        """A loop; only a `while` loop, which need not end by itself, counts its rounds against
+        the step budget (`for` and `repeat` run a known number of rounds)."""
+        body: list = []
+        self.stmts(s.body, body, scope)
+        out.append(Loop(test, head, body, _budget(s.span) if budget else [], s.span,
+                        _leaves_loop(head) or _leaves_loop(body)))
 
-    def s_For(self, s: ast.For, flat: FlatCode, scope: Scope) -> None:
+    def s_For(self, s: ast.For, out: list, scope: Scope) -> None:
         gen = self.gen
         seq, idx = literal(self.host._tmp()), literal(self.host._tmp())
-        flat.add([(f"L[{seq}] = {gen.owned_list(s.iterable, scope)}", s.span), (f"L[{idx}] = 0", s.span)])
-        head = flat.new_label()
-        flat.place(head)
-        i = gen.temp()
-        self._loop(flat, scope, s, head, [
-            (f"{i} = L[{idx}]", s.span),
-            (f"if {i} >= len(L[{seq}]):", s.span), ("    pc = {end}", s.span), ("    continue", s.span),
-            (f"{scope.bind(s.var)} = L[{seq}][{i}]", s.span), (f"L[{idx}] = {i} + 1", s.span)])
+        out.append(Straight([(f"L[{seq}] = {gen.owned_list(s.iterable, scope)}", s.span),
+                             (f"L[{idx}] = 0", s.span)]))
+        head = Straight([(f"{scope.bind(s.var)} = L[{seq}][L[{idx}]]", s.span), (f"L[{idx}] += 1", s.span)])
+        self._loop(out, scope, s, f"L[{idx}] < len(L[{seq}])", [head])
 
-    def s_Repeat(self, s: ast.Repeat, flat: FlatCode, scope: Scope) -> None:
+    def s_Repeat(self, s: ast.Repeat, out: list, scope: Scope) -> None:
         left = literal(self.host._tmp())
-        flat.add([(f"L[{left}] = {self.gen.ex(s.count, scope)}", s.span)])
-        head = flat.new_label()
-        flat.place(head)
-        self._loop(flat, scope, s, head, [
-            (f"if L[{left}] <= 0:", s.span), ("    pc = {end}", s.span), ("    continue", s.span),
-            (f"L[{left}] -= 1", s.span)])
+        out.append(Straight([(f"L[{left}] = {self.gen.ex(s.count, scope)}", s.span)]))
+        self._loop(out, scope, s, f"L[{left}] > 0", [Straight([(f"L[{left}] -= 1", s.span)])])
 
-    def s_While(self, s: ast.While, flat: FlatCode, scope: Scope, head: int) -> None:
-        cond = self.gen.ex(s.condition, scope)
-        test = [] if cond == "True" else [  # (`while true` leaves by break only)
-            (f"if not {cond}:", s.span), ("    pc = {end}", s.span), ("    continue", s.span)]
-        self._loop(flat, scope, s, head, test, budget=True)
+    def s_While(self, s: ast.While, out: list, scope: Scope, head: list) -> None:
+        condition = self.gen.ex(s.condition, scope)
+        if not head:
+            self._loop(out, scope, s, condition, [], budget=True)
+            return
+        head.append(Straight([(f"if not {condition}:", s.span), ("    break", s.span)], True))
+        self._loop(out, scope, s, "True", head, budget=True)
 
-    def s_May(self, s: ast.May, flat: FlatCode, scope: Scope) -> None:
+    def s_May(self, s: ast.May, out: list, scope: Scope) -> None:
         gen = self.gen
         var = literal(self.host._tmp())
         chooser = gen.ex(s.chooser, scope) if s.chooser is not None else "f.controller"
         prompt = self.prompt(s.label or "may", scope)
-        flat.suspend_point(f"g.choose(f, {var}, 'one', 1, {prompt}, [True, False], {chooser}, "
-                           f"{gen.const(s.span)}, always_ask=True)", s.span, "if g.halted:")
-        body, orelse, end = flat.new_label(), flat.new_label(), flat.new_label()
-        flat.branch([(f"if L[{var}]:", s.span), (f"    pc = {body}", s.span),
-                     ("else:", s.span), (f"    pc = {orelse}", s.span)])
-        flat.place(body)
-        self.stmts(s.body, flat, scope)
-        flat.jump(end)
-        flat.place(orelse)
-        self.stmts(s.orelse, flat, scope)
-        flat.place(end)
+        self._point(out, f"g.choose(f, {var}, 'one', 1, {prompt}, [True, False], {chooser}, "
+                         f"{gen.const(s.span)}, always_ask=True)", s.span, "if g.halted:")
+        body: list = []
+        self.stmts(s.body, body, scope)
+        orelse = None
+        if s.orelse:
+            orelse = []
+            self.stmts(s.orelse, orelse, scope)
+        out.append(If([(f"L[{var}]", body)], orelse, s.span))
+
+
+def _budget(span) -> list[Line]:
+    """The end of a round of a loop that need not end by itself: count it against the budget."""
+    return [("g.steps_left -= 1", span), ("if g.steps_left < 0:", span), ("    g.out_of_steps(f)", span)]
