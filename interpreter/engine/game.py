@@ -634,18 +634,22 @@ class Game(ContinuousEffects, Decisions):
     def activatable(self, cards: list) -> list[AbilityRef]:
         """The activated abilities of these cards that may be used now: the card is in an active
         zone, the ability's part is the card's part, and its `if` condition holds."""
-        out = []
         active = self.rules.active_zone_names
         card_zone = self.card_zone
+        return self.activatable_in([card for card in cards if type(card) is CardRef and card.defn.activation
+                                    and (key := card_zone.get(card.id)) is not None and key[0] in active])
+
+    def activatable_in(self, cards: list) -> list[AbilityRef]:
+        """`activatable` for cards known to be in an active zone (the cards of one)."""
+        out = []
+        attrs = self.attrs
         for card in cards:
-            if type(card) is not CardRef or not card.defn.activation:
+            activation = card.defn.activation
+            if not activation:
                 continue
-            key = card_zone.get(card.id)
-            if key is None or key[0] not in active:
-                continue
-            d = self.attrs[card.id]
+            d = attrs[card.id]
             refs = card._abilities or card.abilities
-            for index, part, condition in card.defn.activation:
+            for index, part, condition in activation:
                 if part is not None and part != d[PART]:
                     continue
                 ref = refs[index]

@@ -679,7 +679,10 @@ class CodeGenerator:
         if func in ("count", "first") and len(e.args) == 1 and self._over_players(e.args[0], scope):
             return self._each_player(func, e.args[0], scope)
         if func in _READ_ONLY_ARGUMENT and len(e.args) == 1 and self._is_zone_call(e.args[0]):
-            return _INLINE_BUILTINS[func](f"g.zones[{self.zone_key(e.args[0], scope)}]")  # no copy of the zone
+            zone = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # (no copy of the zone)
+            if func == "abilities" and self.names.zones[e.args[0].func].active:
+                return f"g.activatable_in({zone})"  # cards of an active zone: where they are is known
+            return _INLINE_BUILTINS[func](zone)
         if (func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call) and e.args[0].func == "others"
                 and "others" not in self.names.functions and self.names.player_count >= 2
                 and not self._iterable_depth):  # the first other player, without listing them
