@@ -404,3 +404,13 @@ def test_options_repeat_no_id():
                 seen.add(value_id(v))
                 kept.append(v)
         assert _distinct(values) == kept, values
+
+
+def test_the_keywords_static_abilities_may_grant_are_known_at_load_time():
+    """has() of a keyword that no static ability grants (and no temporary grant exists) answers
+    from the printed keywords, without working out whom the static grants apply to; so the set
+    must hold every keyword an active static ability can grant: in Lanes, the auras' keywords."""
+    lanes = load("lanes")
+    auras = {args[0] for d in lanes.card_defs.values() for name, args in d.keywords if name == "aura"}
+    assert auras and lanes.grantable_keywords == frozenset(auras)
+    assert load("bases").grantable_keywords == frozenset()

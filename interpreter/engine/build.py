@@ -108,6 +108,7 @@ class Rules:
         for name, c in defs.cards.items():
             self.card_defs[name] = self._card(c, compiler)
         self.playable_card_names = [n for n, d in self.card_defs.items() if not d.token]
+        self.grantable_keywords = _grantable_keywords(self.card_defs.values())
 
         self.listened: set[str] = set()
         self.replaced: set[str] = set()
@@ -335,6 +336,18 @@ def _watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozen
     if locates and reaches_any:
         return frozenset(ruleset.zones)
     return frozenset(zones)
+
+
+def _grantable_keywords(card_defs) -> frozenset[str]:
+    """Every keyword that a static ability may grant: only cards' own static abilities (printed,
+    and those of their printed keywords) are ever active, so their grants are all known here."""
+    found = set()
+    for defn in card_defs:
+        for ability, local_values in defn.static_abilities:
+            for eff in ability.statics:
+                if eff.mode == "grant":
+                    found.add(eff.keyword or local_values[eff.keyword_param])
+    return frozenset(found)
 
 
 def _copy(value):

@@ -177,8 +177,8 @@ class ContinuousEffects:
             return False
         if keyword in card.defn.keyword_names:  # grants add keywords, nothing takes one away
             return True
-        if not self.temp_grants and not self.rules.static_grants:
-            return False
+        if not self.temp_grants and keyword not in self.rules.grantable_keywords:
+            return False  # (no static ability grants it: whom they grant to need not be worked out)
         if id(card) not in (self._granted_ids if self._granted_version == self.version else self._granted()):
             return False
         for k, _args in self.keywords_of(card):

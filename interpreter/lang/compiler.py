@@ -145,7 +145,8 @@ class Compiler(NativeStatements):
                         name = eff.keyword
                         effects.append(StaticEffect("", self.expr(eff.target), "grant", None, cond,
                                                     "" if dynamic else name, tuple(self.expr(x) for x in eff.args),
-                                                    (lambda g, f, n=name: f.locals[n]) if dynamic else None))
+                                                    (lambda g, f, n=name: f.locals[n]) if dynamic else None,
+                                                    name if dynamic else ""))
                 out.append(Ability("static", owner, i, part, statics=tuple(effects), keyword=keyword,
                                    keyword_params=params, span=a.span))
             elif isinstance(a, (ast.Triggered, ast.Replacement)):

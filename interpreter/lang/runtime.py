@@ -73,6 +73,7 @@ class StaticEffect:
     keyword: str = ""
     keyword_args: tuple[Fn, ...] = ()
     keyword_fn: Fn | None = None  # the keyword named by a keyword parameter, read at run time
+    keyword_param: str = ""  # that parameter's name
 
 
 @dataclass
