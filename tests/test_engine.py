@@ -413,4 +413,7 @@ def test_the_keywords_static_abilities_may_grant_are_known_at_load_time():
     lanes = load("lanes")
     auras = {args[0] for d in lanes.card_defs.values() for name, args in d.keywords if name == "aura"}
     assert auras and lanes.grantable_keywords == frozenset(auras)
+    # only Protection, of those, brings abilities (it replaces damage): what listens to any other
+    # event is cached while the cards stay where they are, whatever is written
+    assert lanes.grant_listened == {"triggers": set(), "replacements": {"damage"}}
     assert load("bases").grantable_keywords == frozenset()

@@ -109,6 +109,9 @@ class Rules:
             self.card_defs[name] = self._card(c, compiler)
         self.playable_card_names = [n for n, d in self.card_defs.items() if not d.token]
         self.grantable_keywords = _grantable_keywords(self.card_defs.values())
+        # the events and procedures for which a keyword that a static ability grants brings abilities
+        self.grant_listened = {table: {name for k in self.grantable_keywords for name in by_keyword.get(k, {})}
+                               for table, by_keyword in self.keyword_tables.items()}
 
         self.listened: set[str] = set()
         self.replaced: set[str] = set()

@@ -97,8 +97,7 @@ class Game(ContinuousEffects, Decisions):
         self.revealed: set[int] = set()
         self._static_version = -1
         self._static_index: dict[str, list] = {}
-        self._active_version = -1
-        self._active_cache: dict[tuple, list] = {}
+        self._active_cache: dict[tuple, tuple] = {}  # (event, table) -> (stamp, `_active_with`)
         self._targets_version = -1
         self._targets_cache: dict[str, list] = {}
         self._keywords_cache: dict[int, list] = {}
@@ -223,7 +222,6 @@ class Game(ContinuousEffects, Decisions):
         new.revealed = set(self.revealed)
         new._static_version = -1
         new._static_index = {}
-        new._active_version = -1
         new._active_cache = {}
         new._targets_version = -1
         new._targets_cache = {}
@@ -753,21 +751,19 @@ class Game(ContinuousEffects, Decisions):
         """Cards in active zones whose abilities (of table) listen to name, in timestamp order:
         (card, ability, keyword locals).
 
-        Cached until the next change of zones, parts, attachments or grants (the state version)."""
+        Cached until the next change of zones, parts, attachments or grants (the layout), or of
+        anything static effects may read (the state version) where a keyword that some static
+        ability grants brings abilities for name."""
         key = (name, table)
-        # (granted keywords follow static effects, which may read anything)
-        stamp = self.version if self.rules.static_grants else self.layout
-        if self._active_version != stamp:
-            self._active_cache = {}
-            self._active_version = stamp
-        else:
-            hit = self._active_cache.get(key)
-            if hit is not None:
-                return hit
+        # (negative: a state version, which a layout never equals)
+        stamp = -1 - self.version if name in self.rules.grant_listened[table] else self.layout
+        hit = self._active_cache.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
         attrs = self.attrs
         zones = self.zones
         # only cards some grant applies to may have more than their printed abilities
-        granted = self._granted() if self.temp_grants or self.rules.static_grants else ()
+        granted = self._granted() if self.temp_grants or stamp < 0 else ()
         holders = []
         for zone in self.rules.active_zone_keys:
             for card in zones[zone]:
@@ -785,7 +781,7 @@ class Game(ContinuousEffects, Decisions):
             for ability, local_values in abilities:
                 if ability.part is None or ability.part == part:
                     result.append((card, ability, local_values))
-        self._active_cache[key] = result
+        self._active_cache[key] = (stamp, result)
         return result
 
     def emit(self, name: str, args: dict) -> None:
