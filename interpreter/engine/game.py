@@ -265,7 +265,7 @@ class Game(ContinuousEffects, Decisions):
         while len(frames) > depth:
             f = frames[-1]
             try:
-                ended = f.code.run(self, f)
+                ended = f.code.entries[f.pc](self, f)
             except _RULE_ERRORS as err:
                 raise self._located(err, frames[-1]) from None
             if ended:
@@ -290,7 +290,7 @@ class Game(ContinuousEffects, Decisions):
             top = frames[-1]
             if top is f:
                 return True
-            if top.code.run(self, top):
+            if top.code.entries[top.pc](self, top):
                 frames.pop()
             elif self.halted:
                 return False
@@ -726,7 +726,7 @@ class Game(ContinuousEffects, Decisions):
         """Push a frame and run it now, above `f`: True when it has ended and `f` may go on."""
         frames = self.frames
         frames.append(frame)
-        if frame.code.run(self, frame):
+        if frame.code.entries[frame.pc](self, frame):
             frames.pop()
             self.steps_left -= 1
             if self.steps_left < 0:

@@ -21,7 +21,7 @@ from . import ast
 from .analysis import binders, constant, free_name_counts, local_bindings, substitute, trivial
 from .codegen import CodeGenerator
 from .native import NativeStatements
-from .resumable import ResumableWriter
+from .resumable import ResumableWriter, dispatch
 from .runtime import Ability, CardDefinition, Code, Fn, Names, StaticEffect
 
 
@@ -62,7 +62,8 @@ class Compiler(NativeStatements):
         return code
 
     def _compile_body(self, body, code: Code, bound: tuple[str, ...] = ()) -> None:
-        code.run = self.writer.function(code.name, list(body), bound=(*code.params, *bound))
+        code.entries = self.writer.function(code.name, list(body), bound=(*code.params, *bound))
+        code.run = dispatch(code.entries)
 
     def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int]]:
         """The game's main code: set-up, then turns forever, each running the phases in order.
@@ -81,7 +82,8 @@ class Compiler(NativeStatements):
         labels: dict[str, int] = {}
         main = Code("main", None)
         self._subst = {}
-        main.run = self.writer.function("main", items, labels)
+        main.entries = self.writer.function("main", items, labels)
+        main.run = dispatch(main.entries)
         return main, labels
 
     def _tmp(self) -> str:

@@ -180,7 +180,8 @@ def _breaks(s: ast.Stmt) -> bool:
     return any(_breaks(x) for b in blocks if b for x in b)
 
 
-def _dispatch(entries: list[Callable]) -> Callable:
+def dispatch(entries: list[Callable]) -> Callable:
+    """`Code.run`: the entry for the frame's pc."""
     if len(entries) == 1:
         return entries[0]
 
@@ -200,8 +201,8 @@ class ResumableWriter:
         self._labels = 0
 
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
-                 bound: tuple[str, ...] = ()) -> Callable:
-        """A resumable function for statements; items may also be ('label', key) to record a
+                 bound: tuple[str, ...] = ()) -> list[Callable]:
+        """The entries of a resumable function for statements (`Code.entries`); items may also be ('label', key) to record a
         point to start at in `labels`, ('hook', python_call) for an engine call that may
         suspend, ('line', python_call) for one that cannot, and last ('jump', key) to go back
         to a label for ever (the main program's turns).
@@ -227,7 +228,7 @@ class ResumableWriter:
             entries.append(self.gen.compile_lines(name if label == 0 else f"{name} resuming at {label}", ["g", "f"],
                                                   [("L = f.locals", None), *lines, ("return True", None)],
                                                   Scope(frame=False)))
-        return _dispatch(entries)
+        return entries
 
     def _items(self, items: list, out: list, scope: Scope, labels: dict[str, int] | None) -> None:
         for item in items:

@@ -47,13 +47,15 @@ class Frame:
 
 class Code:
     """A compiled block: a name (stable, for logs, errors and saved games) and its resumable
-    function `run(g, f)`, which runs from `f.pc` and returns True when the block has ended."""
+    function `run(g, f)`, which runs from `f.pc` and returns True when the block has ended (None
+    when it stopped). `entries[pc]` is the function that `run` calls for `f.pc`."""
 
-    __slots__ = ("name", "run", "span", "params")
+    __slots__ = ("name", "run", "entries", "span", "params")
 
     def __init__(self, name: str, span: Span | None, params: tuple[str, ...] = ()) -> None:
         self.name = name
         self.run: Fn | None = None
+        self.entries: list[Fn] = []
         self.span = span
         self.params = params
 
