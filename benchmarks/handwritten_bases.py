@@ -52,17 +52,15 @@ The decision points are one generator: `decision()` returns the (seat, options) 
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import statistics
 import sys
-import time
-from collections import Counter
 from itertools import combinations, permutations
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not a package)
+import harness  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK_DIR = ROOT / "rulesets" / "bases" / "decks"
@@ -909,66 +907,17 @@ def live(targets: list) -> list:
 
 
 # ---------------------------------------------------------------------- measuring
-def play(seed: int, rng: random.Random) -> tuple[Game, int]:
-    """One game with the random agent: the finished game and its number of decisions."""
-    game = Game(seed)
-    decisions = 0
-    while not game.over:
-        _seat, options = game.decision()
-        game.apply(rng.randrange(len(options)))
-        decisions += 1
-    return game, decisions
-
-
 def measure(seconds: float, seed: int = 1) -> dict:
     """Random games for `seconds`: games/s and the totals behind the means."""
-    rng = random.Random(seed)
-    games = decisions = turns = 0
-    results: Counter = Counter()
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game, n = play(seed + games, rng)
-        decisions += n
-        turns += game.turn
-        results[game.winner] += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"games_per_s": games / elapsed, "games": games, "decisions": decisions, "turns": turns,
-            "results": results}
+    return harness.measure(Game, seconds, seed, "turn")
 
 
 def games_per_second(seconds: float, seed: int = 1) -> float:
     return measure(seconds, seed)["games_per_s"]
 
 
-def pin_one_core() -> str:
-    try:
-        os.sched_setaffinity(0, {0})
-        return "pinned to CPU 0"
-    except (AttributeError, OSError):
-        return "not pinned"
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run")
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    pinned = pin_one_core()
-    runs = [measure(args.seconds, args.seed + 100_000 * run) for run in range(args.runs)]
-    gps = [r["games_per_s"] for r in runs]
-    games = sum(r["games"] for r in runs)
-    results: Counter = Counter()
-    for r in runs:
-        results.update(r["results"])
-    print(f"handwritten bases: {statistics.median(gps):.1f} games/s (median of {args.runs}; runs "
-          f"{[round(x, 1) for x in gps]})")
-    print(f"  {games} games: {sum(r['decisions'] for r in runs) / games:.2f} decisions/game, "
-          f"{sum(r['turns'] for r in runs) / games:.2f} turns/game; P1 won {results[1]}, "
-          f"P2 won {results[2]}, draws {results[None]}")
-    print(f"python {sys.version.split()[0]}, {pinned}")
-    return 0
+    return harness.main("bases", Game, __doc__.splitlines()[0], "turn", argv)
 
 
 if __name__ == "__main__":

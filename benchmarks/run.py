@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import random
 import statistics
 import sys
@@ -23,16 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness import pin_one_core  # noqa: E402  (benchmarks/, the script's folder, is on the path)
+
 from interpreter import load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
-
-
-def pin_one_core() -> str:
-    try:
-        os.sched_setaffinity(0, {0})
-        return "pinned to CPU 0"
-    except (AttributeError, OSError):
-        return "not pinned"
 
 
 def play(rules, seed: int, rng: random.Random, log: bool = False) -> int:

@@ -7,24 +7,13 @@ work).
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
+
+from baselines import load_baseline
 
 from interpreter import load
 
-BASELINE_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "handwritten_initiative.py"
-
-
-def _load_baseline():
-    # by file path: benchmarks/ is not a package and the checkout is not on sys.path
-    spec = importlib.util.spec_from_file_location("handwritten_initiative", BASELINE_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-baseline = _load_baseline()
+baseline = load_baseline("initiative")
 
 
 def test_baseline_ends_every_game_and_keeps_40_cards():

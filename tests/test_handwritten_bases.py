@@ -8,28 +8,21 @@ ratio compares different work).
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 
 import pytest
+from baselines import load_baseline
 
 from interpreter import load
 
 ROOT = Path(__file__).resolve().parents[1]
-BASELINE_FILE = ROOT / "benchmarks" / "handwritten_bases.py"
 DECK_DIR = ROOT / "rulesets" / "bases" / "decks"
 
 
-def _load_baseline():
-    # by file path: benchmarks/ is not a package and the checkout is not on sys.path
-    spec = importlib.util.spec_from_file_location("handwritten_bases", BASELINE_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-baseline = _load_baseline()
+baseline = load_baseline("bases")
 
 
 def test_baseline_ends_every_game_and_keeps_every_card():

@@ -8,24 +8,13 @@ work): same seats, same options (counted and labelled), same winner, same number
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
+
+from baselines import load_baseline
 
 from interpreter import load
 
-BASELINE_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "handwritten_lanes.py"
-
-
-def _load_baseline():
-    # by file path: benchmarks/ is not a package and the checkout is not on sys.path
-    spec = importlib.util.spec_from_file_location("handwritten_lanes", BASELINE_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-baseline = _load_baseline()
+baseline = load_baseline("lanes")
 RULES = load("lanes")
 
 KEYWORD_BITS = {
