@@ -326,9 +326,9 @@ class Player:
         return f"P{self.seat}"
 
 
-class Game:
+class Game(harness.GeneratorDriven):
     __slots__ = ("rng", "players", "stack", "turn", "turn_limit", "starter", "active", "boosted", "over",
-                 "winner", "reason", "pending", "_flow")
+                 "winner", "reason")
 
     def __init__(self, seed: int, decks: list | None = None, turn_limit: int = TURN_LIMIT) -> None:
         self.rng = random.Random(seed)
@@ -345,19 +345,7 @@ class Game:
         self.over = False
         self.winner = None         # seat, or None for a draw
         self.reason = ""
-        self._flow = self._play()
-        self.pending = next(self._flow)
-
-    # ------------------------------------------------------------------ driving
-    def decision(self) -> tuple[int, list]:
-        """The seat that decides now and its options."""
-        return self.pending
-
-    def apply(self, index: int) -> None:
-        try:
-            self.pending = self._flow.send(index)
-        except StopIteration:
-            self.pending = None
+        self.start()
 
     def cards_of(self, p: Player) -> int:
         """The cards the player owns, wherever they are (main deck and bases: B-1.1)."""

@@ -154,7 +154,7 @@ class Player:
         return f"P{self.seat}"
 
 
-class Game:
+class Game(harness.GeneratorDriven):
     __slots__ = ("rng", "players", "round", "round_limit", "over", "winner", "pending", "_flow")
 
     def __init__(self, seed: int, round_limit: int = ROUND_LIMIT) -> None:
@@ -167,19 +167,7 @@ class Game:
         self.round_limit = round_limit
         self.over = False
         self.winner = None         # seat, or None for a draw
-        self._flow = self._play()
-        self.pending = next(self._flow)
-
-    # ------------------------------------------------------------------ driving
-    def decision(self) -> tuple[int, list]:
-        """The seat that decides now and its options."""
-        return self.pending
-
-    def apply(self, index: int) -> None:
-        try:
-            self.pending = self._flow.send(index)
-        except StopIteration:
-            self.pending = None
+        self.start()
 
     def cards_of(self, p: Player) -> int:
         """The player's cards over deck, hand, discard, the revealed cards and play (I-1.1: 40)."""

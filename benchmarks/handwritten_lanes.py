@@ -203,7 +203,7 @@ class Player:
         return f"P{self.seat}"
 
 
-class Game:
+class Game(harness.GeneratorDriven):
     __slots__ = ("rng", "players", "pile", "turn", "turn_limit", "over", "winner", "pending", "touched",
                  "_flow")
 
@@ -217,19 +217,7 @@ class Game:
         self.over = False
         self.winner = None          # seat, or None for a draw
         self.touched = []           # cards with effects until end of turn
-        self._flow = self._play()
-        self.pending = next(self._flow)
-
-    # ------------------------------------------------------------------ driving
-    def decision(self) -> tuple[int, list]:
-        """The seat that decides now and its options."""
-        return self.pending
-
-    def apply(self, index: int) -> None:
-        try:
-            self.pending = self._flow.send(index)
-        except StopIteration:
-            self.pending = None
+        self.start()
 
     def cards_of(self, p: Player) -> int:
         """The player's cards over picks, hand (keep included), the two lane sides and casting."""

@@ -15,6 +15,30 @@ import time
 from collections import Counter
 
 
+class GeneratorDriven:
+    """A game whose decision points are one generator, its `_play()`: `decision()` gives the
+    (seat, options) it yielded last, `apply(index)` sends the index back in."""
+
+    __slots__ = ("_flow", "pending")
+
+    def start(self) -> None:
+        self._flow = self._play()
+        self.pending = next(self._flow)
+
+    def _play(self):
+        raise NotImplementedError
+
+    def decision(self) -> tuple[int, list] | None:
+        """The seat that decides now and its options (None once the game is over)."""
+        return self.pending
+
+    def apply(self, index: int) -> None:
+        try:
+            self.pending = self._flow.send(index)
+        except StopIteration:
+            self.pending = None
+
+
 def play(game_class, seed: int, rng: random.Random) -> tuple:
     """One game with the random agent: the finished game and its number of decisions."""
     game = game_class(seed)
