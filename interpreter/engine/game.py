@@ -508,16 +508,16 @@ class Game(ContinuousEffects, Decisions):
         return self.zones[key].index(card) + 1
 
     def new_card(self, defn, key: ZoneKey, owner: PlayerRef | None) -> CardRef:
-        card = CardRef(self.next_id, defn)
-        self.next_id += 1
-        self.clock += 1
+        card_id = self.next_id
+        self.next_id = card_id + 1
+        card = CardRef(card_id, defn)
+        self.clock = clock = self.clock + 1
         d = defn.new_state.copy()  # the card type's attributes, then the card's own properties
-        d[CONTROLLER] = owner
-        d[OWNER] = owner
-        d[STAMP] = self.clock
-        self.cards[card.id] = card
-        self.attrs[card.id] = d
-        self.card_zone[card.id] = key
+        d[CONTROLLER] = d[OWNER] = owner
+        d[STAMP] = clock
+        self.cards[card_id] = card
+        self.attrs[card_id] = d
+        self.card_zone[card_id] = key
         self.zones[key].append(card)
         if key[0] in self.rules.watched_zones:
             self.version += 1
@@ -528,10 +528,11 @@ class Game(ContinuousEffects, Decisions):
         defn = self.rules.card_defs.get(name)
         if defn is None:
             self.runtime_error(f"no card named {name!r}")
-        owner = self.players[key.seat - 1] if key.seat else f.controller
-        card = self.new_card(defn, key, owner)
-        for k, v in attrs.items():
-            self.write(card, k, v)
+        seat = key[1]
+        card = self.new_card(defn, key, self.players[seat - 1] if seat else f.controller)
+        if attrs:
+            for k, v in attrs.items():
+                self.write(card, k, v)
         return card
 
     def move(self, card: CardRef, key: ZoneKey, position) -> None:
