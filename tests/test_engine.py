@@ -13,6 +13,7 @@ import pytest
 
 from interpreter import load
 from interpreter.errors import RuntimeRuleError
+from interpreter.lang.runtime import Frame
 from interpreter.lang.values import ZoneKey
 from interpreter.rules.decks import Deck
 
@@ -417,3 +418,68 @@ def test_the_keywords_static_abilities_may_grant_are_known_at_load_time():
     # event is cached while the cards stay where they are, whatever is written
     assert lanes.grant_listened == {"triggers": set(), "replacements": {"damage"}}
     assert load("bases").grantable_keywords == frozenset()
+
+
+def _toy_set_up(tmp_path: Path, body: str):
+    toy = Path(__file__).resolve().parent / "data" / "toy"
+    for f in toy.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "extra.rules").write_text(f"procedure seeded_setup() {{\n{body}\n}}\n", encoding="utf-8")
+    yaml = (tmp_path / "toy.yaml").read_text(encoding="utf-8")
+    yaml = yaml.replace("code: [toy.rules]", "code: [toy.rules, extra.rules]").replace("setup: run_setup()",
+                                                                                    "setup: seeded_setup()")
+    (tmp_path / "toy.yaml").write_text(yaml, encoding="utf-8")
+    return load(tmp_path / "toy.yaml")
+
+
+SEEDED_SET_UP = """  let made = 0
+  for p in players {
+    repeat 2 {
+      create "Plain" in pool() as c
+      made += 1
+    }
+  }
+  game.counter = made * 10
+  shuffle pool()
+  game.counter += made"""
+
+
+def test_the_seed_free_start_of_the_set_up_runs_once_and_games_go_on_from_a_copy(tmp_path):
+    """What the set-up does before its first random draw is the same in every game: it runs once
+    per set of decks, and each new game starts from a copy of its result, its names included.
+    The games are the very games of running the whole set-up each time."""
+    rules = _toy_set_up(tmp_path, SEEDED_SET_UP)
+    assert rules.set_up_start is not None and rules.set_up_pc > 0
+    start = "\n".join(src for name, src in rules.compiler.gen.ns.sources.items() if "set-up start" in name)
+    assert "g.create(" in start and "shuffle" not in start
+    orders = set()
+    for seed in range(6):
+        game = rules.new_game(seed=seed)
+        whole = rules.empty_game(seed=seed)
+        whole.start(Frame(rules.main, {}))
+        assert game.globals["counter"] == whole.globals["counter"] == 44
+        pool = [(c.id, c.name) for c in game.zones[ZoneKey("pool", 0, "")]]
+        assert pool == [(c.id, c.name) for c in whole.zones[ZoneKey("pool", 0, "")]] and len(pool) == 4
+        assert game.log == whole.log and game.result == whole.result
+        orders.add(tuple(pool))
+        game.delete(game.zones[ZoneKey("pool", 0, "")][0])  # a game changes its copy only
+        game.globals["counter"] = -1
+    assert len(orders) > 1  # the shuffle after the start still follows each game's seed
+
+
+@pytest.mark.parametrize("first", ["shuffle pool()", "let who = random(players)", "emit tick()",
+                                   "reveal(pool())", "let n = count(shuffled(pool()))"])
+def test_the_seed_free_start_ends_at_randomness_events_and_calls(tmp_path, first):
+    rules = _toy_set_up(tmp_path, f"  {first}\n  game.counter = 1")
+    assert rules.set_up_start is None and rules.set_up_pc == 0
+    assert rules.new_game(seed=3).globals["counter"] == 1
+
+
+def test_a_set_up_that_starts_with_a_call_is_read_through_it(tmp_path):
+    """A first call of a procedure without parameters is the same as its statements: the start
+    may lie inside it (run_setup sets the counter); a call with arguments ends the start."""
+    rules = _toy_set_up(tmp_path, "  run_setup()\n  game.counter = 5\n  shuffle pool()")
+    assert rules.set_up_start is not None
+    assert rules.new_game(seed=1).globals["counter"] == 5
+    rules = _toy_set_up(tmp_path, "  poke(none, 0)")
+    assert rules.set_up_start is None

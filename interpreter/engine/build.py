@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
 from ..lang.analysis import constant
-from ..lang.compiler import Compiler
+from ..lang.compiler import SET_UP_START, Compiler
 from ..lang.runtime import Frame, Names
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
 from ..rules.checker import Definitions
@@ -140,9 +140,11 @@ class Rules:
             self.end_checks[ev] = [c for on, c in checks if on is None or ev in on]
         self.end_checks_any = [c for on, c in checks if on is None]
 
-        self.main, self.phase_pcs = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
+        self.main, self.phase_pcs, self.set_up_start = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
+        self.set_up_pc = self.phase_pcs.pop(SET_UP_START, 0)  # where a game goes on after that start
         self._default_decks: list[Deck] | None = None
         self._prototypes: dict[tuple, Game] = {}  # the decks' cards in place, by the decks' contents
+        self._started: dict[tuple, tuple] = {}  # by the decks' contents: (game, frame locals) after the set-up's start
         self._check_requirements(compiler)
         self.codes = dict(compiler.codes)
         self.codes[self.main.name] = self.main
@@ -208,21 +210,39 @@ class Rules:
         return self._default_decks
 
     def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
-        """A new game, set up and running until its first decision."""
-        game = self.empty_game(seed, decks, log)
-        game.start(Frame(self.main, {}))
+        """A new game, set up and running until its first decision.
+
+        The seed-free start of the set-up (see `Compiler.main_program`) runs once per set of
+        decks, in a game kept for that; each new game starts from a copy of it."""
+        if self.set_up_start is None:
+            game = self.empty_game(seed, decks, log)
+            game.start(Frame(self.main, {}))
+            return game
+        loaded = self._decks(decks)
+        key = tuple((d.cards, d.sections) for d in loaded)
+        started = self._started.get(key)
+        if started is None:
+            prototype = self.empty_game(0, decks, log=False)
+            frame = Frame(self.set_up_start, {})
+            prototype.run_through(frame)
+            started = (prototype, frame.locals)
+            if len(self._started) < 32:
+                self._started[key] = started
+        prototype, names = started
+        game = prototype.clone(rng=random.Random(seed))
+        game.seed = seed
+        game.logging = log
+        game.decks = loaded
+        frame = Frame(self.main, dict(names))
+        frame.pc = self.set_up_pc
+        game.start(frame)
         return game
 
     def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
         """A game with its decks in place and nothing run yet (scenarios arrange it further).
 
         The cards of each set of decks are made once; later games start from a copy of them."""
-        if decks is None:
-            loaded = self.default_decks()
-        else:
-            if len(decks) != self.player_count:
-                raise DeckError(f"{self.name} needs {self.player_count} decks, got {len(decks)}")
-            loaded = [d if isinstance(d, Deck) else self.deck(d, i + 1) for i, d in enumerate(decks)]
+        loaded = self._decks(decks)
         key = tuple((d.cards, d.sections) for d in loaded)
         prototype = self._prototypes.get(key)
         if prototype is None:
@@ -234,6 +254,13 @@ class Rules:
         game.logging = log
         game.decks = loaded
         return game
+
+    def _decks(self, decks: list | None) -> list[Deck]:
+        if decks is None:
+            return self.default_decks()
+        if len(decks) != self.player_count:
+            raise DeckError(f"{self.name} needs {self.player_count} decks, got {len(decks)}")
+        return [d if isinstance(d, Deck) else self.deck(d, i + 1) for i, d in enumerate(decks)]
 
     def _place_decks(self, game: Game, loaded: list[Deck]) -> Game:
         rules = self.ruleset.decks

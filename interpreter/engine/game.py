@@ -257,6 +257,19 @@ class Game(ContinuousEffects, Decisions):
         self.frames.append(frame)
         self._run()
 
+    def run_through(self, frame: Frame) -> None:
+        """Run a block that cannot stop (no decision, nothing that hands control to other rule
+        code) to its end, alone."""
+        self.frames.append(frame)
+        try:
+            ended = frame.code.entries[frame.pc](self, frame)
+        except _RULE_ERRORS as err:
+            raise self._located(err, frame) from None
+        finally:
+            self.frames.pop()
+        if not ended:
+            raise AssertionError(f"{frame.code.name} stopped")
+
     def _run(self, depth: int = 0) -> None:
         """Run frames until a decision is due, the game ends, or the frames above `depth` end."""
         frames = self.frames

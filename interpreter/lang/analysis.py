@@ -170,3 +170,31 @@ def _constant(e: ast.Expr) -> Any:
 
 def constant(e: ast.Expr) -> Any:
     return _constant(e)
+
+
+# Statements a seed-free start of the set-up may hold: they can neither decide, draw a random
+# number, emit an event, move a card (others may listen) nor call a procedure.
+_SEED_FREE_STATEMENTS = (ast.Let, ast.Assign, ast.For, ast.Repeat, ast.If, ast.Create)
+_RANDOM_BUILTINS = {"random", "shuffled"}
+
+
+def seed_free_start(body, functions: dict) -> int:
+    """How many of the leading statements do the same in every game of a loaded ruleset, whatever
+    its seed: no randomness, no decision, nothing that hands control to other rule code."""
+    for i, s in enumerate(body):
+        if not isinstance(s, _SEED_FREE_STATEMENTS) or not _seed_free(s, functions, set()):
+            return i
+    return len(body)
+
+
+def _seed_free(node, functions: dict, seen: set) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Stmt) and not isinstance(n, _SEED_FREE_STATEMENTS):
+            return False
+        if isinstance(n, ast.Choose) or isinstance(n, ast.Call) and n.func in _RANDOM_BUILTINS:
+            return False
+        if isinstance(n, ast.Call) and n.func in functions and n.func not in seen:
+            seen.add(n.func)
+            if not _seed_free(functions[n.func].body, functions, seen):
+                return False
+    return True

@@ -18,11 +18,21 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .analysis import binders, constant, free_name_counts, local_bindings, substitute, trivial
+from .analysis import (
+    binders,
+    constant,
+    free_name_counts,
+    local_bindings,
+    seed_free_start,
+    substitute,
+    trivial,
+)
 from .codegen import CodeGenerator
 from .native import NativeStatements
 from .resumable import ResumableWriter, dispatch
 from .runtime import Ability, CardDefinition, Code, Fn, Names, StaticEffect
+
+SET_UP_START = "$set-up"  # the main program's label after the seed-free start of the set-up
 
 
 class Compiler(NativeStatements):
@@ -65,10 +75,18 @@ class Compiler(NativeStatements):
         code.entries = self.writer.function(code.name, list(body), bound=(*code.params, *bound))
         code.run = dispatch(code.entries)
 
-    def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int]]:
+    def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int], Code | None]:
         """The game's main code: set-up, then turns forever, each running the phases in order.
-        Returns it with the label of each phase ('' for the start of a turn)."""
-        items: list = list(setup)
+        Returns it with the label of each phase ('' for the start of a turn, `SET_UP_START` for
+        where the set-up goes on after its seed-free start), and that start as a block of its own
+        (None if there is none): what every game of the ruleset does first, whatever its seed,
+        which the engine runs once and copies."""
+        body = self._set_up_statements(setup)
+        seed_free = seed_free_start(body, self.names.functions)
+        items: list = list(body[:seed_free])
+        if seed_free:
+            items.append(("label", SET_UP_START))
+        items += body[seed_free:]
         # a turn's or a phase's start stops nothing unless some rule waits for its event (or
         # every event may end the game)
         wanted = self.names.wanted_events
@@ -84,7 +102,25 @@ class Compiler(NativeStatements):
         self._subst = {}
         main.entries = self.writer.function("main", items, labels)
         main.run = dispatch(main.entries)
-        return main, labels
+        start = self.block("set-up start", tuple(body[:seed_free]), body[0].span) if seed_free else None
+        return main, labels, start
+
+    def _set_up_statements(self, setup: tuple[ast.Stmt, ...]) -> list[ast.Stmt]:
+        """The set-up, with a first call of a procedure without parameters, which nothing
+        replaces and which has no `stop`, written out as its statements (the same code: the
+        seed-free start of the set-up may lie inside it)."""
+        body = list(setup)
+        seen: set[str] = set()
+        while body and isinstance(body[0], ast.CallStmt) and isinstance(body[0].call, ast.Call):
+            call = body[0].call
+            proc = self.names.procedures.get(call.func)
+            if (proc is None or proc.params or call.args or call.kwargs or call.func in seen
+                    or call.func in self.names.replaced_procedures
+                    or any(isinstance(n, ast.Stop) for n in ast.walk(proc.body))):
+                break
+            seen.add(call.func)
+            body[:1] = list(proc.body)
+        return body
 
     def _tmp(self) -> str:
         self._temp += 1
