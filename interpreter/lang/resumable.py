@@ -202,10 +202,11 @@ class ResumableWriter:
 
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
                  bound: tuple[str, ...] = ()) -> list[Callable]:
-        """The entries of a resumable function for statements (`Code.entries`); items may also be ('label', key) to record a
-        point to start at in `labels`, ('hook', python_call) for an engine call that may
-        suspend, ('line', python_call) for one that cannot, and last ('jump', key) to go back
-        to a label for ever (the main program's turns).
+        """The entries of a resumable function for statements (`Code.entries`: the start, then
+        one per point to resume at). Items may also be ('label', key) to record a point to
+        start at in `labels`, ('hook', python_call) for an engine call that may suspend,
+        ('line', python_call) for one that cannot, and last ('jump', key) to go back to a label
+        for ever (the main program's turns).
         `bound`: the names the frame's locals hold before it starts (parameters)."""
         self._labels = 0
         statements = [i for i in items if not isinstance(i, tuple)]
