@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load
-from interpreter.errors import RuntimeRuleError
+from interpreter.errors import RuntimeRuleError, ValidationError
 from interpreter.lang.codegen import ALLOWED_BUILTINS
 from interpreter.lang.values import ZoneKey
 from interpreter.rules.decks import Deck
@@ -399,3 +399,17 @@ def test_a_frame_resumes_inside_loops_and_leaves_them_where_the_rules_say(tmp_pa
         for answer in answers[i:]:
             copy.apply(answer)
         assert not copy.frames and copy.globals["counter"] == counter
+
+
+def test_loops_nested_past_pythons_limit_are_a_located_error(tmp_path):
+    """Python compiles at most 20 blocks inside each other; rule code nested deeper (here 22
+    loops that may stop, each left by `break`) is an error at load that names the procedure and
+    points into it, not a Python SyntaxError."""
+    body = 'let x = choose "a" from [1, 2] by p\nif x == 2 { break }\n'
+    for _ in range(21):
+        body = f"repeat 2 {{\n{body}}}\nif game.counter > 100 {{ break }}\n"
+    path = _toy_with(tmp_path, "procedure deep(p) {\nrepeat 2 {\n" + body + "}\n}\n")
+    with pytest.raises(ValidationError) as info:
+        load(path)
+    assert "procedure deep" in str(info.value) and "nested too deeply" in str(info.value)
+    assert info.value.span.file.endswith("extra.rules") and info.value.span.line > 1

@@ -127,9 +127,15 @@ class Namespace:
         self._files += 1
         filename = f"<cardrules {self._files}: {re.sub(r'[^A-Za-z0-9_ /#.:-]', '?', label)}>"
         source = f"def {fn_name}({', '.join(params)}):\n" + "".join(f"    {text}\n" for text, _span in lines)
-        self.line_spans[filename] = [None, None] + [span for _text, span in lines]  # line 1: the def
+        spans = self.line_spans[filename] = [None, None] + [span for _text, span in lines]  # line 1: the def
         self.sources[filename] = source
-        exec(compile(source, filename, "exec"), self.values)  # noqa: S102  (source built by this module)
+        try:
+            code = compile(source, filename, "exec")
+        except SyntaxError as err:  # (what rule code can meet: Python's limit of 20 nested blocks)
+            span = spans[err.lineno] if err.lineno is not None and err.lineno < len(spans) else None
+            raise ValidationError(f"{label}: {err.msg}: loops (and loops that may stop for a decision, "
+                                  "with what is resumed inside them) are nested too deeply here", span) from None
+        exec(code, self.values)  # noqa: S102  (source built by this module)
 
     def span_of(self, error: BaseException) -> Span | None:
         """The span of the rule statement running where an error was raised (innermost first)."""
