@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from baselines import load_baseline
+from baselines import load_baseline, play_checked
 
 from interpreter import load
 
@@ -32,20 +32,16 @@ def test_baseline_ends_every_game_and_keeps_every_card():
     for seed in range(150):
         game = baseline.Game(seed)
         owned = [len(main) + len(bases) for main, bases in baseline.DECKS]
-        decisions = 0
-        while not game.over:
+
+        def check(game, seed=seed, owned=owned):
             for p, n in zip(game.players, owned):
                 assert game.cards_of(p) == n, f"seed {seed}: P{p.seat} has {game.cards_of(p)} cards, not {n}"
                 assert 0 <= p.resources <= 10 and p.max_resources <= 10
                 for a in p.allies:           # (no ally changes side with these decks)
                     assert a.zone == baseline.PLAY and a.controller is p
                     assert a.damage < baseline.life(a), f"seed {seed}: {a} should have died"
-            seat, options = game.decision()
-            assert seat in (1, 2) and len(options) >= 2
-            game.apply(rng.randrange(len(options)))
-            decisions += 1
-            assert decisions < 5000, f"seed {seed}: the game does not end"
-        assert game.decision() is None
+
+        play_checked(game, rng, check, f"seed {seed}")
         for p, n in zip(game.players, owned):
             assert game.cards_of(p) == n
         assert 1 <= game.turn <= game.turn_limit

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from baselines import load_baseline
+from baselines import load_baseline, play_checked
 
 from interpreter import load
 
@@ -96,16 +96,12 @@ def test_every_game_ends_and_keeps_the_cards():
     results = set()
     for seed in range(300):
         game = baseline.Game(seed)
-        decisions = 0
-        while not game.over:
+
+        def check(game, seed=seed):
             if game.turn:
                 _check_state(game, seed)
-            seat, options = game.decision()
-            assert seat in (1, 2) and len(options) >= 2
-            game.apply(rng.randrange(len(options)))
-            decisions += 1
-            assert decisions < 5000, f"seed {seed}: the game does not end"
-        assert game.decision() is None
+
+        play_checked(game, rng, check, f"seed {seed}")
         assert 1 <= game.turn <= baseline.TURN_LIMIT + 1
         if game.winner is None:
             assert game.turn == baseline.TURN_LIMIT + 1

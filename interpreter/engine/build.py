@@ -226,13 +226,9 @@ class Rules:
             frame = Frame(self.set_up_start, {})
             prototype.run_through(frame)
             started = (prototype, frame.locals)
-            if len(self._started) < 32:
-                self._started[key] = started
+            _keep(self._started, key, started)
         prototype, names = started
-        game = prototype.clone(rng=random.Random(seed))
-        game.seed = seed
-        game.logging = log
-        game.decks = loaded
+        game = _copy_of(prototype, seed, loaded, log)
         frame = Frame(self.main, dict(names))
         frame.pc = self.set_up_pc
         game.start(frame)
@@ -247,13 +243,8 @@ class Rules:
         prototype = self._prototypes.get(key)
         if prototype is None:
             prototype = self._place_decks(Game(self, 0, log=False), loaded)
-            if len(self._prototypes) < 32:
-                self._prototypes[key] = prototype
-        game = prototype.clone(rng=random.Random(seed))
-        game.seed = seed
-        game.logging = log
-        game.decks = loaded
-        return game
+            _keep(self._prototypes, key, prototype)
+        return _copy_of(prototype, seed, loaded, log)
 
     def _decks(self, decks: list | None) -> list[Deck]:
         if decks is None:
@@ -366,6 +357,21 @@ def _watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozen
     if locates and reaches_any:
         return frozenset(ruleset.zones)
     return frozenset(zones)
+
+
+def _copy_of(prototype: Game, seed: int, decks: list[Deck], log: bool) -> Game:
+    """A new game from a copy of a prototype game, with its own seed, decks and logging."""
+    game = prototype.clone(rng=random.Random(seed))
+    game.seed = seed
+    game.logging = log
+    game.decks = decks
+    return game
+
+
+def _keep(cache: dict, key: tuple, value) -> None:
+    """Keep a prototype for these decks, up to 32 sets of decks."""
+    if len(cache) < 32:
+        cache[key] = value
 
 
 def _grantable_keywords(card_defs) -> frozenset[str]:

@@ -131,7 +131,9 @@ class Namespace:
         self.sources[filename] = source
         try:
             code = compile(source, filename, "exec")
-        except SyntaxError as err:  # (what rule code can meet: Python's limit of 20 nested blocks)
+        except SyntaxError as err:  # what rule code can meet: Python's limit of 20 nested blocks
+            if "nested" not in err.msg:
+                raise  # (anything else is the compiler's own mistake)
             span = spans[err.lineno] if err.lineno is not None and err.lineno < len(spans) else None
             raise ValidationError(f"{label}: {err.msg}: loops (and loops that may stop for a decision, "
                                   "with what is resumed inside them) are nested too deeply here", span) from None

@@ -16,3 +16,19 @@ def load_baseline(game: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def play_checked(game, rng, check, label: str) -> int:
+    """Play a hand-written game to its end with the random agent, calling `check(game)` before
+    each decision. Every decision names a seat and offers 2 or more options, the game ends
+    within 5000 decisions, and then offers none. Returns the number of decisions."""
+    decisions = 0
+    while not game.over:
+        check(game)
+        seat, options = game.decision()
+        assert seat in (1, 2) and len(options) >= 2, f"{label}: decision {decisions}"
+        game.apply(rng.randrange(len(options)))
+        decisions += 1
+        assert decisions < 5000, f"{label}: the game does not end"
+    assert game.decision() is None
+    return decisions
