@@ -5,13 +5,14 @@ choice kinds, the step budget, and seeded determinism."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
 
 import pytest
 
-from interpreter import load
+from interpreter import load, load_game_json
 from interpreter.errors import RuntimeRuleError
 from interpreter.lang.runtime import Frame
 from interpreter.lang.values import ZoneKey
@@ -196,8 +197,6 @@ def test_activated_abilities_are_offered_paid_and_run(rules):
     game.apply("Pumper: grow")
     assert game.read(pumper, "power") == 2 and game.read(game.players[0], "score") == -2
     # the decision survives a save: the same ability is offered and runs in the reloaded game
-    from interpreter import load_game_json
-
     again = load_game_json(saved, rules)
     again.apply(0)
     assert again.read(again.cards[pumper.id], "power") == 2
@@ -334,6 +333,15 @@ def test_attachments_are_listed_zone_by_zone_in_position_order(rules):
     game.move(late_hand, ZoneKey("pile", 2, ""), None)  # another zone: no longer attached
     assert game.attachments(target) == [early_hand, pool]
     assert game.clone().attachments(target) == [early_hand, pool]
+    game.detach(pool)
+    game.delete(early_hand)
+    assert game.attachments(target) == []
+    game.attach(pool, game.players[1])  # attached again, elsewhere
+    assert game.attachments(game.players[1]) == [on_player, pool]
+    restored = load_game_json(json.loads(json.dumps(game.to_json())), rules)  # (as saved to a file)
+    assert [c.id for c in restored.attachments(restored.players[1])] == [on_player.id, pool.id]
+    restored.move(restored.cards[pool.id], ZoneKey("pile", 2, ""), None)
+    assert [c.id for c in restored.attachments(restored.players[1])] == [on_player.id]
 
 
 def test_a_temporary_grant_brings_its_replacement_until_its_event_also_in_a_copy(rules):

@@ -95,6 +95,7 @@ class Game(ContinuousEffects, Decisions):
         self.version = 0
         self.layout = 0
         self.revealed: set[int] = set()
+        self.attached_ids: set[int] = set()  # cards attached to something (see `attachments`)
         self._static_version = -1
         self._static_index: dict[str, list] = {}
         self._active_cache: dict[tuple, tuple] = {}  # (event, table) -> (stamp, `_active_with`)
@@ -220,6 +221,7 @@ class Game(ContinuousEffects, Decisions):
             self.pending.shared = True  # (the copy shares it: see Pending)
         new.log_entries = list(self.log_entries)
         new.revealed = set(self.revealed)
+        new.attached_ids = set(self.attached_ids)
         new._static_version = -1
         new._static_index = {}
         new._active_cache = {}
@@ -562,7 +564,9 @@ class Game(ContinuousEffects, Decisions):
         if old != key:
             self.card_zone[cid] = key
             d = self.attrs[cid]
-            d[ATTACHED] = None
+            if d[ATTACHED] is not None:
+                d[ATTACHED] = None
+                self.attached_ids.discard(cid)
             if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
             self.clock = d[STAMP] = self.clock + 1
@@ -585,6 +589,10 @@ class Game(ContinuousEffects, Decisions):
         if card is None:
             return
         self.attrs[card.id][ATTACHED] = target
+        if target is None:
+            self.attached_ids.discard(card.id)
+        else:
+            self.attached_ids.add(card.id)
         self.version += 1
         self.layout += 1
 
@@ -592,13 +600,14 @@ class Game(ContinuousEffects, Decisions):
         if card is None:
             return
         self.attrs[card.id][ATTACHED] = None
+        self.attached_ids.discard(card.id)
         self.version += 1
         self.layout += 1
 
     def attachments(self, target) -> list[CardRef]:
         """The cards attached to a card or player, wherever they are (zone by zone, in order)."""
         attrs = self.attrs
-        found = [card_id for card_id, d in attrs.items() if d[ATTACHED] is target]
+        found = [card_id for card_id in self.attached_ids if attrs[card_id][ATTACHED] is target]
         if len(found) < 2:
             return [self.cards[card_id] for card_id in found]
         zones = self.zones  # the order: zones in their declared order, then positions
@@ -611,6 +620,7 @@ class Game(ContinuousEffects, Decisions):
         self.zones[key].remove(card)
         del self.attrs[card.id]
         del self.cards[card.id]
+        self.attached_ids.discard(card.id)
         if key[0] in self.rules.watched_zones:
             self.version += 1
             self.layout += 1

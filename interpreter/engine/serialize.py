@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import RulesError
 from ..lang.runtime import Frame
-from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
+from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
 from .decisions import Option, Pending
 from .game import GAME, OPTIONS, Game, Result
 
@@ -170,6 +170,7 @@ def game_from_json(data: dict, rules) -> Game:
     game.next_id = data["next_id"]
     game.clock = data["clock"]
     game.revealed = set(data["revealed"])
+    game.attached_ids = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
     game.steps = data.get("steps", 0)
     game.version += 1
     game.layout += 1
