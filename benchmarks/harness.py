@@ -7,12 +7,14 @@ counting the game's length (`turn` or `round`).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import statistics
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 
 class GeneratorDriven:
@@ -66,6 +68,18 @@ def measure(game_class, seconds: float, seed: int = 1, length: str = "turn") -> 
     elapsed = time.perf_counter() - start
     return {"games_per_s": games / elapsed, "games": games, "decisions": decisions, length + "s": lengths,
             "results": results}
+
+
+def handwritten_module(name: str):
+    """The hand-written Python version of a shipped game (benchmarks/handwritten_<name>.py), or
+    None where there is none."""
+    path = Path(__file__).resolve().parent / f"handwritten_{name}.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"handwritten_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def pin_one_core() -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness import pin_one_core  # noqa: E402  (benchmarks/, the script's folder, is on the path)
+from harness import handwritten_module, pin_one_core  # noqa: E402  (benchmarks/, the script's folder, is on the path)
 
 from interpreter import load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
@@ -93,15 +93,8 @@ def memory_series(rules, games: int, seed: int) -> list[float]:
 
 def baseline_games_per_second(name: str, seconds: float, seed: int):
     """Games/s of the hand-written Python version of a game, where one exists (benchmarks/)."""
-    path = Path(__file__).resolve().parent / f"handwritten_{name}.py"
-    if not path.exists():
-        return None
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(f"handwritten_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.games_per_second(seconds, seed)
+    module = handwritten_module(name)
+    return None if module is None else module.games_per_second(seconds, seed)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,14 +8,18 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def load_baseline(game: str):
-    """The module of a game's hand-written version, loaded by file path (benchmarks/ is not a
-    package and the checkout need not be on sys.path)."""
-    name = f"handwritten_{game}"
+def load_benchmark(name: str):
+    """A module of benchmarks/, loaded by file path (benchmarks/ is not a package and the
+    checkout need not be on sys.path)."""
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_baseline(game: str):
+    """The module of a game's hand-written version."""
+    return load_benchmark(f"handwritten_{game}")
 
 
 def play_checked(game, rng, check, label: str) -> int:

@@ -1,0 +1,148 @@
+"""Work counted, not timed: `python benchmarks/opcount.py [GAME ...] [--games 50] [--top 10] [--json]`.
+
+Wall-clock speed on a shared machine varies by a fifth from run to run; the number of Python
+bytecode instructions a program executes does not. Per shipped game, this plays the same seeded
+random games with the interpreter and with the hand-written Python version of the game
+(benchmarks/handwritten_<game>.py: the same games, decision for decision) and counts the
+instructions each executes per decision (`sys.settrace` with opcode events), from the first
+decision to the end (setting up a game is counted apart). The ratio says how much more work
+the interpreter does for the same game; `--top N` lists the functions that do the most of it.
+
+An instruction is not a unit of time (a call or a dict lookup costs more than an addition), so
+the ratio of times is larger than the ratio of instructions: see run.py for times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not a package)
+
+from harness import handwritten_module  # noqa: E402
+
+from interpreter import load  # noqa: E402
+from interpreter.paths import shipped_games  # noqa: E402
+
+
+class OpCounter:
+    """Counts the bytecode instructions executed while it is on, by function."""
+
+    def __init__(self) -> None:
+        self.by_function: Counter = Counter()
+
+    def _trace(self, frame, event, arg):
+        frame.f_trace_opcodes = True
+        code = frame.f_code
+        key = f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_name}"
+        counts = self.by_function
+
+        def per_instruction(frame, event, arg):
+            if event == "opcode":
+                counts[key] += 1
+            return per_instruction
+
+        return per_instruction
+
+    def __enter__(self) -> OpCounter:
+        sys.settrace(self._trace)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        sys.settrace(None)
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_function.values())
+
+
+def count_interpreter(name: str, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
+    """(instructions while playing, instructions setting games up, decisions) over seeded games."""
+    rules = load(name)
+    rules.new_game(seed=seed - 1, log=False)  # (what a ruleset works out once, on its first game)
+    play, set_up = OpCounter(), OpCounter()
+    rng = random.Random(seed)
+    decisions = 0
+    for i in range(games):
+        with set_up:
+            game = rules.new_game(seed=seed + i, log=False)
+        with play:
+            while not game.is_over:
+                _seat, options = game.decision()
+                game.apply(rng.randrange(len(options)))
+                decisions += 1
+    return play, set_up, decisions
+
+
+def count_handwritten(module, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
+    play, set_up = OpCounter(), OpCounter()
+    rng = random.Random(seed)
+    decisions = 0
+    for i in range(games):
+        with set_up:
+            game = module.Game(seed + i)
+        with play:
+            while not game.over:
+                _seat, options = game.decision()
+                game.apply(rng.randrange(len(options)))
+                decisions += 1
+    return play, set_up, decisions
+
+
+def report_game(name: str, games: int, seed: int, top: int) -> dict:
+    play, set_up, decisions = count_interpreter(name, games, seed)
+    entry = {"games": games, "decisions": decisions,
+             "instructions_per_decision": round(play.total / decisions, 1),
+             "set_up_instructions_per_game": round(set_up.total / games),
+             "top": [[key, round(n / decisions, 1)] for key, n in play.by_function.most_common(top)]}
+    module = handwritten_module(name)
+    if module is not None:
+        h_play, h_set_up, h_decisions = count_handwritten(module, games, seed)
+        if h_decisions != decisions:  # not the same games: no ratio to give
+            raise SystemExit(f"{name}: the hand-written version took {h_decisions} decisions, the "
+                             f"interpreter {decisions}, over the same {games} seeds")
+        entry["handwritten_instructions_per_decision"] = round(h_play.total / decisions, 1)
+        entry["handwritten_set_up_instructions_per_game"] = round(h_set_up.total / games)
+        entry["interpreter_over_handwritten"] = round(play.total / h_play.total, 2)
+        entry["handwritten_top"] = [[key, round(n / decisions, 1)] for key, n in h_play.by_function.most_common(top)]
+    return entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", help="games to count (default: every shipped game)")
+    parser.add_argument("--games", dest="count", type=int, default=50, metavar="N", help="seeded games per game")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--top", type=int, default=0, metavar="N", help="also list the N busiest functions")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report = {"python": sys.version.split()[0], "games": {}}
+    for name in args.games or shipped_games():
+        entry = report["games"][name] = report_game(name, args.count, args.seed, args.top)
+        if args.json:
+            continue
+        line = (f"{name}: {entry['instructions_per_decision']} instructions/decision over {entry['decisions']} "
+                f"decisions of {args.count} games (set-up {entry['set_up_instructions_per_game']}/game)")
+        if "interpreter_over_handwritten" in entry:
+            line += (f"; hand-written {entry['handwritten_instructions_per_decision']}/decision "
+                     f"(set-up {entry['handwritten_set_up_instructions_per_game']}/game): "
+                     f"{entry['interpreter_over_handwritten']}x")
+        print(line, flush=True)
+        for key, n in entry["top"]:
+            print(f"  {n:8.1f}  {key}")
+        for key, n in entry.get("handwritten_top", []):
+            print(f"  {n:8.1f}  (hand-written) {key}")
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"python {report['python']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

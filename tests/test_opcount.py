@@ -1,0 +1,36 @@
+"""benchmarks/opcount.py: instructions per decision, counted over the same seeded games for the
+interpreter and the hand-written version of a game."""
+
+from __future__ import annotations
+
+import pytest
+from baselines import load_baseline, load_benchmark
+
+opcount = load_benchmark("opcount")
+
+
+def test_counts_are_repeatable_and_compare_the_same_games():
+    first = opcount.report_game("initiative", 3, 1, 3)
+    again = opcount.report_game("initiative", 3, 1, 3)
+    assert first == again  # (instructions, unlike seconds, do not vary from run to run)
+    assert first["decisions"] > 3 * 10
+    assert first["instructions_per_decision"] > 0 and first["handwritten_instructions_per_decision"] > 0
+    ratio = first["instructions_per_decision"] / first["handwritten_instructions_per_decision"]
+    assert first["interpreter_over_handwritten"] == pytest.approx(ratio, rel=0.01)
+    assert len(first["top"]) == 3 and first["top"][0][1] >= first["top"][2][1]
+
+
+def test_games_that_are_not_the_same_give_no_ratio(monkeypatch):
+    baseline = load_baseline("initiative")
+
+    class ShortGame(baseline.Game):
+        """Ends after its first decision: not the interpreter's game."""
+
+        def apply(self, index):
+            super().apply(index)
+            self.over = True
+
+    monkeypatch.setattr(baseline, "Game", ShortGame)
+    monkeypatch.setattr(opcount, "handwritten_module", lambda name: baseline)
+    with pytest.raises(SystemExit, match="the hand-written version took 2 decisions"):
+        opcount.report_game("initiative", 2, 1, 0)
