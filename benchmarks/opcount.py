@@ -19,6 +19,8 @@ import json
 import random
 import sys
 from collections import Counter
+from functools import partial
+from operator import attrgetter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -61,37 +63,32 @@ class OpCounter:
         return sum(self.by_function.values())
 
 
-def count_interpreter(name: str, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
-    """(instructions while playing, instructions setting games up, decisions) over seeded games."""
-    rules = load(name)
-    rules.new_game(seed=seed - 1, log=False)  # (what a ruleset works out once, on its first game)
+def count_games(start, over, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
+    """(instructions while playing, instructions setting games up, decisions) over seeded random
+    games: `start(seed)` makes a game, `over(game)` says it has ended (a C callable, such as an
+    attrgetter, so that it adds no instructions of its own)."""
     play, set_up = OpCounter(), OpCounter()
     rng = random.Random(seed)
     decisions = 0
     for i in range(games):
         with set_up:
-            game = rules.new_game(seed=seed + i, log=False)
+            game = start(seed + i)
         with play:
-            while not game.is_over:
+            while not over(game):
                 _seat, options = game.decision()
                 game.apply(rng.randrange(len(options)))
                 decisions += 1
     return play, set_up, decisions
+
+
+def count_interpreter(name: str, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
+    rules = load(name)
+    rules.new_game(seed=seed - 1, log=False)  # (what a ruleset works out once, on its first game)
+    return count_games(partial(rules.new_game, log=False), attrgetter("is_over"), games, seed)
 
 
 def count_handwritten(module, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
-    play, set_up = OpCounter(), OpCounter()
-    rng = random.Random(seed)
-    decisions = 0
-    for i in range(games):
-        with set_up:
-            game = module.Game(seed + i)
-        with play:
-            while not game.over:
-                _seat, options = game.decision()
-                game.apply(rng.randrange(len(options)))
-                decisions += 1
-    return play, set_up, decisions
+    return count_games(module.Game, attrgetter("over"), games, seed)
 
 
 def report_game(name: str, games: int, seed: int, top: int) -> dict:
