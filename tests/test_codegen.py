@@ -413,3 +413,59 @@ def test_loops_nested_past_pythons_limit_are_a_located_error(tmp_path):
         load(path)
     assert "procedure deep" in str(info.value) and "nested too deeply" in str(info.value)
     assert info.value.span.file.endswith("extra.rules") and info.value.span.line > 1
+
+
+def test_a_choose_from_a_list_that_cannot_repeat_an_option_is_not_checked_for_repeats(tmp_path):
+    """The compiler tells lists that can repeat no option (a zone's cards, selections from them,
+    rows told apart by name, distinct constants, names bound only to such lists) from lists that
+    might, and only the latter are checked for repeats when a `choose` offers them."""
+    from interpreter.lang.codegen import Scope
+    from interpreter.lang.parser import parse_block
+
+    rules = load(_toy_with(tmp_path, ""))
+    gen = rules.compiler.gen
+    body = parse_block(
+        'let mine = all c in hand(p) where c.power > 0\n'
+        'let grown = []\ngrown += hand(p)\n'
+        'for each in hand(p) { let looped = hand(p) }\n'
+        'let first_player = players[1]\n')
+    scope = Scope(True, players=gen.player_names(body, ("p",)), distinct=gen.distinct_names(body, ("p",)))
+    assert set(scope.distinct) == {"mine", "looped"}  # not grown, which is added to, nor a loop's each
+    cases = {
+        'mine + [labelled("done", "stop")]': True,
+        'board(p, "left") + board(p, "right")': True,  # two rows of a zone: never the same card
+        'take(reverse(hand(p)), 2) + pile(p)': True,
+        'abilities(board(p, "left")) + hand(p)': True,
+        '["x", "y"] + [first_player]': True,
+        'players': True,
+        'hand(p) + hand(p)': False,
+        'board(p, "left") + board(p)': False,
+        'hand(p) + mine': False,
+        '["x", labelled("x", "again")]': False,  # the same option id
+        '["x", "x"]': False,
+        'grown': False,
+        'p': False,
+    }
+    for text, distinct in cases.items():
+        (let,) = parse_block(f"let v = {text}\n")
+        assert (gen.distinct_tags(let.value, scope) is not None) == distinct, text
+
+
+def test_a_choose_that_might_repeat_an_option_offers_it_once(tmp_path):
+    path = _toy_with(tmp_path, 'procedure twice(p) {\n'
+                               '  let c = choose "a card" from hand(p) + hand(p) by p\n'
+                               '  let d = choose "a row" from ["left", "right"] by p\n'
+                               '  game.counter = position(c) + 10 * count(all x in [d] where x == "right")\n}\n')
+    rules = load(path)
+    source = _source_of(rules, "procedure twice")
+    calls = re.findall(r"g\.choose_one\(.*", source)
+    assert calls and all(call.endswith(", True)") != ("g.zones" in call) for call in calls)  # only the rows
+    game = _empty(rules)
+    cards = [game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0]) for _ in range(2)]
+    game.perform("twice", p=game.players[0])
+    _seat, options = game.decision()
+    assert [o.value for o in options] == cards  # each card once
+    game.apply(1)
+    assert [o.value for o in game.decision()[1]] == ["left", "right"]
+    game.apply("right")
+    assert game.globals["counter"] == 2 + 10

@@ -161,13 +161,14 @@ class Pending(OptionList):
 class Decisions:
     """Mixin of Game: offering a choice, and readable labels of values."""
 
-    def choose_one(self, f, var: str, prompt, values: list, who, span) -> None:
-        """`choose` of one value: the common case, in short."""
+    def choose_one(self, f, var: str, prompt, values: list, who, span, distinct: bool = False) -> None:
+        """`choose` of one value: the common case, in short. `distinct`: the compiler has found
+        that the values cannot repeat an option (see `CodeGenerator.distinct_tags`)."""
         if len(values) < 2:  # nothing to ask
             only = values[0] if values else None
             f.locals[var] = only.value if type(only) is Labelled else only
             return
-        candidates = _distinct(values)
+        candidates = values if distinct else _distinct(values)
         if len(candidates) == 1:
             only = candidates[0]
             f.locals[var] = only.value if type(only) is Labelled else only

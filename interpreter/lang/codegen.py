@@ -172,6 +172,22 @@ def identifier(name: str) -> str:
     return "v_" + name
 
 
+def _may_share(a: tuple, b: tuple) -> bool:
+    """Whether lists with these tags (see `CodeGenerator.distinct_tags`) may hold the same option:
+    the same constant id; two players; cards (or their abilities) of the same zone, unless some
+    constant argument (a row, say) tells the two calls apart."""
+    if a[0] == "abilities" and b[0] == "abilities":
+        return _may_share(a[1:], b[1:])
+    if a[0] != b[0]:
+        return False  # (cards, abilities, players and constants are never the same option)
+    if a[0] == "zone":
+        if a[1] != b[1]:
+            return False
+        mine = dict(a[2])
+        return not any(i in mine and mine[i] != value for i, value in b[2])
+    return a == b or a[0] == "players"
+
+
 class Scope:
     """Where generated code finds the language's local names.
 
@@ -181,7 +197,7 @@ class Scope:
 
     def __init__(self, frame: bool, names: dict[str, str] | None = None,
                  players: frozenset[str] = frozenset(), lists: frozenset[str] = frozenset(),
-                 cards: frozenset[str] = frozenset()) -> None:
+                 cards: frozenset[str] = frozenset(), distinct: dict[str, frozenset] | None = None) -> None:
         self.frame = frame
         self.names: dict[str, str] = dict(names or {})
         self.uses_frame_locals = False
@@ -190,6 +206,7 @@ class Scope:
         # names of a selection's or comprehension's items taken from zones: cards in the game
         # (nothing can move or delete a card while an expression is worked out)
         self.cards = cards
+        self.distinct = distinct or {}  # names that hold lists without repeats (see `distinct_names`)
 
     def get(self, name: str) -> str:
         found = self.names.get(name)
@@ -225,6 +242,7 @@ class CodeGenerator:
         self._iterable_depth = 0
         self._list_functions: set[str] = set()
         self._card_functions: set[str] = set()
+        self._distinct_functions: set[str] = set()
         self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
         self.stop_breaks = False  # in resumable code: `stop` leaves an inlined procedure's statements
 
@@ -458,7 +476,8 @@ class CodeGenerator:
         py = self.temp("_c")
         players = scope.players | {var} if self.is_player_list(source, scope) else scope.players - {var}
         cards = scope.cards | {var} if self.is_card_list(source, scope) else scope.cards - {var}
-        inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var}, cards)
+        inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var}, cards,
+                      {k: v for k, v in scope.distinct.items() if k != var})
         inner.uses_frame_locals = scope.uses_frame_locals
         return inner, py
 
@@ -522,6 +541,87 @@ class CodeGenerator:
         return self._names_holding(body, params, lambda v, scope: (
             v is not None and not isinstance(v, tuple) and self.is_list(v, scope)),
             lambda known: Scope(False, lists=known))
+
+    # ------------------------------------------------------------------ lists without repeats
+    def distinct_names(self, body, params=()) -> dict[str, frozenset]:
+        """The local names of a block that always hold a list without repeated options, with the
+        tags of what their items are drawn from (see `distinct_tags`): every `let` and `=` that
+        binds the name gives such a list (parameters and loop variables are not known)."""
+        bindings = local_bindings(body)
+        known: dict[str, frozenset] = {}
+        for _round in range(4):  # (a name bound from another: known once that one is)
+            scope = Scope(False, distinct=known)
+            found = {}
+            for name, values in bindings.items():
+                if name in params or any(v is None or isinstance(v, tuple) for v in values):
+                    continue
+                tags = [self.distinct_tags(v, scope) for v in values]
+                if all(t is not None for t in tags):
+                    found[name] = frozenset().union(*tags)
+            if found == known:
+                break
+            known = found
+        return known
+
+    def distinct_tags(self, e: ast.Expr, scope: Scope) -> frozenset | None:
+        """Tags of what a list's items are drawn from, when the list can repeat no option (None
+        when it might): a `choose` from it needs no check for repeats. Items of lists whose tags
+        never meet (`_may_share`) are never the same option, so their concatenation repeats none.
+
+        A zone's cards never repeat (a card is in one place); a selection from a list, or the
+        first or last few of it, keeps that; so do the abilities of cards that never repeat, the
+        players, and a list written out of different constants or `labelled` constants."""
+        if isinstance(e, ast.Name):
+            if e.id == "players" and e.id not in scope.names:
+                return frozenset({("players",)})
+            return scope.distinct.get(e.id)
+        if isinstance(e, ast.Select):
+            return self.distinct_tags(e.source, scope)
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            left, right = self.distinct_tags(e.left, scope), self.distinct_tags(e.right, scope)
+            if left is None or right is None or any(_may_share(a, b) for a in left for b in right):
+                return None
+            return left | right
+        if isinstance(e, ast.ListLit):
+            tags = [self._item_tag(item, scope) for item in e.items]
+            if None in tags or any(_may_share(a, b) for i, a in enumerate(tags) for b in tags[i + 1:]):
+                return None
+            return frozenset(tags)
+        if not isinstance(e, ast.Call):
+            return None
+        if e.func in self.names.zones:
+            constants = tuple((i, a.value) for i, a in enumerate(e.args) if isinstance(a, (ast.StrLit, ast.IntLit)))
+            return frozenset({("zone", e.func, constants)})
+        if e.func in self.names.functions:
+            if e.func in self._distinct_functions:
+                return None  # (a recursive function: not known here)
+            self._distinct_functions.add(e.func)
+            try:
+                return self.distinct_tags(self.names.functions[e.func].body, Scope(False))
+            finally:
+                self._distinct_functions.discard(e.func)
+        if e.func in ("take", "drop", "reverse", "shuffled") and e.args:
+            return self.distinct_tags(e.args[0], scope)
+        if e.func == "abilities" and len(e.args) == 1:
+            cards = self.distinct_tags(e.args[0], scope)
+            if cards is None or any(t[0] != "zone" for t in cards):
+                return None
+            return frozenset(("abilities", *t) for t in cards)
+        if e.func == "others":
+            return frozenset({("players",)})
+        return None
+
+    def _item_tag(self, item: ast.Expr, scope: Scope) -> tuple | None:
+        """The tag of one item of a list written out: a constant, a `labelled` constant (both by
+        their option id), a player."""
+        if isinstance(item, (ast.StrLit, ast.IntLit)):
+            return ("id", str(item.value))
+        if (isinstance(item, ast.Call) and item.func == "labelled" and item.func not in self.names.functions
+                and item.args and isinstance(item.args[0], (ast.StrLit, ast.IntLit))):
+            return ("id", str(item.args[0].value))
+        if self.is_player(item, scope):
+            return ("players",)
+        return None
 
     @staticmethod
     def _names_holding(body, params, gives: Callable, scope_of: Callable) -> frozenset[str]:

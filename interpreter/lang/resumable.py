@@ -211,7 +211,8 @@ class ResumableWriter:
         self._labels = 0
         statements = [i for i in items if not isinstance(i, tuple)]
         scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
-                      lists=self.gen.list_names(statements, bound))
+                      lists=self.gen.list_names(statements, bound),
+                      distinct=self.gen.distinct_names(statements, bound))
         self.gen.stop_breaks = False
         nodes: list = []
         if items and isinstance(items[-1], tuple) and items[-1][0] == "jump":
@@ -294,7 +295,8 @@ class ResumableWriter:
         count = gen.ex(c.count, scope) if c.count is not None else "1"
         prompt = self.prompt(c.label, scope)
         if c.kind == "one":
-            call = f"g.choose_one(f, {literal(var)}, {prompt}, {source}, {chooser}, {gen.const(c.span)})"
+            distinct = ", True" if gen.distinct_tags(c.source, scope) is not None else ""
+            call = f"g.choose_one(f, {literal(var)}, {prompt}, {source}, {chooser}, {gen.const(c.span)}{distinct})"
         else:
             call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
                     f"{chooser}, {gen.const(c.span)})")
@@ -378,7 +380,7 @@ class ResumableWriter:
         out.append(Straight(lines))
         body = list(proc.body)
         inner = Scope(frame=True, names=names, players=gen.player_names(body, proc.params) | players,
-                      lists=gen.list_names(body, proc.params) | lists)
+                      lists=gen.list_names(body, proc.params) | lists, distinct=gen.distinct_names(body, proc.params))
         wrapped = any(isinstance(n, ast.Stop) for n in ast.walk(proc.body))
         nodes: list = []
         saved = gen.stop_breaks
