@@ -22,6 +22,7 @@ from ..lang.values import (
     STAMP,
     AbilityRef,
     CardRef,
+    Labelled,
     PlayerRef,
     ZoneKey,
 )
@@ -132,7 +133,9 @@ class Game(ContinuousEffects, Decisions):
         if pending is None:
             raise IllegalDecisionError("the game is over: no decision can be taken")
         if type(option) is int and not self.logging and 0 <= option < len(pending._values):
-            value = pending.value_at(option)  # (by index, unlogged: no Option needed)
+            value = pending._values[option]  # (by index, unlogged: no Option needed)
+            if pending._unwrap or type(value) is Labelled:
+                value = pending.value_at(option)
         else:
             chosen = self._find_option(pending, option)
             value = chosen.value
