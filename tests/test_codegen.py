@@ -469,3 +469,27 @@ def test_a_choose_that_might_repeat_an_option_offers_it_once(tmp_path):
     assert [o.value for o in game.decision()[1]] == ["left", "right"]
     game.apply("right")
     assert game.globals["counter"] == 2 + 10
+
+
+def test_a_loops_cards_are_written_without_testing_what_they_are(tmp_path):
+    """The name of a loop over cards from zones holds a card handle in the loop's body, unless
+    the body binds it again: its writes and type tests need not ask what kind of value it is."""
+    path = _toy_with(tmp_path, 'procedure mark(p) {\n'
+                               '  for c in hand(p) { if c is unit { c.flag = true } }\n}\n'
+                               'procedure mixed(p) {\n'
+                               '  for c in hand(p) { c.flag = false  c = p }\n}\n'
+                               'procedure gone(p) {\n'
+                               '  for c in hand(p) { delete c  c.flag = true }\n}\n')
+    rules = load(path)
+    mark, mixed = _source_of(rules, "procedure mark"), _source_of(rules, "procedure mixed")
+    tested = "is _CardRef and 'flag' in"
+    assert tested not in mark and "v_c.defn.type ==" in mark and "if 'flag' in (_d" in mark
+    assert tested in mixed  # c is bound again in the loop: it may hold anything there
+    game = _empty(rules)
+    cards = [game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0]) for _ in range(2)]
+    game.perform("mark", p=game.players[0])
+    assert [game.attrs[c.id]["flag"] for c in cards] == [True, True]
+    game.perform("mixed", p=game.players[0])
+    assert [game.attrs[c.id]["flag"] for c in cards] == [False, False]
+    with pytest.raises(RuntimeRuleError, match="procedure gone"):  # it writes to a card gone
+        game.perform("gone", p=game.players[0])

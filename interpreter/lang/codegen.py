@@ -207,6 +207,9 @@ class Scope:
         # (nothing can move or delete a card while an expression is worked out)
         self.cards = cards
         self.distinct = distinct or {}  # names that hold lists without repeats (see `distinct_names`)
+        # names of a loop's cards, taken from zones, that the loop does not bind again: card
+        # handles, though the card may have left the game since (see `s_For`)
+        self.handles: set[str] = set()
 
     def get(self, name: str) -> str:
         found = self.names.get(name)
@@ -505,6 +508,10 @@ class CodeGenerator:
     def _is_card(self, e: ast.Expr, scope: Scope) -> bool:
         return isinstance(e, ast.Name) and e.id in scope.cards and e.id in scope.names
 
+    def _is_handle(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression is a name that holds a card handle (see `Scope.handles`)."""
+        return isinstance(e, ast.Name) and e.id in scope.handles
+
     # ------------------------------------------------------------------ names that hold players
     def is_player_list(self, e: ast.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a list of players (`players`, `others(p)`, a
@@ -679,7 +686,7 @@ class CodeGenerator:
             "text": f"isinstance({v}, str)", "bool": f"isinstance({v}, bool)",
             "ability": f"isinstance({v}, _AbilityRef)",
         }.get(t)
-        if test is None and self._is_card(e.operand, scope):
+        if test is None and (self._is_card(e.operand, scope) or self._is_handle(e.operand, scope)):
             test = f"{v}.defn.type == {self.const(t)}"
         elif test is None and isinstance(e.operand, ast.Name):  # a card type of the ruleset
             test = f"(type({v}) is _CardRef and {v}.defn.type == {self.const(t)})"
@@ -942,6 +949,8 @@ class CodeGenerator:
                 return [f"{store} = {value}" if op == "=" else f"{store} {op} {value}"]
             return [f"{store} = {held(value if op == '=' else f'{store} {sign} {value}')}"]
         o, d = self.temp(), self.temp("_d")
+        if self._is_handle(target.obj, scope):  # a card handle: no other kind of value to test for
+            o = obj
         if op == "=":
             card = f"    {d}[{attr}] = {held(value)}"
             player = f"    g.player_attrs[{o}.seat - 1][{attr}] = {held(value)}"
@@ -950,6 +959,8 @@ class CodeGenerator:
             card = f"    {d}[{attr}] = {held(f'{d}[{attr}] {sign} {value}')}"
             player = f"    {d}[{attr}] = {held(f'{d}[{attr}] {sign} {value}')}"
             other = f"    g.write({o}, {attr}, g.read_base({o}, {attr}) {sign} {value})"
+        if o == obj:
+            return [f"if {attr} in ({d} := g.attrs[{o}.id]):", card, "else:", other]
         lines = [f"{o} = {obj}", f"if type({o}) is _CardRef and {attr} in ({d} := g.attrs[{o}.id]):", card]
         if target.name in self.names.player_attributes:
             lines.append(f"elif type({o}) is _PlayerRef:")
@@ -986,8 +997,22 @@ class CodeGenerator:
 
     def s_For(self, s: ast.For, scope, loop_depth, mode):
         items = self.owned_list(s.iterable, scope)
-        return [f"for {scope.bind(s.var)} in {items}:",
-                *self._block(s.body, scope, loop_depth + 1, mode)]
+        head = f"for {scope.bind(s.var)} in {items}:"
+        # the loop's items are card handles from the start (a copy of the zones' lists); the
+        # name holds one in the body unless the body binds it again
+        handle = self.is_card_list(s.iterable, scope) and s.var not in local_bindings(s.body)
+        held = s.var in scope.handles
+        if handle:
+            scope.handles.add(s.var)
+        else:
+            scope.handles.discard(s.var)
+        try:
+            return [head, *self._block(s.body, scope, loop_depth + 1, mode)]
+        finally:
+            if held:
+                scope.handles.add(s.var)
+            else:
+                scope.handles.discard(s.var)
 
     def s_Repeat(self, s: ast.Repeat, scope, loop_depth, mode):
         return [f"for _ in range({self.ex(s.count, scope)}):", *self._block(s.body, scope, loop_depth + 1, mode)]
