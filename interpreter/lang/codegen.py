@@ -209,7 +209,7 @@ class Scope:
         self.distinct = distinct or {}  # names that hold lists without repeats (see `distinct_names`)
         # names of a loop's cards, taken from zones, that the loop does not bind again: card
         # handles, though the card may have left the game since (see `s_For`)
-        self.handles: set[str] = set()
+        self.handles: frozenset[str] = frozenset()
 
     def get(self, name: str) -> str:
         found = self.names.get(name)
@@ -1001,18 +1001,12 @@ class CodeGenerator:
         # the loop's items are card handles from the start (a copy of the zones' lists); the
         # name holds one in the body unless the body binds it again
         handle = self.is_card_list(s.iterable, scope) and s.var not in local_bindings(s.body)
-        held = s.var in scope.handles
-        if handle:
-            scope.handles.add(s.var)
-        else:
-            scope.handles.discard(s.var)
+        outside = scope.handles
+        scope.handles = outside | {s.var} if handle else outside - {s.var}
         try:
             return [head, *self._block(s.body, scope, loop_depth + 1, mode)]
         finally:
-            if held:
-                scope.handles.add(s.var)
-            else:
-                scope.handles.discard(s.var)
+            scope.handles = outside
 
     def s_Repeat(self, s: ast.Repeat, scope, loop_depth, mode):
         return [f"for _ in range({self.ex(s.count, scope)}):", *self._block(s.body, scope, loop_depth + 1, mode)]
