@@ -491,3 +491,32 @@ def test_a_set_up_that_starts_with_a_call_is_read_through_it(tmp_path):
     assert rules.new_game(seed=1).globals["counter"] == 5
     rules = _toy_set_up(tmp_path, "  poke(none, 0)")
     assert rules.set_up_start is None
+
+
+def test_a_replacement_guarded_by_its_own_card_is_looked_up_on_that_card_only(rules):
+    # every replacement of `poke` starts `event.card == self`: only the poked card can replace it
+    assert rules.replacement_guards == {"poke": "card"}
+    game = empty(rules)
+    sturdy, plain = put(game, "Sturdy", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
+    in_hand = put(game, "Sturdy", "hand", 1)
+    game.perform("poke", card=plain, amount=3)
+    game.perform("poke", card=in_hand, amount=3)  # not in an active zone: its keyword sleeps
+    game.perform("poke", card=sturdy, amount=3)
+    assert [game.read(c, "guard") for c in (plain, in_hand, sturdy)] == [3, 3, 2]
+
+
+def test_one_unguarded_replacement_makes_every_call_look_at_every_card(tmp_path):
+    for f in TOY.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
+        cards.write('card "Damper" : unit {\n  instead of poke if event.amount > 4 { }\n}\n')
+    damped = load(tmp_path / "toy.yaml")
+    assert damped.replacement_guards == {}
+    game = empty(damped)
+    sturdy, plain = put(game, "Sturdy", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
+    put(game, "Damper", "board", 2, "right")  # entered last: its replacement comes after Sturdy's
+    game.perform("poke", card=plain, amount=9)  # the damper replaces it with nothing
+    game.perform("poke", card=plain, amount=2)
+    game.perform("poke", card=sturdy, amount=9)  # sturdy first (9 -> 8), then the damper stops that
+    game.perform("poke", card=sturdy, amount=3)
+    assert [game.read(c, "guard") for c in (plain, sturdy)] == [2, 2]

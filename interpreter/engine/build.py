@@ -125,6 +125,8 @@ class Rules:
                 elif a.kind == "static":
                     self.statically_modified.update(e.attr for e in a.statics)
         self.static_grants = "" in self.statically_modified  # some static ability grants a keyword
+        self.replacement_guards = _replacement_guards(
+            [*self.keyword_abilities.values(), *(d.abilities for d in self.card_defs.values())])
         self.turn_read = bool({"turn", "active"} & self.static_reads)  # static abilities read them
 
         self.end_checks: dict[str, list[EndCheck]] = {}
@@ -401,3 +403,16 @@ def _uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:
         if len(limits) == 1 and None not in limits:
             out[name] = limits.pop()
     return out
+
+
+def _replacement_guards(ability_lists) -> dict[str, str]:
+    """The procedures every replacement of which starts its condition `event.X == self` with the
+    same X: only the card passed as X can replace a call of them (`Game.call`)."""
+    guards: dict[str, str | None] = {}
+    for abilities in ability_lists:
+        for a in abilities:
+            if a.kind == "replacement":
+                seen = guards.setdefault(a.event, a.guard)
+                if seen != a.guard:
+                    guards[a.event] = None
+    return {name: guard for name, guard in guards.items() if guard is not None}

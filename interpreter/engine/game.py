@@ -762,8 +762,12 @@ class Game(ContinuousEffects, Decisions):
         return False if self.halted else self.descend(f)
 
     def call(self, name: str, code, values: dict, f) -> None:
-        if name in self.rules.replaced:
-            for card, ability, local_values in self._active_with(name, "replacements"):
+        rules = self.rules
+        if name in rules.replaced:
+            guard = rules.replacement_guards.get(name)
+            candidates = (self._active_with(name, "replacements") if guard is None
+                          else self._own_replacements(values.get(guard), name))
+            for card, ability, local_values in candidates:
                 key = (card.id, ability.key)
                 if key in f.applied:
                     continue
@@ -773,6 +777,21 @@ class Game(ContinuousEffects, Decisions):
                     self.frames.append(frame)
                     return
         self.frames.append(Frame(code, values, f.self_card, f.controller, f.event, f.applied))
+
+    def _own_replacements(self, card, name: str) -> list[tuple]:
+        """`_active_with(name, "replacements")` when each of them applies only to its own card
+        (`rules.replacement_guards`): the replacements of `card` alone, if it is in play."""
+        if type(card) is not CardRef:
+            return []
+        key = self.card_zone.get(card.id)
+        if key is None or key[0] not in self.rules.active_zone_names:
+            return []
+        abilities = self._abilities(card, "replacements", name)
+        if not abilities:
+            return []
+        part = self.attrs[card.id][PART]
+        return [(card, ability, local_values) for ability, local_values in abilities
+                if ability.part is None or ability.part == part]
 
     def _active_with(self, name: str, table: str) -> list[tuple]:
         """Cards in active zones whose abilities (of table) listen to name, in timestamp order:
