@@ -495,7 +495,7 @@ def test_a_set_up_that_starts_with_a_call_is_read_through_it(tmp_path):
 
 def test_a_replacement_guarded_by_its_own_card_is_looked_up_on_that_card_only(rules):
     # every replacement of `poke` starts `event.card == self`: only the poked card can replace it
-    assert rules.replacement_guards == {"poke": "card"}
+    assert rules.replacement_guards == {"poke": ("card", "self")}
     game = empty(rules)
     sturdy, plain = put(game, "Sturdy", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
     in_hand = put(game, "Sturdy", "hand", 1)
@@ -520,3 +520,27 @@ def test_one_unguarded_replacement_makes_every_call_look_at_every_card(tmp_path)
     game.perform("poke", card=sturdy, amount=9)  # sturdy first (9 -> 8), then the damper stops that
     game.perform("poke", card=sturdy, amount=3)
     assert [game.read(c, "guard") for c in (plain, sturdy)] == [2, 2]
+
+
+def test_a_replacement_guarded_by_what_its_card_is_attached_to(tmp_path):
+    for f in TOY.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    with open(tmp_path / "toy.rules", "a", encoding="utf-8") as code:
+        code.write("\nprocedure nudge(card) {\n  card.guard += 100\n}\n")
+    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
+        cards.write('card "Ward" : unit {\n  instead of nudge if event.card == self.attached_to { self.guard += 1 }\n}\n')
+    warded = load(tmp_path / "toy.yaml")
+    assert warded.replacement_guards["nudge"] == ("card", "attached_to")
+    game = empty(warded)
+    plain, other = put(game, "Plain", "board", 1, "left"), put(game, "Plain", "board", 1, "right")
+    late, sleeping = put(game, "Ward", "board", 2, "left"), put(game, "Ward", "hand", 2)
+    early = put(game, "Ward", "board", 2, "right")
+    game.move(late, ZoneKey("board", 2, "right"), None)  # (a move gives it the latest timestamp)
+    for ward in (late, sleeping, early):
+        game.attach(ward, plain)
+    game.perform("nudge", card=plain)  # the earliest ward in play replaces it; the one in hand sleeps
+    game.perform("nudge", card=other)  # nothing is attached to it
+    assert [game.read(c, "guard") for c in (plain, other, early, late, sleeping)] == [0, 100, 1, 0, 0]
+    free = put(game, "Ward", "board", 1, "left")
+    game.perform("nudge", card=None)  # none: the ward attached to nothing replaces it
+    assert [game.read(c, "guard") for c in (early, late, sleeping, free)] == [1, 0, 0, 1]

@@ -405,10 +405,11 @@ def _uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:
     return out
 
 
-def _replacement_guards(ability_lists) -> dict[str, str]:
-    """The procedures every replacement of which starts its condition `event.X == self` with the
-    same X: only the card passed as X can replace a call of them (`Game.call`)."""
-    guards: dict[str, str | None] = {}
+def _replacement_guards(ability_lists) -> dict[str, tuple[str, str]]:
+    """The procedures every replacement of which starts its condition with the same guard,
+    `event.X == self` or `event.X == self.attached_to`: only the card passed as X, or the cards
+    attached to it, can replace a call of them (`Game.call`)."""
+    guards: dict[str, tuple[str, str] | None] = {}
     for abilities in ability_lists:
         for a in abilities:
             if a.kind == "replacement":

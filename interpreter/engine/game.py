@@ -766,7 +766,7 @@ class Game(ContinuousEffects, Decisions):
         if name in rules.replaced:
             guard = rules.replacement_guards.get(name)
             candidates = (self._active_with(name, "replacements") if guard is None
-                          else self._own_replacements(values.get(guard), name))
+                          else self._guarded_replacements(name, values.get(guard[0]), guard[1]))
             for card, ability, local_values in candidates:
                 key = (card.id, ability.key)
                 if key in f.applied:
@@ -778,20 +778,32 @@ class Game(ContinuousEffects, Decisions):
                     return
         self.frames.append(Frame(code, values, f.self_card, f.controller, f.event, f.applied))
 
-    def _own_replacements(self, card, name: str) -> list[tuple]:
-        """`_active_with(name, "replacements")` when each of them applies only to its own card
-        (`rules.replacement_guards`): the replacements of `card` alone, if it is in play."""
-        if type(card) is not CardRef:
-            return []
-        key = self.card_zone.get(card.id)
-        if key is None or key[0] not in self.rules.active_zone_names:
-            return []
-        abilities = self._abilities(card, "replacements", name)
-        if not abilities:
-            return []
-        part = self.attrs[card.id][PART]
-        return [(card, ability, local_values) for ability, local_values in abilities
-                if ability.part is None or ability.part == part]
+    def _guarded_replacements(self, name: str, value, via: str) -> list[tuple]:
+        """`_active_with(name, "replacements")` when every replacement of name applies only to
+        its own card (via "self") or to what its card is attached to (via "attached_to"), and the
+        call passes `value` there (`rules.replacement_guards`): only those cards are looked at."""
+        attrs = self.attrs
+        if via == "self":
+            if type(value) is not CardRef:
+                return []
+            cards = (value,)
+        elif value is None:  # (every unattached card is attached to none)
+            return self._active_with(name, "replacements")
+        else:
+            cards = [self.cards[i] for i in self.attached_ids if attrs[i][ATTACHED] is value]
+            if len(cards) > 1:
+                cards.sort(key=lambda c: attrs[c.id][STAMP])
+        active = self.rules.active_zone_names
+        out = []
+        for card in cards:
+            key = self.card_zone.get(card.id)
+            if key is None or key[0] not in active:
+                continue
+            part = attrs[card.id][PART]
+            for ability, local_values in self._abilities(card, "replacements", name):
+                if ability.part is None or ability.part == part:
+                    out.append((card, ability, local_values))
+        return out
 
     def _active_with(self, name: str, table: str) -> list[tuple]:
         """Cards in active zones whose abilities (of table) listen to name, in timestamp order:

@@ -191,7 +191,7 @@ class Compiler(NativeStatements):
                 kind = "triggered" if isinstance(a, ast.Triggered) else "replacement"
                 cond = self.expr(a.condition) if a.condition is not None else None
                 code = self.block(f"{kind} {base} on {a.event}", a.body, a.span, params)
-                guard = _self_guard(a.condition, params) if kind == "replacement" else None
+                guard = _event_guard(a.condition, params) if kind == "replacement" else None
                 out.append(Ability(kind, owner, i, part, event=a.event, condition=cond, code=code,
                                    keyword=keyword, keyword_params=params, span=a.span, guard=guard))
             else:
@@ -234,9 +234,10 @@ def _fixed_cost(cost: ast.Expr | None) -> int | None:
     return cost.value if isinstance(cost, ast.IntLit) else None
 
 
-def _self_guard(condition: ast.Expr | None, params: tuple[str, ...]) -> str | None:
-    """X when a condition is `event.X == self`, or a conjunction that starts with it: the
-    condition is false unless the event's X is the ability's own card."""
+def _event_guard(condition: ast.Expr | None, params: tuple[str, ...]) -> tuple[str, str] | None:
+    """(X, "self") when a condition is `event.X == self`, or a conjunction that starts with it:
+    the condition is false unless the event's X is the ability's own card; (X, "attached_to")
+    when it starts `event.X == self.attached_to`: false unless the card is attached to X."""
     if condition is None or "event" in params or "self" in params:
         return None
     while isinstance(condition, ast.BinOp) and condition.op == "and":
@@ -244,7 +245,11 @@ def _self_guard(condition: ast.Expr | None, params: tuple[str, ...]) -> str | No
     if not (isinstance(condition, ast.BinOp) and condition.op == "=="):
         return None
     for field, other in ((condition.left, condition.right), (condition.right, condition.left)):
-        if (isinstance(field, ast.Attribute) and isinstance(field.obj, ast.Name) and field.obj.id == "event"
-                and isinstance(other, ast.Name) and other.id == "self"):
-            return field.name
+        if not (isinstance(field, ast.Attribute) and isinstance(field.obj, ast.Name) and field.obj.id == "event"):
+            continue
+        if isinstance(other, ast.Name) and other.id == "self":
+            return field.name, "self"
+        if (isinstance(other, ast.Attribute) and other.name == "attached_to" and isinstance(other.obj, ast.Name)
+                and other.obj.id == "self"):
+            return field.name, "attached_to"
     return None

@@ -97,9 +97,10 @@ class Ability:
     span: Span | None = None
     target_code: Code | None = None  # activated: the `target` block, run when the ability is used
     fixed_cost: int | None = None  # activated: the cost when it is a number (0 without `pay`)
-    # replacement: the argument X when the condition starts `event.X == self`, so that only the
-    # card passed as X can replace the procedure (see `Game.call`)
-    guard: str | None = None
+    # replacement: (X, "self") when the condition starts `event.X == self`, so that only the card
+    # passed as X can replace the procedure; (X, "attached_to") for `event.X == self.attached_to`
+    # (see `Game.call`)
+    guard: tuple[str, str] | None = None
 
     @property
     def key(self) -> tuple[str, str, int]:
