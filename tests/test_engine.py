@@ -544,3 +544,51 @@ def test_a_replacement_guarded_by_what_its_card_is_attached_to(tmp_path):
     free = put(game, "Ward", "board", 1, "left")
     game.perform("nudge", card=None)  # none: the ward attached to nothing replaces it
     assert [game.read(c, "guard") for c in (early, late, sleeping, free)] == [1, 0, 0, 1]
+
+
+def _toy_with(tmp_path, code: str, cards: str):
+    for f in TOY.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    with open(tmp_path / "toy.rules", "a", encoding="utf-8") as out:
+        out.write(code)
+    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as out:
+        out.write(cards)
+    return load(tmp_path / "toy.yaml")
+
+
+_SHOVE = """
+procedure shove(who, amount) {
+  who.guard += amount
+}
+procedure shove_then_mark(who) {
+  shove(who, 60)
+  who.flag = true
+}
+"""
+
+
+@pytest.mark.parametrize("asks", [False, True])
+def test_a_replaced_procedure_runs_natively_when_its_replacements_can(tmp_path, asks):
+    # "Doubler" doubles a shove of itself (calling shove again: once per chain); "Brink" ends the
+    # game on a big shove. With `asks`, Doubler's replacement takes a decision first: then shove,
+    # and what calls it, must be able to stop, and run as resumable code.
+    ask = 'let n = choose "how hard" from [2, 2] by self.owner\n    ' if asks else "let n = 2\n    "
+    rules = _toy_with(tmp_path, _SHOVE, (
+        'card "Doubler" : unit {\n  instead of shove if event.who == self {\n    '
+        + ask + 'shove(event.who, event.amount * n)\n  }\n}\n'
+        'card "Brink" : unit {\n  instead of shove if event.who == self and event.amount > 50 {\n'
+        '    lose self.owner "pushed over"\n  }\n}\n'))
+    compiler = rules.compiler
+    assert ("shove" in compiler.native_procedures) is not asks
+    assert ("shove_then_mark" in compiler.native_procedures) is not asks
+    assert "shove" in compiler.ending_procedures and "shove_then_mark" in compiler.ending_procedures
+    game = empty(rules)
+    game.frames.append(Frame(rules.main, {}))  # (a game under way: performing leaves it running)
+    doubler, plain = put(game, "Doubler", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
+    game.perform("shove", who=doubler, amount=3)
+    game.perform("shove", who=plain, amount=3)
+    assert [game.read(c, "guard") for c in (doubler, plain)] == [6, 3]
+    brink = put(game, "Brink", "board", 2, "left")
+    game.perform("shove_then_mark", who=brink)
+    assert game.result.winner == 1 and game.result.reason == "pushed over"
+    assert game.read(brink, "guard") == 0 and game.read(brink, "flag") is False  # nothing ran after

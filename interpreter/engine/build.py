@@ -80,6 +80,9 @@ class Rules:
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
                       set(defs.cards), ruleset.player_count, set(triggers), replaced, ending)
         names.wanted_events = self.wanted_events
+        for node in _ability_nodes(defs):
+            if isinstance(node, ast.Replacement):
+                names.replacement_bodies.setdefault(node.event, []).append(node.body)
         names.zone_keys_by_name = self.zone_keys_by_name
         names.modified_attributes = _modified_attributes(ruleset)
         names.player_attributes = set(ruleset.player_attributes)

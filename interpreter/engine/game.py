@@ -762,21 +762,40 @@ class Game(ContinuousEffects, Decisions):
         return False if self.halted else self.descend(f)
 
     def call(self, name: str, code, values: dict, f) -> None:
-        rules = self.rules
-        if name in rules.replaced:
-            guard = rules.replacement_guards.get(name)
-            candidates = (self._active_with(name, "replacements") if guard is None
-                          else self._guarded_replacements(name, values.get(guard[0]), guard[1]))
-            for card, ability, local_values in candidates:
-                key = (card.id, ability.key)
-                if key in f.applied:
-                    continue
-                d = self.attrs[card.id]
-                frame = Frame(ability.code, dict(local_values), card, d[CONTROLLER], values, f.applied | {key})
-                if ability.condition is None or ability.condition(self, frame):
-                    self.frames.append(frame)
-                    return
-        self.frames.append(Frame(code, values, f.self_card, f.controller, f.event, f.applied))
+        replacement = self._replacement(name, values, f) if name in self.rules.replaced else None
+        self.frames.append(replacement or Frame(code, values, f.self_card, f.controller, f.event, f.applied))
+
+    def replace_now(self, name: str, values: dict, f) -> bool:
+        """For native code calling a procedure that may be replaced (by replacements that run
+        natively): run the first replacement that applies to this call, to its end, and say
+        whether one did (then the call is done)."""
+        frame = self._replacement(name, values, f)
+        if frame is None:
+            return False
+        self.frames.append(frame)
+        try:
+            frame.code.entries[0](self, frame)
+        except _RULE_ERRORS as err:
+            raise self._located(err, frame) from None
+        finally:
+            self.frames.pop()
+        return True
+
+    def _replacement(self, name: str, values: dict, f) -> Frame | None:
+        """The frame of the first replacement of a procedure that applies to a call of it from
+        `f` (each applies once in a chain of replacements), or None."""
+        guard = self.rules.replacement_guards.get(name)
+        candidates = (self._active_with(name, "replacements") if guard is None
+                      else self._guarded_replacements(name, values.get(guard[0]), guard[1]))
+        for card, ability, local_values in candidates:
+            key = (card.id, ability.key)
+            if key in f.applied:
+                continue
+            d = self.attrs[card.id]
+            frame = Frame(ability.code, dict(local_values), card, d[CONTROLLER], values, f.applied | {key})
+            if ability.condition is None or ability.condition(self, frame):
+                return frame
+        return None
 
     def _guarded_replacements(self, name: str, value, via: str) -> list[tuple]:
         """`_active_with(name, "replacements")` when every replacement of name applies only to

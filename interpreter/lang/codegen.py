@@ -264,6 +264,10 @@ class CodeGenerator:
                       lists=self.list_names(proc.body, proc.params))
         self.choices = {}
         lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
+        if name in self.names.replaced_procedures:  # (every replacement of it runs natively too)
+            values = ", ".join(f"{literal(p)}: {identifier(p)}" for p in proc.params)
+            lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span),
+                     ("    return", proc.span), *lines]
         self._define("p_" + self._check(name), ["g", "f", *params], lines, f"procedure {name}")
 
     def define_function(self, name: str, fn: ast.Function) -> None:

@@ -145,6 +145,8 @@ class Names:
         # events whose emission may end the game (an end condition is checked; None: every event)
         self.ending_events = ending_events
         self.replaced_procedures = replaced_procedures or set()
+        # the bodies of the replacement abilities of each procedure (set by the builder)
+        self.replacement_bodies: dict[str, list[tuple]] = {}
         self.wanted_events: set[str] = set()  # built-in events some rule waits for (set by the builder)
         # attributes that continuous or temporary effects may change (None: any may)
         self.modified_attributes: set[str] | None = None
