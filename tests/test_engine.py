@@ -493,9 +493,9 @@ def test_a_set_up_that_starts_with_a_call_is_read_through_it(tmp_path):
     assert rules.set_up_start is None
 
 
-def test_a_replacement_guarded_by_its_own_card_is_looked_up_on_that_card_only(rules):
+def test_a_replacement_anchored_to_its_own_card_is_looked_up_on_that_card_only(rules):
     # every replacement of `poke` starts `event.card == self`: only the poked card can replace it
-    assert rules.replacement_guards == {"poke": ("card", "self")}
+    assert rules.replacement_anchors == {"poke": ("card", "self")}
     game = empty(rules)
     sturdy, plain = put(game, "Sturdy", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
     in_hand = put(game, "Sturdy", "hand", 1)
@@ -505,13 +505,13 @@ def test_a_replacement_guarded_by_its_own_card_is_looked_up_on_that_card_only(ru
     assert [game.read(c, "guard") for c in (plain, in_hand, sturdy)] == [3, 3, 2]
 
 
-def test_one_unguarded_replacement_makes_every_call_look_at_every_card(tmp_path):
+def test_one_unanchored_replacement_makes_every_call_look_at_every_card(tmp_path):
     for f in TOY.parent.iterdir():
         shutil.copy(f, tmp_path / f.name)
     with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
         cards.write('card "Damper" : unit {\n  instead of poke if event.amount > 4 { }\n}\n')
     damped = load(tmp_path / "toy.yaml")
-    assert damped.replacement_guards == {}
+    assert damped.replacement_anchors == {}
     game = empty(damped)
     sturdy, plain = put(game, "Sturdy", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
     put(game, "Damper", "board", 2, "right")  # entered last: its replacement comes after Sturdy's
@@ -522,7 +522,7 @@ def test_one_unguarded_replacement_makes_every_call_look_at_every_card(tmp_path)
     assert [game.read(c, "guard") for c in (plain, sturdy)] == [2, 2]
 
 
-def test_a_replacement_guarded_by_what_its_card_is_attached_to(tmp_path):
+def test_a_replacement_anchored_to_what_its_card_is_attached_to(tmp_path):
     for f in TOY.parent.iterdir():
         shutil.copy(f, tmp_path / f.name)
     with open(tmp_path / "toy.rules", "a", encoding="utf-8") as code:
@@ -530,7 +530,7 @@ def test_a_replacement_guarded_by_what_its_card_is_attached_to(tmp_path):
     with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
         cards.write('card "Ward" : unit {\n  instead of nudge if event.card == self.attached_to { self.guard += 1 }\n}\n')
     warded = load(tmp_path / "toy.yaml")
-    assert warded.replacement_guards["nudge"] == ("card", "attached_to")
+    assert warded.replacement_anchors["nudge"] == ("card", "attached_to")
     game = empty(warded)
     plain, other = put(game, "Plain", "board", 1, "left"), put(game, "Plain", "board", 1, "right")
     late, sleeping = put(game, "Ward", "board", 2, "left"), put(game, "Ward", "hand", 2)

@@ -128,7 +128,7 @@ class Rules:
                 elif a.kind == "static":
                     self.statically_modified.update(e.attr for e in a.statics)
         self.static_grants = "" in self.statically_modified  # some static ability grants a keyword
-        self.replacement_guards = _replacement_guards(
+        self.replacement_anchors = _replacement_anchors(
             [*self.keyword_abilities.values(), *(d.abilities for d in self.card_defs.values())])
         self.turn_read = bool({"turn", "active"} & self.static_reads)  # static abilities read them
 
@@ -408,15 +408,15 @@ def _uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:
     return out
 
 
-def _replacement_guards(ability_lists) -> dict[str, tuple[str, str]]:
-    """The procedures every replacement of which starts its condition with the same guard,
+def _replacement_anchors(ability_lists) -> dict[str, tuple[str, str]]:
+    """The procedures every replacement of which starts its condition with the same anchor,
     `event.X == self` or `event.X == self.attached_to`: only the card passed as X, or the cards
     attached to it, can replace a call of them (`Game.call`)."""
-    guards: dict[str, tuple[str, str] | None] = {}
+    anchors: dict[str, tuple[str, str] | None] = {}
     for abilities in ability_lists:
         for a in abilities:
             if a.kind == "replacement":
-                seen = guards.setdefault(a.event, a.guard)
-                if seen != a.guard:
-                    guards[a.event] = None
-    return {name: guard for name, guard in guards.items() if guard is not None}
+                seen = anchors.setdefault(a.event, a.anchor)
+                if seen != a.anchor:
+                    anchors[a.event] = None
+    return {name: anchor for name, anchor in anchors.items() if anchor is not None}

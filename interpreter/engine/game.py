@@ -784,9 +784,9 @@ class Game(ContinuousEffects, Decisions):
     def _replacement(self, name: str, values: dict, f) -> Frame | None:
         """The frame of the first replacement of a procedure that applies to a call of it from
         `f` (each applies once in a chain of replacements), or None."""
-        guard = self.rules.replacement_guards.get(name)
-        candidates = (self._active_with(name, "replacements") if guard is None
-                      else self._guarded_replacements(name, values.get(guard[0]), guard[1]))
+        anchor = self.rules.replacement_anchors.get(name)
+        candidates = (self._active_with(name, "replacements") if anchor is None
+                      else self._anchored_replacements(name, values.get(anchor[0]), anchor[1]))
         for card, ability, local_values in candidates:
             key = (card.id, ability.key)
             if key in f.applied:
@@ -797,10 +797,10 @@ class Game(ContinuousEffects, Decisions):
                 return frame
         return None
 
-    def _guarded_replacements(self, name: str, value, via: str) -> list[tuple]:
+    def _anchored_replacements(self, name: str, value, via: str) -> list[tuple]:
         """`_active_with(name, "replacements")` when every replacement of name applies only to
         its own card (via "self") or to what its card is attached to (via "attached_to"), and the
-        call passes `value` there (`rules.replacement_guards`): only those cards are looked at."""
+        call passes `value` there (`rules.replacement_anchors`): only those cards are looked at."""
         attrs = self.attrs
         if via == "self":
             if type(value) is not CardRef:

@@ -191,9 +191,9 @@ class Compiler(NativeStatements):
                 kind = "triggered" if isinstance(a, ast.Triggered) else "replacement"
                 cond = self.expr(a.condition) if a.condition is not None else None
                 code = self.block(f"{kind} {base} on {a.event}", a.body, a.span, params)
-                guard = _event_guard(a.condition, params) if kind == "replacement" else None
+                anchor = _event_anchor(a.condition, params) if kind == "replacement" else None
                 out.append(Ability(kind, owner, i, part, event=a.event, condition=cond, code=code,
-                                   keyword=keyword, keyword_params=params, span=a.span, guard=guard))
+                                   keyword=keyword, keyword_params=params, span=a.span, anchor=anchor))
             else:
                 cond = self.expr(a.condition) if a.condition is not None else None
                 cost = self.expr(a.cost) if a.cost is not None else None
@@ -234,7 +234,7 @@ def _fixed_cost(cost: ast.Expr | None) -> int | None:
     return cost.value if isinstance(cost, ast.IntLit) else None
 
 
-def _event_guard(condition: ast.Expr | None, params: tuple[str, ...]) -> tuple[str, str] | None:
+def _event_anchor(condition: ast.Expr | None, params: tuple[str, ...]) -> tuple[str, str] | None:
     """(X, "self") when a condition is `event.X == self`, or a conjunction that starts with it:
     the condition is false unless the event's X is the ability's own card; (X, "attached_to")
     when it starts `event.X == self.attached_to`: false unless the card is attached to X."""

@@ -100,7 +100,7 @@ class Ability:
     # replacement: (X, "self") when the condition starts `event.X == self`, so that only the card
     # passed as X can replace the procedure; (X, "attached_to") for `event.X == self.attached_to`
     # (see `Game.call`)
-    guard: tuple[str, str] | None = None
+    anchor: tuple[str, str] | None = None
 
     @property
     def key(self) -> tuple[str, str, int]:
