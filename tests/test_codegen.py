@@ -493,3 +493,28 @@ def test_a_loops_cards_are_written_without_testing_what_they_are(tmp_path):
     assert [game.attrs[c.id]["flag"] for c in cards] == [False, False]
     with pytest.raises(RuntimeRuleError, match="procedure gone"):  # it writes to a card gone
         game.perform("gone", p=game.players[0])
+
+
+def test_a_loop_that_cannot_stop_keeps_its_name_in_python_in_code_that_may_stop(tmp_path):
+    """In a procedure that may stop for a decision, a loop that cannot stop holds its name in a
+    Python local, unless some other part of the procedure binds the same name; a loop that may
+    stop holds it in the frame."""
+    path = _toy_with(tmp_path, 'procedure count_then_ask(p) {\n'
+                               '  for c in hand(p) { game.counter += 1 }\n'
+                               '  for d in hand(p) { game.counter += 10 }\n'
+                               '  for d in hand(p) { game.counter += 10 }\n'
+                               '  let x = choose "a row" from ["left", "right"] by p\n'
+                               '  for e in hand(p) { if x == "left" { game.counter += 100 } }\n'
+                               '  for h in hand(p) { let y = choose "a row" from ["left", "right"] by p }\n'
+                               '}\n')
+    rules = load(path)
+    source = _source_of(rules, "procedure count_then_ask")
+    assert "L['c']" not in source and "L['e']" not in source  # the loops' own names
+    assert "for L['d'] in" in source and "L['h'] = " in source  # bound twice; a loop that may stop
+    game = _empty(rules)
+    for _ in range(2):
+        game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+    game.perform("count_then_ask", p=game.players[0])
+    for answer in ("left", "right", "right"):
+        game.apply(answer)
+    assert game.globals["counter"] == 242 and not game.frames

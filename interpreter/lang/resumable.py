@@ -199,6 +199,8 @@ class ResumableWriter:
         self._inline_depth = 0
         self._recursive: set[str] | None = None  # procedures that may call themselves
         self._labels = 0
+        self._body: tuple = ()  # the statements of the function or inlined procedure being written
+        self._bound: tuple[str, ...] = ()  # and the names it starts with
 
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
                  bound: tuple[str, ...] = ()) -> list[Callable]:
@@ -210,6 +212,7 @@ class ResumableWriter:
         `bound`: the names the frame's locals hold before it starts (parameters)."""
         self._labels = 0
         statements = [i for i in items if not isinstance(i, tuple)]
+        self._body, self._bound = tuple(statements), bound
         scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
                       lists=self.gen.list_names(statements, bound),
                       distinct=self.gen.distinct_names(statements, bound))
@@ -270,7 +273,13 @@ class ResumableWriter:
         gen = self.gen
         if self.host.is_native(s):
             gen.choices = {}
-            out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
+            own = {var: gen.temp("_v") for var in _loop_own_names(s, self._body, self._bound)}
+            saved = scope.names
+            scope.names = {**saved, **own}  # (Python locals: the statement cannot stop)
+            try:
+                out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
+            finally:
+                scope.names = saved
             return
         subst: dict[int, str] = {}
         head = [] if isinstance(s, ast.While) else out  # chooses in a condition are asked at each test
@@ -386,11 +395,14 @@ class ResumableWriter:
         saved = gen.stop_breaks
         gen.stop_breaks = wrapped
         self._inline_depth += 1
+        outer = self._body, self._bound
+        self._body, self._bound = proc.body, tuple(proc.params)
         try:
             self.stmts(proc.body, nodes, inner)
         finally:
             self._inline_depth -= 1
             gen.stop_breaks = saved
+            self._body, self._bound = outer
         out.append(Inlined(nodes, wrapped))
         return True
 
@@ -483,3 +495,33 @@ class ResumableWriter:
 def _budget(span) -> list[Line]:
     """The end of a round of a loop that need not end by itself: count it against the budget."""
     return [("g.steps_left -= 1", span), ("if g.steps_left < 0:", span), ("    g.out_of_steps(f)", span)]
+
+
+def _loop_own_names(s: ast.Stmt, body: tuple, bound: tuple[str, ...]) -> list[str]:
+    """The names of the loops in a statement that cannot stop whose every use in the block is in
+    their loop's body, which does not bind them again: each round binds the name before it is
+    read, and nothing after the statement reads it, so it may be a Python local instead of a
+    frame local."""
+    own = []
+    for loop in ast.walk(s):
+        if not isinstance(loop, ast.For) or loop.var in bound or loop.var in local_bindings(loop.body):
+            continue
+        inside = {id(n) for n in ast.walk(loop.body) if isinstance(n, ast.Name) and n.id == loop.var}
+        if all(_only_reads(n, loop, inside) for n in ast.walk(body)):
+            own.append(loop.var)
+    return own
+
+
+def _only_reads(node, loop: ast.For, inside: set[int]) -> bool:
+    """Whether a node of the block leaves the loop's name alone: not a use of it outside the
+    loop's body, nor another binding of it, nor a prompt that shows it."""
+    var = loop.var
+    if isinstance(node, ast.Name):
+        return node.id != var or id(node) in inside
+    if node is not loop and getattr(node, "var", None) == var:  # another loop, selection, comprehension
+        return False
+    if isinstance(node, (ast.Let, ast.Create)) and var in (getattr(node, "name", None), getattr(node, "bind", None)):
+        return False
+    if isinstance(node, ast.Choose) and node.label and "{" in node.label:
+        return var not in node.label
+    return True
