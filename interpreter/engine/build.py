@@ -65,6 +65,7 @@ class Rules:
         triggers, replaced = _ability_events(defs)
         self.static_reads = _static_reads(defs)
         self.watched_zones = _watched_zones(ruleset, defs, self.static_reads)
+        self.watched_keys = frozenset(k for k in keys if k[0] in self.watched_zones)
         ending: set[str] | None = set()  # events after which an end condition is checked
         for e in ruleset.end:
             if e.check_on is None:
@@ -77,6 +78,7 @@ class Rules:
         self.wanted_events = set(triggers) | self.until_events
         for e in ruleset.end:
             self.wanted_events.update(e.check_on or ())
+        self.moves_wanted = "moved" in self.wanted_events  # (the built-in event of `Game.move`)
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
                       set(defs.cards), ruleset.player_count, set(triggers), replaced, ending)
         names.wanted_events = self.wanted_events

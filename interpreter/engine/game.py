@@ -558,12 +558,14 @@ class Game(ContinuousEffects, Decisions):
         old = self.card_zone.get(cid)
         if old is None:
             self.runtime_error(f"card {card!r} is no longer in the game")
-        self.zones[old].remove(card)
+        zones = self.zones
+        zones[old].remove(card)
+        dst = zones[key]
         if position is None:
-            self.zones[key].append(card)
+            dst.append(card)
         else:
-            dst = self.zones[key]
             dst.insert(min(max(position - 1, 0), len(dst)), card)
+        rules = self.rules
         if old != key:
             self.card_zone[cid] = key
             d = self.attrs[cid]
@@ -575,11 +577,13 @@ class Game(ContinuousEffects, Decisions):
             self.clock = d[STAMP] = self.clock + 1
             if self.revealed and old[0] != key[0]:
                 self.revealed.discard(cid)
-        rules = self.rules
-        if old[0] in rules.watched_zones or key[0] in rules.watched_zones:
+            if old in rules.watched_keys or key in rules.watched_keys:
+                self.version += 1
+                self.layout += 1
+        elif key in rules.watched_keys:  # (a move within a zone)
             self.version += 1
             self.layout += 1
-        if "moved" in rules.wanted_events:
+        if rules.moves_wanted:
             self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
 
     def shuffle(self, key: ZoneKey) -> None:
