@@ -592,3 +592,22 @@ def test_a_replaced_procedure_runs_natively_when_its_replacements_can(tmp_path, 
     game.perform("shove_then_mark", who=brink)
     assert game.result.winner == 1 and game.result.reason == "pushed over"
     assert game.read(brink, "guard") == 0 and game.read(brink, "flag") is False  # nothing ran after
+
+
+def test_the_index_of_static_effects_is_rebuilt_only_when_a_card_with_one_moves(rules):
+    game = empty(rules)
+    big = put(game, "Big", "board", 1, "left")
+    assert game.read(big, "power") == 5  # boost(2): the index holds Big's static effect
+    index, layout = game._statics(), game.static_layout
+    plain = put(game, "Plain", "board", 1, "left")  # no static ability: the index stays
+    game.move(plain, ZoneKey("board", 1, "right"), None)
+    game.delete(plain)
+    assert game.static_layout == layout and game._statics() is index and game.read(big, "power") == 5
+    other = put(game, "Big", "board", 2, "right")  # a static ability comes into play
+    assert game.static_layout == layout + 1 and game.read(other, "power") == 5
+    game.move(big, ZoneKey("hand", 1, ""), None)  # and one leaves it
+    assert game.read(big, "power") == 3 and game.read(other, "power") == 5
+    game.delete(other)
+    assert game._statics() == {}
+    restored = load_game_json(game.to_json(), rules)
+    assert restored.read(restored.cards[big.id], "power") == 3

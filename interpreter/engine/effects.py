@@ -34,7 +34,7 @@ class ContinuousEffects:
 
     def _statics(self) -> dict[str, list]:
         """Active static effects by attribute ('' for keyword grants), in timestamp order."""
-        if self._static_version == self.layout:
+        if self._static_version == self.static_layout:
             return self._static_index
         attrs = self.attrs
         zones = self.zones
@@ -56,7 +56,7 @@ class ContinuousEffects:
                     else:
                         effects.append((eff, frame, card))
         self._static_index = index
-        self._static_version = self.layout
+        self._static_version = self.static_layout
         return index
 
     def _modified(self, obj, name: str, base):

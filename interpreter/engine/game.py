@@ -92,9 +92,12 @@ class Game(ContinuousEffects, Decisions):
         self.clock = 0
         # `version` changes with anything continuous effects may read; `layout` only with what
         # cards are where and how they are set up (zones, parts, controllers, attachments,
-        # grants): caches that depend on that alone survive writes of attributes
+        # grants): caches that depend on that alone survive writes of attributes;
+        # `static_layout` only with where the cards with static abilities are and how they are
+        # set up (the index of static effects, `_statics`)
         self.version = 0
         self.layout = 0
+        self.static_layout = 0
         self.revealed: set[int] = set()
         self.attached_ids: set[int] = set()  # cards attached to something (see `attachments`)
         self._static_version = -1
@@ -383,7 +386,7 @@ class Game(ContinuousEffects, Decisions):
                 return self._card_gone(obj, name)
             if name in d:
                 if self.temp_mods or name in self.rules.statically_modified:
-                    index = self._static_index if self._static_version == self.layout else self._statics()
+                    index = self._static_index if self._static_version == self.static_layout else self._statics()
                     if name in index or self._temporarily_modified(name):
                         return self._modified(obj, name, d[name])
                 return d[name]
@@ -463,6 +466,8 @@ class Game(ContinuousEffects, Decisions):
                 if self.card_zone[obj.id][0] in self.rules.watched_zones or name in self.rules.static_reads:
                     self.version += 1
                     self.layout += 1
+                    if obj.defn.static_abilities:
+                        self.static_layout += 1
             else:
                 self.runtime_error(f"card {obj.defn.name} has no attribute '{name}' to set")
         elif type(obj) is PlayerRef:
@@ -540,6 +545,8 @@ class Game(ContinuousEffects, Decisions):
         if key[0] in self.rules.watched_zones:
             self.version += 1
             self.layout += 1
+            if defn.static_abilities:
+                self.static_layout += 1
         return card
 
     def create(self, name: str, key: ZoneKey, attrs: dict, f) -> CardRef:
@@ -580,6 +587,8 @@ class Game(ContinuousEffects, Decisions):
             if old in rules.watched_keys or key in rules.watched_keys:
                 self.version += 1
                 self.layout += 1
+                if card.defn.static_abilities:
+                    self.static_layout += 1
         elif key in rules.watched_keys:  # (a move within a zone)
             self.version += 1
             self.layout += 1
@@ -631,6 +640,8 @@ class Game(ContinuousEffects, Decisions):
         if key[0] in self.rules.watched_zones:
             self.version += 1
             self.layout += 1
+            if card.defn.static_abilities:
+                self.static_layout += 1
 
     def reveal(self, what) -> None:
         for c in what if isinstance(what, list) else [what]:

@@ -174,4 +174,5 @@ def game_from_json(data: dict, rules) -> Game:
     game.steps = data.get("steps", 0)
     game.version += 1
     game.layout += 1
+    game.static_layout += 1
     return game
