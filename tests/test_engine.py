@@ -392,9 +392,28 @@ def test_what_triggers_listen_is_cached_until_a_card_moves_not_when_a_value_chan
     assert not game.rules.static_grants and "played" in game.rules.static_reads
     game.write(game.players[0], "played", [])  # a value that static abilities read
     assert game._active_with("resolution", "triggers") is first
-    card = game.zones[ZoneKey("hand", 1, "")][0]
-    game.move(card, ZoneKey("enchantments", 1, ""), None)  # into a zone whose cards act
-    assert game._active_with("resolution", "triggers") is not first
+
+
+def test_what_triggers_listen_is_cached_until_a_card_that_listens_moves(tmp_path):
+    for f in TOY.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    with open(tmp_path / "toy.rules", "a", encoding="utf-8") as code:
+        code.write("\nkeyword alert {\n  on poked { self.guard += 1 }\n}\n")
+    rules = load(tmp_path / "toy.yaml")
+    assert "poked" not in rules.grant_listened["triggers"]  # no static ability grants alert
+    game = empty(rules)
+    first = game._active_with("poked", "triggers")
+    plain = put(game, "Plain", "board", 1, "left")  # no triggered ability: nothing to look at again
+    game.move(plain, ZoneKey("board", 1, "right"), None)
+    assert game._active_with("poked", "triggers") is first == []
+    watcher = put(game, "Watcher", "hand", 2)
+    game.move(watcher, ZoneKey("board", 2, "left"), None)  # a listener comes into play
+    assert [c for c, _a, _l in game._active_with("poked", "triggers")] == [watcher]
+    # while a temporary grant lasts, any card may listen: every move counts
+    game.add_temporary_grant(plain, "alert", (), "tick", None)
+    assert [c for c, _a, _l in game._active_with("poked", "triggers")] == [plain, watcher]  # (timestamps)
+    game.move(plain, ZoneKey("hand", 1, ""), None)
+    assert [c for c, _a, _l in game._active_with("poked", "triggers")] == [watcher]
 
 
 def test_options_repeat_no_id():

@@ -185,6 +185,7 @@ class Rules:
                 defn.replacements.setdefault(a.event, []).append((a, local_values))
             elif a.kind == "static":
                 defn.static_abilities.append((a, local_values))
+        defn.listens = bool(defn.triggers or defn.replacements)  # (see `Game.listener_layout`)
         defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
         # what `Game.activatable` checks, ability by ability: (index, part, condition)
         defn.activation = tuple((i, a.part, a.condition) for i, (a, _lv) in enumerate(defn.activated))

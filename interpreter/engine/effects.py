@@ -94,6 +94,7 @@ class ContinuousEffects:
         self.temp_grants.append((obj, keyword, args, until, self.clock))
         self.version += 1
         self.layout += 1
+        self.listener_layout += 1
 
     def _static_targets(self, name: str) -> list:
         """(effect, frame, ids of the objects it applies to) of the active static effects on an

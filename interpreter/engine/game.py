@@ -94,10 +94,13 @@ class Game(ContinuousEffects, Decisions):
         # cards are where and how they are set up (zones, parts, controllers, attachments,
         # grants): caches that depend on that alone survive writes of attributes;
         # `static_layout` only with where the cards with static abilities are and how they are
-        # set up (the index of static effects, `_statics`)
+        # set up (the index of static effects, `_statics`); `listener_layout` likewise with the
+        # cards with triggered or replacement abilities, and any card while temporary grants
+        # last (who listens to what, `_active_with`)
         self.version = 0
         self.layout = 0
         self.static_layout = 0
+        self.listener_layout = 0
         self.revealed: set[int] = set()
         self.attached_ids: set[int] = set()  # cards attached to something (see `attachments`)
         self._static_version = -1
@@ -468,6 +471,8 @@ class Game(ContinuousEffects, Decisions):
                     self.layout += 1
                     if obj.defn.static_abilities:
                         self.static_layout += 1
+                    if obj.defn.listens or self.temp_grants:
+                        self.listener_layout += 1
             else:
                 self.runtime_error(f"card {obj.defn.name} has no attribute '{name}' to set")
         elif type(obj) is PlayerRef:
@@ -547,6 +552,8 @@ class Game(ContinuousEffects, Decisions):
             self.layout += 1
             if defn.static_abilities:
                 self.static_layout += 1
+            if defn.listens or self.temp_grants:
+                self.listener_layout += 1
         return card
 
     def create(self, name: str, key: ZoneKey, attrs: dict, f) -> CardRef:
@@ -589,6 +596,8 @@ class Game(ContinuousEffects, Decisions):
                 self.layout += 1
                 if card.defn.static_abilities:
                     self.static_layout += 1
+                if card.defn.listens or self.temp_grants:
+                    self.listener_layout += 1
         elif key in rules.watched_keys:  # (a move within a zone)
             self.version += 1
             self.layout += 1
@@ -642,6 +651,8 @@ class Game(ContinuousEffects, Decisions):
             self.layout += 1
             if card.defn.static_abilities:
                 self.static_layout += 1
+            if card.defn.listens or self.temp_grants:
+                self.listener_layout += 1
 
     def reveal(self, what) -> None:
         for c in what if isinstance(what, list) else [what]:
@@ -843,12 +854,13 @@ class Game(ContinuousEffects, Decisions):
         """Cards in active zones whose abilities (of table) listen to name, in timestamp order:
         (card, ability, keyword locals).
 
-        Cached until the next change of zones, parts, attachments or grants (the layout), or of
-        anything static effects may read (the state version) where a keyword that some static
-        ability grants brings abilities for name."""
+        Cached until a card with such abilities comes, goes or changes part or controller, or
+        temporary grants change or any card moves while they last (`listener_layout`); or until
+        anything static effects may read changes (the state version) where a keyword that some
+        static ability grants brings abilities for name."""
         key = (name, table)
         # (negative: a state version, which a layout never equals)
-        stamp = -1 - self.version if name in self.rules.grant_listened[table] else self.layout
+        stamp = -1 - self.version if name in self.rules.grant_listened[table] else self.listener_layout
         hit = self._active_cache.get(key)
         if hit is not None and hit[0] == stamp:
             return hit[1]
@@ -892,6 +904,7 @@ class Game(ContinuousEffects, Decisions):
                 if len(self.temp_grants) != before:
                     self.version += 1
                     self.layout += 1
+                    self.listener_layout += 1
         for check in rules.end_checks.get(name, rules.end_checks_any):
             if check.when(self, rules.root_frame):
                 self._end_by(check)

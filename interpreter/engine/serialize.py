@@ -175,4 +175,5 @@ def game_from_json(data: dict, rules) -> Game:
     game.version += 1
     game.layout += 1
     game.static_layout += 1
+    game.listener_layout += 1
     return game
