@@ -300,6 +300,7 @@ def test_count_and_first_of_the_players_are_written_per_player(tmp_path):
     rules = load(path)
     source = _source_of(rules, "procedure tally")
     assert "for " not in source  # no list of players is made
+    assert "g.player_attrs[1]['score']" in source and ".seat - 1]" not in source  # read at the player's index
     game = _empty(rules)
     for scores, expected in [((0, 0), 0), ((2, 0), 11), ((0, 5), 12), ((3, 4), 21)]:
         game.player_attrs[0]["score"], game.player_attrs[1]["score"] = scores

@@ -89,6 +89,14 @@ _PLACE_PROPERTIES = {"zone": 0, "row": 2}
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
+_PLAYER_AT = re.compile(r"g\.players\[(\d+)\]")  # the code for a player by index (seat - 1)
+
+
+def _player_attrs(player: str) -> str:
+    """The code for the attribute dict of the player that `player` (code) gives."""
+    at = _PLAYER_AT.fullmatch(player)
+    return f"g.player_attrs[{at.group(1)}]" if at else f"g.player_attrs[{player}.seat - 1]"
+
 # Built-in functions that always give a new list.
 _NEW_LIST_FUNCTIONS = {"others", "reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
                        "shuffled", "abilities", "attachments", "card_names"}
@@ -365,7 +373,7 @@ class CodeGenerator:
             if e.name in self.names.player_attributes and modified is not None and e.name not in modified:
                 if isinstance(e.obj, ast.Index):  # players[K]
                     return f"g.player_attrs[{e.obj.index.value - 1}][{attr}]"
-                return f"g.player_attrs[{obj}.seat - 1][{attr}]"
+                return f"{_player_attrs(obj)}[{attr}]"
         if self._is_card(e.obj, scope):
             return self._card_attribute(e, obj, attr)
         place = _PLACE_PROPERTIES.get(e.name)
@@ -948,7 +956,7 @@ class CodeGenerator:
             return v
 
         if target.name in self.names.player_attributes and self.is_player(target.obj, scope):
-            store = f"g.player_attrs[{obj}.seat - 1][{attr}]"
+            store = f"{_player_attrs(obj)}[{attr}]"
             if limits is None:
                 return [f"{store} = {value}" if op == "=" else f"{store} {op} {value}"]
             return [f"{store} = {held(value if op == '=' else f'{store} {sign} {value}')}"]
