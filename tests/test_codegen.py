@@ -519,3 +519,20 @@ def test_a_loop_that_cannot_stop_keeps_its_name_in_python_in_code_that_may_stop(
     for answer in ("left", "right", "right"):
         game.apply(answer)
     assert game.globals["counter"] == 242 and not game.frames
+
+
+def test_a_players_attribute_that_static_abilities_read_is_set_in_place_and_they_look_again(tmp_path):
+    path = _toy_with(tmp_path, "procedure raise_scores(n) {\n  for q in players { q.score += n }\n}\n")
+    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
+        cards.write('card "Scorer" : unit {\n  static modify self.power by you.score when you.score > 3\n}\n')
+    rules = load(path)
+    assert "score" in rules.static_reads
+    source = _source_of(rules, "procedure raise_scores")
+    assert "g.write" not in source and "min(10, " in source and "g.version += 1" in source
+    game = _empty(rules)
+    scorer = game.new_card(rules.card_defs["Scorer"], ZoneKey("board", 1, "left"), game.players[0])
+    assert game.read(scorer, "power") == 1
+    game.perform("raise_scores", n=4)
+    assert game.read(scorer, "power") == 5  # 1 + 4: the condition holds now
+    game.perform("raise_scores", n=9)
+    assert [p["score"] for p in game.player_attrs] == [10, 10] and game.read(scorer, "power") == 11

@@ -88,6 +88,8 @@ class Rules:
         names.zone_keys_by_name = self.zone_keys_by_name
         names.modified_attributes = _modified_attributes(ruleset)
         names.player_attributes = set(ruleset.player_attributes)
+        names.player_limits = {n: a.clamp for n, a in ruleset.player_attributes.items() if a.clamp}
+        names.static_reads = self.static_reads
         clamped = {n for n, a in ruleset.player_attributes.items() if a.clamp} | {
             n for t in ruleset.card_types.values() for n, a in t.attributes.items() if a.clamp}
         every = set(ruleset.player_attributes) | set(ruleset.globals) | {

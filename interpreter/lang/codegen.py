@@ -930,6 +930,15 @@ class CodeGenerator:
         limits = self.names.limited_attributes.get(target.name)
         if target.name in self.names.plain_attributes or limits is not None:
             return self._plain_write(target, obj, attr, s.op, value, scope, limits)
+        if target.name in self.names.player_attributes and self.is_player(target.obj, scope):
+            # a player's: set in place within the players' limits, as `g.write` does; static
+            # abilities that read it look again
+            store = f"{_player_attrs(obj)}[{attr}]"
+            new = value if s.op == "=" else f"{store} {'+' if s.op == '+=' else '-'} {value}"
+            lo, hi = self.names.player_limits.get(target.name) or (None, None)
+            new = f"max({lo!r}, {new})" if lo is not None else new
+            new = f"min({hi!r}, {new})" if hi is not None else new
+            return [f"{store} = {new}", *(["g.version += 1"] if target.name in self.names.static_reads else [])]
         if s.op == "=":
             return [f"g.write({obj}, {attr}, {value})"]
         o = self.temp()

@@ -151,6 +151,8 @@ class Names:
         # attributes that continuous or temporary effects may change (None: any may)
         self.modified_attributes: set[str] | None = None
         self.player_attributes: set[str] = set()
+        self.player_limits: dict[str, tuple] = {}  # player attribute -> (min, max), where it has limits
+        self.static_reads: set[str] = set()  # attributes that static abilities read
         # attributes with no limits that no continuous effect reads: set in place by compiled code
         self.plain_attributes: set[str] = set()
         # attributes with the same limits (min, max) wherever declared, that no continuous effect
