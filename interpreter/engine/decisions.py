@@ -187,14 +187,14 @@ class Decisions:
             candidates = _distinct(values)
         elif kind == "exactly":
             k = max(0, min(n, len(values)))
-            candidates = [list(c) for c in itertools.combinations(values, k)]
+            candidates = list(map(list, itertools.combinations(values, k)))
         elif kind == "up_to":
             k = max(0, min(n, len(values)))
             candidates = [list(c) for size in range(k + 1) for c in itertools.combinations(values, size)]
         else:
             if len(values) > 7:
                 self.runtime_error(f"cannot offer every order of {len(values)} values (7 at most)", span)
-            candidates = [list(c) for c in itertools.permutations(values)]
+            candidates = list(map(list, itertools.permutations(values)))
         if not candidates:
             f.locals[var] = None if kind == "one" else []
             return
