@@ -34,6 +34,17 @@ def put(game, name, zone, seat=1, row=""):
     return game.new_card(game.rules.card_defs[name], ZoneKey(zone, seat, row), game.players[seat - 1])
 
 
+def _toy_with(tmp_path, code: str = "", cards: str = ""):
+    """The toy ruleset with more rule code and cards, loaded from a copy in tmp_path."""
+    for f in TOY.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    with open(tmp_path / "toy.rules", "a", encoding="utf-8") as out:
+        out.write(code)
+    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as out:
+        out.write(cards)
+    return load(tmp_path / "toy.yaml")
+
+
 def names(game, zone, seat=1, row=""):
     return [c.name for c in game.zones[ZoneKey(zone, seat, row)]]
 
@@ -366,11 +377,8 @@ def test_a_temporary_grant_brings_its_replacement_until_its_event_also_in_a_copy
 def test_a_phase_start_trigger_runs_at_each_phase(tmp_path):
     # no shipped game listens to phase_start: the main program then starts phases without a stop
     # point; with a listener, each phase's start is one (and its trigger runs there)
-    for f in TOY.parent.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
-        cards.write('card "Bell" : unit {\n  on phase_start { game.counter += 1 }\n}\n')
-    listening, quiet = load(tmp_path / "toy.yaml"), load(TOY)
+    listening = _toy_with(tmp_path, cards='card "Bell" : unit {\n  on phase_start { game.counter += 1 }\n}\n')
+    quiet = load(TOY)
     assert "begin_phase" in _main_source(listening) and "begin_phase" in _main_source(quiet)
     assert _main_source(quiet).count("g.descend") < _main_source(listening).count("g.descend")
     game = empty(listening)
@@ -395,11 +403,7 @@ def test_what_triggers_listen_is_cached_until_a_card_moves_not_when_a_value_chan
 
 
 def test_what_triggers_listen_is_cached_until_a_card_that_listens_moves(tmp_path):
-    for f in TOY.parent.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    with open(tmp_path / "toy.rules", "a", encoding="utf-8") as code:
-        code.write("\nkeyword alert {\n  on poked { self.guard += 1 }\n}\n")
-    rules = load(tmp_path / "toy.yaml")
+    rules = _toy_with(tmp_path, code="\nkeyword alert {\n  on poked { self.guard += 1 }\n}\n")
     assert "poked" not in rules.grant_listened["triggers"]  # no static ability grants alert
     game = empty(rules)
     first = game._active_with("poked", "triggers")
@@ -525,11 +529,7 @@ def test_a_replacement_anchored_to_its_own_card_is_looked_up_on_that_card_only(r
 
 
 def test_one_unanchored_replacement_makes_every_call_look_at_every_card(tmp_path):
-    for f in TOY.parent.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
-        cards.write('card "Damper" : unit {\n  instead of poke if event.amount > 4 { }\n}\n')
-    damped = load(tmp_path / "toy.yaml")
+    damped = _toy_with(tmp_path, cards='card "Damper" : unit {\n  instead of poke if event.amount > 4 { }\n}\n')
     assert damped.replacement_anchors == {}
     game = empty(damped)
     sturdy, plain = put(game, "Sturdy", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
@@ -542,13 +542,9 @@ def test_one_unanchored_replacement_makes_every_call_look_at_every_card(tmp_path
 
 
 def test_a_replacement_anchored_to_what_its_card_is_attached_to(tmp_path):
-    for f in TOY.parent.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    with open(tmp_path / "toy.rules", "a", encoding="utf-8") as code:
-        code.write("\nprocedure nudge(card) {\n  card.guard += 100\n}\n")
-    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as cards:
-        cards.write('card "Ward" : unit {\n  instead of nudge if event.card == self.attached_to { self.guard += 1 }\n}\n')
-    warded = load(tmp_path / "toy.yaml")
+    warded = _toy_with(tmp_path, code="\nprocedure nudge(card) {\n  card.guard += 100\n}\n",
+                       cards='card "Ward" : unit {\n  instead of nudge if event.card == self.attached_to '
+                             '{ self.guard += 1 }\n}\n')
     assert warded.replacement_anchors["nudge"] == ("card", "attached_to")
     game = empty(warded)
     plain, other = put(game, "Plain", "board", 1, "left"), put(game, "Plain", "board", 1, "right")
@@ -563,16 +559,6 @@ def test_a_replacement_anchored_to_what_its_card_is_attached_to(tmp_path):
     free = put(game, "Ward", "board", 1, "left")
     game.perform("nudge", card=None)  # none: the ward attached to nothing replaces it
     assert [game.read(c, "guard") for c in (early, late, sleeping, free)] == [1, 0, 0, 1]
-
-
-def _toy_with(tmp_path, code: str, cards: str):
-    for f in TOY.parent.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    with open(tmp_path / "toy.rules", "a", encoding="utf-8") as out:
-        out.write(code)
-    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as out:
-        out.write(cards)
-    return load(tmp_path / "toy.yaml")
 
 
 _SHOVE = """

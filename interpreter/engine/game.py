@@ -467,12 +467,7 @@ class Game(ContinuousEffects, Decisions):
                 # what a card's part or controller changes: its abilities where they work, and
                 # static abilities that read them
                 if self.card_zone[obj.id][0] in self.rules.watched_zones or name in self.rules.static_reads:
-                    self.version += 1
-                    self.layout += 1
-                    if obj.defn.static_abilities:
-                        self.static_layout += 1
-                    if obj.defn.listens or self.temp_grants:
-                        self.listener_layout += 1
+                    self._rearranged(obj.defn)
             else:
                 self.runtime_error(f"card {obj.defn.name} has no attribute '{name}' to set")
         elif type(obj) is PlayerRef:
@@ -548,12 +543,7 @@ class Game(ContinuousEffects, Decisions):
         self.card_zone[card_id] = key
         self.zones[key].append(card)
         if key[0] in self.rules.watched_zones:
-            self.version += 1
-            self.layout += 1
-            if defn.static_abilities:
-                self.static_layout += 1
-            if defn.listens or self.temp_grants:
-                self.listener_layout += 1
+            self._rearranged(defn)
         return card
 
     def create(self, name: str, key: ZoneKey, attrs: dict, f) -> CardRef:
@@ -592,17 +582,24 @@ class Game(ContinuousEffects, Decisions):
             if self.revealed and old[0] != key[0]:
                 self.revealed.discard(cid)
             if old in rules.watched_keys or key in rules.watched_keys:
-                self.version += 1
-                self.layout += 1
-                if card.defn.static_abilities:
-                    self.static_layout += 1
-                if card.defn.listens or self.temp_grants:
-                    self.listener_layout += 1
+                self._rearranged(card.defn)
         elif key in rules.watched_keys:  # (a move within a zone)
             self.version += 1
             self.layout += 1
         if rules.moves_wanted:
             self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
+
+    def _rearranged(self, defn) -> None:
+        """A card of this definition came into or left a watched zone, or changed part or
+        controller: what continuous effects see has changed, and so has the layout; so has the
+        index of static effects if the card has any, and who listens if the card has triggered
+        or replacement abilities (or any card may, while temporary grants last)."""
+        self.version += 1
+        self.layout += 1
+        if defn.static_abilities:
+            self.static_layout += 1
+        if defn.listens or self.temp_grants:
+            self.listener_layout += 1
 
     def shuffle(self, key: ZoneKey) -> None:
         self.rng.shuffle(self.zones[key])
@@ -647,12 +644,7 @@ class Game(ContinuousEffects, Decisions):
         del self.cards[card.id]
         self.attached_ids.discard(card.id)
         if key[0] in self.rules.watched_zones:
-            self.version += 1
-            self.layout += 1
-            if card.defn.static_abilities:
-                self.static_layout += 1
-            if card.defn.listens or self.temp_grants:
-                self.listener_layout += 1
+            self._rearranged(card.defn)
 
     def reveal(self, what) -> None:
         for c in what if isinstance(what, list) else [what]:
