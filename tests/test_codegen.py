@@ -536,3 +536,24 @@ def test_a_players_attribute_that_static_abilities_read_is_set_in_place_and_they
     assert game.read(scorer, "power") == 5  # 1 + 4: the condition holds now
     game.perform("raise_scores", n=9)
     assert [p["score"] for p in game.player_attrs] == [10, 10] and game.read(scorer, "power") == 11
+
+
+def test_the_names_a_choice_reads_again_and_again_are_read_from_the_frame_once(tmp_path):
+    """In code that may stop, the options of a `choose` read the block's names from the frame
+    once, before the selection that reads them for every item."""
+    path = _toy_with(tmp_path, 'procedure pick_strong(p, floor) {\n'
+                               '  let c = choose "a strong card" from all c in hand(p) where c.power >= floor by p\n'
+                               '  c.flag = true\n'
+                               '  let d = choose "another" from all d in hand(p) where d.power >= floor and d != c by p\n'
+                               '  d.flag = true\n}\n')
+    rules = load(path)
+    source = _source_of(rules, "procedure pick_strong")
+    held = re.findall(r"(_h\d+) = L\['floor'\]", source)
+    assert held and f">= {held[0]}" in source and ">= L['floor']" not in source
+    game = _empty(rules)
+    cards = [game.new_card(rules.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
+             for name in ("Plain", "Big", "Big")]
+    game.perform("pick_strong", p=game.players[0], floor=3)
+    assert [o.label for o in game.decision()[1]] == ["Big", "Big"]
+    game.apply(1)
+    assert [game.attrs[c.id]["flag"] for c in cards] == [False, True, True]  # the other Big, asked for none

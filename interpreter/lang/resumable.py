@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import ast
-from .analysis import chooses_in, local_bindings, procedure_calls, stops_in_loops
+from .analysis import chooses_in, free_name_counts, local_bindings, procedure_calls, stops_in_loops
 from .codegen import CodeGenerator, Line, Scope, indent, literal
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
@@ -299,9 +299,17 @@ class ResumableWriter:
     def _choose(self, c: ast.Choose, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
         gen = self.gen
         gen.choices = subst
-        source = gen.as_list(c.source, scope)
-        chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
-        count = gen.ex(c.count, scope) if c.count is not None else "1"
+        held = self._held_names(c, scope)
+        if held:  # frame names read more than once: read once, into Python locals
+            out.append(Straight([(f"{temp} = {scope.get(name)}", c.span) for name, temp in held.items()]))
+        saved = scope.names
+        scope.names = {**saved, **held}
+        try:
+            source = gen.as_list(c.source, scope)
+            chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+            count = gen.ex(c.count, scope) if c.count is not None else "1"
+        finally:
+            scope.names = saved
         prompt = self.prompt(c.label, scope)
         if c.kind == "one":
             distinct = ", True" if gen.distinct_tags(c.source, scope) is not None else ""
@@ -310,6 +318,27 @@ class ResumableWriter:
             call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
                     f"{chooser}, {gen.const(c.span)})")
         self._point(out, call, c.span, "if g.halted:")
+
+    def _held_names(self, c: ast.Choose, scope: Scope) -> dict[str, str]:
+        """The block's names that a choice's options, chooser and count read more than once
+        (inside a selection, once per item), each with a Python local to read it from: working
+        out the options cannot change the frame's names (a `choose` inside them has been asked
+        already, and an expression binds no name)."""
+        reads: dict[str, int] = {}
+        for part in (c.source, c.chooser, c.count):
+            if part is not None:
+                for name, n in free_name_counts(part).items():
+                    reads[name] = reads.get(name, 0) + n
+        repeated = {name for name, n in reads.items() if n > 1}
+        repeated |= {n.id for sel in ast.walk(c.source) if isinstance(sel, (ast.Select, ast.Comprehension))
+                     for n in ast.walk(sel) if isinstance(n, ast.Name)} & set(reads)
+        locals_ = set(local_bindings(self._body)) | set(self._bound)
+        held = {}
+        for name in sorted(repeated):
+            known = scope.names.get(name)
+            if known is not None and known.startswith("L[") or known is None and name in locals_:
+                held[name] = self.gen.temp("_h")
+        return held
 
     def prompt(self, text: str | None, scope: Scope) -> str:
         """A decision's prompt; `{name}` or `{name.attr}` in it shows that value (as options show
