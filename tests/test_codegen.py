@@ -70,7 +70,7 @@ def test_a_runtime_error_points_at_the_statement_that_raised_it(tmp_path):
                                "  game.counter = c.power + \"x\"\n  game.counter = 4\n}\n")
     rules = load(path)
     game = _empty(rules)
-    card = game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+    card = _in_hand(game)
     with pytest.raises(RuntimeRuleError) as info:
         game.perform("faulty", c=card)
     span = info.value.span
@@ -88,6 +88,11 @@ def test_a_runtime_error_in_a_suspendable_procedure_points_at_its_line(tmp_path)
     with pytest.raises(RuntimeRuleError) as info:
         game.apply("left")
     assert info.value.span.line == 4 and info.value.span.file.endswith("extra.rules")
+
+
+def _in_hand(game, name: str = "Plain"):
+    """A new card in player 1's hand."""
+    return game.new_card(game.rules.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
 
 
 def _source_of(rules, label: str) -> str:
@@ -140,7 +145,7 @@ def test_names_that_only_ever_hold_lists_are_used_as_lists(tmp_path):
     assert "len(v_mine)" in source  # mine: always a list, taken as it is
     assert "_as_list(v_other)" in source  # other: whatever x is, made a list first
     game = _empty(rules)
-    game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+    _in_hand(game)
     game.perform("sizes", x=game.players[1])
     assert game.globals["counter"] == 10 * 2 + 1
     game.perform("sizes", x=None)  # none counts as no item, in a list or alone
@@ -219,7 +224,7 @@ def test_an_attribute_with_the_same_limits_everywhere_is_set_in_place_within_the
     source = _source_of(rules, "procedure limits")
     assert "g.player_attrs[_t" in source and "= min(10, max(-5, 50))" in source
     game = _empty(rules)
-    card = game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+    card = _in_hand(game)
     game.perform("limits", p=game.players[0], c=card)
     assert game.globals["counter"] == 10 + 100 * -5 + 10000 * 0
 
@@ -462,7 +467,7 @@ def test_a_choose_that_might_repeat_an_option_offers_it_once(tmp_path):
     calls = re.findall(r"g\.choose_one\(.*", source)
     assert calls and all(call.endswith(", True)") != ("g.zones" in call) for call in calls)  # only the rows
     game = _empty(rules)
-    cards = [game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0]) for _ in range(2)]
+    cards = [_in_hand(game) for _ in range(2)]
     game.perform("twice", p=game.players[0])
     _seat, options = game.decision()
     assert [o.value for o in options] == cards  # each card once
@@ -487,7 +492,7 @@ def test_a_loops_cards_are_written_without_testing_what_they_are(tmp_path):
     assert tested not in mark and "v_c.defn.type ==" in mark and "if 'flag' in (_d" in mark
     assert tested in mixed  # c is bound again in the loop: it may hold anything there
     game = _empty(rules)
-    cards = [game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0]) for _ in range(2)]
+    cards = [_in_hand(game) for _ in range(2)]
     game.perform("mark", p=game.players[0])
     assert [game.attrs[c.id]["flag"] for c in cards] == [True, True]
     game.perform("mixed", p=game.players[0])
@@ -514,7 +519,7 @@ def test_a_loop_that_cannot_stop_keeps_its_name_in_python_in_code_that_may_stop(
     assert "for L['d'] in" in source and "L['h'] = " in source  # bound twice; a loop that may stop
     game = _empty(rules)
     for _ in range(2):
-        game.new_card(rules.card_defs["Plain"], ZoneKey("hand", 1, ""), game.players[0])
+        _in_hand(game)
     game.perform("count_then_ask", p=game.players[0])
     for answer in ("left", "right", "right"):
         game.apply(answer)
@@ -551,8 +556,7 @@ def test_the_names_a_choice_reads_again_and_again_are_read_from_the_frame_once(t
     held = re.findall(r"(_h\d+) = L\['floor'\]", source)
     assert held and f">= {held[0]}" in source and ">= L['floor']" not in source
     game = _empty(rules)
-    cards = [game.new_card(rules.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
-             for name in ("Plain", "Big", "Big")]
+    cards = [_in_hand(game, name) for name in ("Plain", "Big", "Big")]
     game.perform("pick_strong", p=game.players[0], floor=3)
     assert [o.label for o in game.decision()[1]] == ["Big", "Big"]
     game.apply(1)

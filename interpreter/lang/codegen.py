@@ -251,9 +251,7 @@ class CodeGenerator:
         self._counter = 0
         self.choices: dict[int, str] = {}  # the temporary local holding each lifted choose's answer
         self._iterable_depth = 0
-        self._list_functions: set[str] = set()
-        self._card_functions: set[str] = set()
-        self._distinct_functions: set[str] = set()
+        self._visiting: set[tuple[str, str]] = set()  # (analysis, function) under way: see `_through_body`
         self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
         self.stop_breaks = False  # in resumable code: `stop` leaves an inlined procedure's statements
 
@@ -422,19 +420,25 @@ class CodeGenerator:
         stored = self.temp("_d")
         return f"({stored}[{attr}] if {attr} in ({stored} := g.attrs[{card}.id]) else g.read({card}, {attr}))"
 
+    def _through_body(self, analysis: str, func: str, of_body: Callable[[ast.Expr], Any], unknown: Any) -> Any:
+        """What an analysis says of a call of a user function: what it says of the body; `unknown`
+        while that function's body is being analysed already (a recursive function)."""
+        key = (analysis, func)
+        if key in self._visiting:
+            return unknown
+        self._visiting.add(key)
+        try:
+            return of_body(self.names.functions[func].body)
+        finally:
+            self._visiting.discard(key)
+
     def new_list(self, e: ast.Expr) -> bool:
         """Whether an expression always gives a new Python list (no copy or conversion needed)."""
         if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
             return True
         if isinstance(e, ast.Call):
             if e.func in self.names.functions:  # what the function's body gives
-                if e.func in self._list_functions:
-                    return False  # (a recursive function: not known here)
-                self._list_functions.add(e.func)
-                try:
-                    return self.new_list(self.names.functions[e.func].body)
-                finally:
-                    self._list_functions.discard(e.func)
+                return self._through_body("new list", e.func, self.new_list, False)
             return e.func in self.names.zones or e.func in _NEW_LIST_FUNCTIONS
         if isinstance(e, ast.BinOp) and e.op == "+":
             return self.new_list(e.left) or self.new_list(e.right)
@@ -503,13 +507,8 @@ class CodeGenerator:
             if e.func in self.names.zones:
                 return True
             if e.func in self.names.functions:
-                if e.func in self._card_functions:
-                    return False  # (a recursive function: not known here)
-                self._card_functions.add(e.func)
-                try:
-                    return self.is_card_list(self.names.functions[e.func].body, Scope(False))
-                finally:
-                    self._card_functions.discard(e.func)
+                return self._through_body("card list", e.func, lambda body: self.is_card_list(body, Scope(False)),
+                                          False)
             return e.func in ("take", "drop", "reverse", "shuffled") and bool(e.args) and self.is_card_list(
                 e.args[0], scope)
         if isinstance(e, ast.Select):
@@ -612,13 +611,7 @@ class CodeGenerator:
             constants = tuple((i, a.value) for i, a in enumerate(e.args) if isinstance(a, (ast.StrLit, ast.IntLit)))
             return frozenset({("zone", e.func, constants)})
         if e.func in self.names.functions:
-            if e.func in self._distinct_functions:
-                return None  # (a recursive function: not known here)
-            self._distinct_functions.add(e.func)
-            try:
-                return self.distinct_tags(self.names.functions[e.func].body, Scope(False))
-            finally:
-                self._distinct_functions.discard(e.func)
+            return self._through_body("distinct", e.func, lambda body: self.distinct_tags(body, Scope(False)), None)
         if e.func in ("take", "drop", "reverse", "shuffled") and e.args:
             return self.distinct_tags(e.args[0], scope)
         if e.func == "abilities" and len(e.args) == 1:
