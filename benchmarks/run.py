@@ -2,7 +2,9 @@
 
 Per shipped game, on one core (the process is pinned to CPU 0 where the OS allows): random full
 games per second, decisions per second, clones per second (of mid-game states), and peak memory
-of one game (tracemalloc). Each figure is the median of --runs runs. Where a hand-written Python
+of one game (tracemalloc). Games are played as `cardrules simulate` plays them, by
+`Game.play_out` (the rules call the deciding function and go on); the games/s of the same games
+taken one decision at a time (`decision()`, `apply()`, the rules suspended at each) follow. Each figure is the median of --runs runs. Where a hand-written Python
 version of the game exists (benchmarks/handwritten_<game>.py), it runs interleaved with the
 interpreter's runs and the ratio of the medians is printed. `--memory N` also plays N
 games in a row and reports the traced memory after each tenth of them, to show it stays flat.
@@ -29,6 +31,13 @@ from interpreter.paths import shipped_games  # noqa: E402
 
 
 def play(rules, seed: int, rng: random.Random, log: bool = False) -> int:
+    """One random game by `play_out`; its number of decisions."""
+    game = rules.new_game(seed=seed, log=log)
+    return game.play_out(lambda g: rng.randrange(len(g.decision()[1])))
+
+
+def play_stepped(rules, seed: int, rng: random.Random, log: bool = False) -> int:
+    """The same game as `play`, one decision at a time."""
     game = rules.new_game(seed=seed, log=log)
     decisions = 0
     while not game.is_over:
@@ -38,12 +47,12 @@ def play(rules, seed: int, rng: random.Random, log: bool = False) -> int:
     return decisions
 
 
-def games_per_second(rules, seconds: float, seed: int) -> tuple[float, float]:
+def games_per_second(rules, seconds: float, seed: int, player=play) -> tuple[float, float]:
     rng = random.Random(seed)
     games = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        decisions += play(rules, seed + games, rng)
+        decisions += player(rules, seed + games, rng)
         games += 1
     elapsed = time.perf_counter() - start
     return games / elapsed, decisions / elapsed
@@ -110,11 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     report = {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs, "games": {}}
     for name in args.games or shipped_games():
         rules = load(name)
-        gps, dps, cps, base = [], [], [], []
+        gps, dps, sgps, cps, base = [], [], [], [], []
         for run in range(args.runs):
             g, d = games_per_second(rules, args.seconds, args.seed + 100_000 * run)
             gps.append(g)
             dps.append(d)
+            sgps.append(games_per_second(rules, args.seconds, args.seed + 100_000 * run, play_stepped)[0])
             cps.append(clones_per_second(rules, args.seconds / 2, args.seed + run))
             b = baseline_games_per_second(name, args.seconds, args.seed + 100_000 * run)
             if b is not None:
@@ -125,10 +135,12 @@ def main(argv: list[str] | None = None) -> int:
             "clones_per_s": round(statistics.median(cps)),
             "peak_memory_kib": round(peak_memory_kib(rules, args.seed), 1),
             "games_per_s_runs": [round(x, 1) for x in gps],
+            "stepped_games_per_s": round(statistics.median(sgps), 1),
         }
         if base:
             entry["handwritten_games_per_s"] = round(statistics.median(base), 1)
             entry["handwritten_over_interpreter"] = round(statistics.median(base) / statistics.median(gps), 1)
+            entry["handwritten_over_stepped"] = round(statistics.median(base) / statistics.median(sgps), 1)
         if args.memory:
             entry["memory_kib_series"] = [round(x) for x in memory_series(rules, args.memory, args.seed)]
         report["games"][name] = entry
@@ -136,9 +148,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {entry['games_per_s']} games/s, {entry['decisions_per_s']} decisions/s, "
                   f"{entry['clones_per_s']} clones/s, peak {entry['peak_memory_kib']} KiB for one game "
                   f"(median of {args.runs}; runs {entry['games_per_s_runs']})", flush=True)
+            print(f"  one decision at a time (decision/apply): {entry['stepped_games_per_s']} games/s")
             if base:
                 print(f"  hand-written Python version: {entry['handwritten_games_per_s']} games/s, "
-                      f"{entry['handwritten_over_interpreter']}x the interpreter (runs interleaved)")
+                      f"{entry['handwritten_over_interpreter']}x the interpreter "
+                      f"({entry['handwritten_over_stepped']}x one decision at a time; runs interleaved)")
             if args.memory:
                 print(f"  traced memory after each tenth of {args.memory} games (KiB): {entry['memory_kib_series']}")
     if args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playout import cards_of, playout, replay_log
+from playout import cards_of, played_out_log, playout, replay_log
 
 from interpreter import load
 
@@ -54,4 +54,7 @@ def test_random_bases_games_keep_invariants_and_end(format_name, seed, agent_see
     game, choices = playout(rules, seed, agent_seed, BasesInvariants(rules))
     assert game.result is not None
     assert game.result.turns <= rules.options["turn_limit"] + 1
+    # the same seed and decisions give the same log ...
     assert replay_log(rules, seed, choices) == game.log
+    # ... whether the rules stop at each decision (`apply`) or not (`play_out`)
+    assert played_out_log(rules, seed, choices) == game.log

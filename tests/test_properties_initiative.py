@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playout import cards_of, playout, replay_log, same_json
+from playout import cards_of, played_out_log, playout, replay_log, same_json
 
 from interpreter import load, load_game_json
 
@@ -35,8 +35,10 @@ def test_random_games_keep_invariants_and_end(seed, agent_seed):
     if result.winner is not None:
         loser = RULES.player_count + 1 - result.winner
         assert game.read(game.players[loser - 1], "health") <= 0
-    # the same seed and decisions give the same log
+    # the same seed and decisions give the same log ...
     assert replay_log(RULES, seed, choices) == game.log
+    # ... whether the rules stop at each decision (`apply`) or not (`play_out`)
+    assert played_out_log(RULES, seed, choices) == game.log
 
 
 @settings(max_examples=25, deadline=None)

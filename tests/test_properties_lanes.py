@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playout import cards_of, playout, replay_log
+from playout import cards_of, played_out_log, playout, replay_log
 
 from interpreter import load
 
@@ -54,7 +54,10 @@ def test_random_lanes_games_keep_invariants_and_end(variant, seed, agent_seed):
     if game.result.winner is not None:
         loser = game.players[2 - game.result.winner]
         assert game.read(game.read(loser, "keep"), "part") == "fort"
+    # the same seed and decisions give the same log ...
     assert replay_log(rules, seed, choices) == game.log
+    # ... whether the rules stop at each decision (`apply`) or not (`play_out`)
+    assert played_out_log(rules, seed, choices) == game.log
 
 
 def test_every_player_owns_nine_cards_after_the_draft():

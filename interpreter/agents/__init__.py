@@ -8,11 +8,22 @@ construction. `act(view)` returns one of `view.options` (or its index).
     agents = [make_agent("random", seed=1), make_agent("first")]
     while not game.is_over:
         play_decision(game, agents)
+
+or, to the end at once and faster, `play_out(game, agents)`.
 """
 
 from __future__ import annotations
 
-from .base import Agent, DecisionView, UnknownAgentError, agent_names, make_agent, play_decision, view_of
+from .base import (
+    Agent,
+    DecisionView,
+    UnknownAgentError,
+    agent_names,
+    make_agent,
+    play_decision,
+    play_out,
+    view_of,
+)
 from .human import HumanAgent, HumanQuit, render_observation
 from .simple import FirstAgent, RandomAgent
 
@@ -27,6 +38,7 @@ __all__ = [
     "agent_names",
     "make_agent",
     "play_decision",
+    "play_out",
     "render_observation",
     "view_of",
 ]

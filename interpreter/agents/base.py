@@ -74,6 +74,20 @@ def play_decision(game, agents: Sequence[Agent]):
     return option
 
 
+def play_out(game, agents: Sequence[Agent]) -> int:
+    """Play the game to its end, each decision by the agent of the deciding seat, as
+    `play_decision` in a loop would, but without suspending the rules at each decision
+    (`Game.play_out`). Returns the number of decisions taken. If an agent raises or answers
+    illegally, that error is raised and the game waits at that decision."""
+    acts = [agent.act for agent in agents]
+
+    def decide(game):
+        view = view_of(game)
+        return acts[view.seat - 1](view)
+
+    return game.play_out(decide)
+
+
 def _registry() -> dict[str, Callable[..., Agent]]:
     from .human import HumanAgent
     from .simple import FirstAgent, RandomAgent

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..agents import make_agent, play_decision
+from ..agents import make_agent, play_out
 from ..errors import CardrulesError
 from .common import agent_seed, err_console, out_console
 
@@ -29,10 +29,7 @@ def play_one(rules, agent_names: list[str], seed: int) -> GameResult:
     try:
         game = rules.new_game(seed=seed, log=False)
         agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(agent_names, start=1)]
-        decisions = 0
-        while not game.is_over:
-            play_decision(game, agents)
-            decisions += 1
+        decisions = play_out(game, agents)
         r = game.result
         return (r.winner, r.reason, r.turns, decisions)
     except CardrulesError as err:

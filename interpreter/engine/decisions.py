@@ -175,8 +175,7 @@ class Decisions:
             return
         if type(who) is not PlayerRef:
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
-        self.pending = Pending(who.seat, var, prompt or "choose", candidates, self, False, span)
-        self.halted = True
+        self._ask(Pending(who.seat, var, prompt or "choose", candidates, self, False, span), f)
 
     def choose(self, f, var: str, kind: str, n, prompt, values: list, who, span, always_ask: bool = False) -> None:
         if kind == "one":
@@ -205,8 +204,14 @@ class Decisions:
         if not isinstance(who, PlayerRef):
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
         unwrap = kind != "one" and any(type(x) is Labelled for x in values)
-        self.pending = Pending(who.seat, var, prompt or "choose", candidates, self, unwrap, span)
-        self.halted = True
+        self._ask(Pending(who.seat, var, prompt or "choose", candidates, self, unwrap, span), f)
+
+    def _ask(self, pending: Pending, f) -> None:
+        """Offer a decision: during `play_out`, answer it at once and go on; otherwise (or when
+        the answer fails) suspend until `apply`."""
+        self.pending = pending
+        if self.decide is None or not self._answer_now(pending, f):
+            self.halted = True
 
     def label(self, value) -> str:
         if type(value) is CardRef:

@@ -9,6 +9,7 @@ machine; `apply` stores the answer in the waiting frame and resumes it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +85,9 @@ class Game(ContinuousEffects, Decisions):
         self.rng = random.Random(seed)
         self.frames: list[Frame] = []
         self.pending: Pending | None = None
+        self.decide: Callable[[Game], Any] | None = None  # while `play_out` runs
+        self.answered = 0
+        self._interrupted: BaseException | None = None
         self.result: Result | None = None
         self.halted = False
         self.logging = log
@@ -138,21 +142,68 @@ class Game(ContinuousEffects, Decisions):
         pending = self.pending
         if pending is None:
             raise IllegalDecisionError("the game is over: no decision can be taken")
-        if type(option) is int and not self.logging and 0 <= option < len(pending._values):
-            value = pending._values[option]  # (by index, unlogged: no Option needed)
-            if pending._unwrap or type(value) is Labelled:
-                value = pending.value_at(option)
-        else:
-            chosen = self._find_option(pending, option)
-            value = chosen.value
-            if self.logging:
-                self.log_entries.append(("decision", pending.seat, chosen.id, chosen.label))
+        value = self._answer_value(pending, option)
         if pending.shared:  # a copy waits on the same decision: its text must not follow this game
             pending.settle()
         self.frames[-1].locals[pending.var] = value
         self.pending = None
         self.halted = False
         self._run()
+
+    def play_out(self, decide: Callable[[Game], Any]) -> int:
+        """Play on to the end of the game, `decide(game)` answering each decision as it comes
+        (with anything `apply` takes; `decision()` and `observation()` give what is asked).
+
+        The same game as `while not game.is_over: game.apply(decide(game))`, but the rules do
+        not stop at each decision: they call `decide` and go on, which is faster (random
+        playouts, simulations). If `decide` raises, or gives an illegal answer, that error is
+        raised here and the game waits at that decision, as after `decision()`. Returns the
+        number of decisions taken."""
+        if self.decide is not None:
+            raise IllegalDecisionError("play_out is already running in this game")
+        self.answered = 0
+        self.decide = decide
+        try:
+            while self.pending is not None:
+                self.apply(decide(self))
+                self.answered += 1
+                interrupted, self._interrupted = self._interrupted, None
+                if interrupted is not None:
+                    raise interrupted
+        finally:
+            self.decide = None
+        return self.answered
+
+    def _answer_now(self, pending: Pending, f: Frame) -> bool:
+        """During `play_out`: answer the decision just offered by code running in `f` and go
+        on (True), or keep why it could not be answered and let the game wait at it (False)."""
+        budget = self.rules.step_budget  # (it counts the steps between two decisions)
+        self.steps += budget - self.steps_left
+        self.steps_left = budget
+        try:
+            value = self._answer_value(pending, self.decide(self))
+        except BaseException as err:  # (even an interrupt: it is raised once the rules have stopped)
+            self._interrupted = err
+            return False
+        if pending.shared:
+            pending.settle()
+        f.locals[pending.var] = value
+        self.pending = None
+        self.answered += 1
+        return True
+
+    def _answer_value(self, pending: Pending, option) -> Any:
+        """The value of an answer to the pending decision, the decision logged; an answer that
+        is not one of its options raises IllegalDecisionError."""
+        if type(option) is int and not self.logging and 0 <= option < len(pending._values):
+            value = pending._values[option]  # (by index, unlogged: no Option needed)
+            if pending._unwrap or type(value) is Labelled:
+                value = pending.value_at(option)
+            return value
+        chosen = self._find_option(pending, option)
+        if self.logging:
+            self.log_entries.append(("decision", pending.seat, chosen.id, chosen.label))
+        return chosen.value
 
     def _find_option(self, pending: Pending, option) -> Option:
         options = pending
@@ -225,6 +276,8 @@ class Game(ContinuousEffects, Decisions):
             rng = random.Random.__new__(random.Random)  # Random() would seed itself from the OS first
             rng.setstate(self.rng.getstate())
         new.rng = rng
+        new.decide = None  # (a copy made while `play_out` asks is not played out itself)
+        new._interrupted = None
         new.frames = [f.copy() for f in self.frames]
         if self.pending is not None:
             self.pending.shared = True  # (the copy shares it: see Pending)

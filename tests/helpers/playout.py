@@ -110,6 +110,15 @@ def replay_log(rules, seed: int, choices: list[int]) -> list[dict]:
     return game.log
 
 
+def played_out_log(rules, seed: int, choices: list[int]) -> list[dict]:
+    """The log of the game of these decisions played by `Game.play_out`, which does not stop
+    the rules at each decision (see `replay_log`, which does)."""
+    answers = iter(choices)
+    game = rules.new_game(seed=seed)
+    assert game.play_out(lambda _game: next(answers)) == len(choices)
+    return game.log
+
+
 def cards_of(game: Game, seat: int) -> list[CardRef]:
     """The non-token cards a player owns (cards nobody owns yet, such as an undrafted pile, excluded)."""
     out = []
