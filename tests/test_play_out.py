@@ -1,5 +1,7 @@
 """`Game.play_out` (and `agents.play_out`): decisions answered while the rules run, the same game
-as `apply` in a loop; an error or an illegal answer leaves the game waiting at that decision."""
+as `apply` in a loop; an error or an illegal answer leaves the game waiting at that decision.
+With `fast=True` (the rules in their rollout form) the game is the same again, and one that such
+an error stops cannot go on."""
 
 from __future__ import annotations
 
@@ -27,9 +29,18 @@ def _stepped(rules, seed: int, answers: list[int]):
     return game
 
 
+def _state(game) -> dict:
+    """A finished game's JSON without its frames and step count, which a fast play_out does not
+    keep as `apply` does (it leaves no frames to resume)."""
+    data = game.to_json()
+    del data["frames"], data["steps"]
+    return data
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 @pytest.mark.parametrize("seed", [3, 11])
-def test_play_out_plays_the_game_apply_plays(name, seed):
+@pytest.mark.parametrize("fast", [False, True])
+def test_play_out_plays_the_game_apply_plays(name, seed, fast):
     rules = GAMES[name]
     stepped = rules.new_game(seed=seed)
     agents = [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]
@@ -38,10 +49,33 @@ def test_play_out_plays_the_game_apply_plays(name, seed):
         play_decision(stepped, agents)
         decisions += 1
     played = rules.new_game(seed=seed)
-    assert play_out(played, [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]) == decisions
+    assert play_out(played, [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")], fast=fast) == decisions
     assert played.result == stepped.result
     assert played.log == stepped.log
-    assert same_json(played, stepped)  # (the step count included)
+    if fast:
+        assert _state(played) == _state(stepped)
+    else:
+        assert same_json(played, stepped)  # (the step count included)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_fast_play_out_from_the_middle_of_a_game(name):
+    """Frames waiting when it starts resume as ever; what they call runs in its rollout form."""
+    rules = GAMES[name]
+    rng = random.Random(4)
+    answers = [rng.randrange(40) for _ in range(400)]
+    stepped, played = rules.new_game(seed=4), rules.new_game(seed=4)
+    for game in (stepped, played):
+        for answer in answers[:15]:
+            game.apply(answer % len(game.decision()[1]))
+    rest = iter(answers[15:])
+    played.play_out(lambda g: next(rest) % len(g.decision()[1]), fast=True)
+    for answer in answers[15:]:
+        if stepped.is_over:
+            break
+        stepped.apply(answer % len(stepped.decision()[1]))
+    assert stepped.is_over and played.result == stepped.result
+    assert played.log == stepped.log and _state(played) == _state(stepped)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -117,3 +151,47 @@ def test_play_out_cannot_run_twice_at_once_nor_after_the_end():
         game.play_out(decide)
     assert game.play_out(lambda g: 0) > 0 and game.is_over
     assert game.play_out(lambda g: 0) == 0
+
+
+@pytest.mark.parametrize("failure", ["illegal", "raises"])
+def test_a_fast_play_out_that_fails_leaves_a_game_that_cannot_go_on(failure):
+    game = GAMES["bases"].new_game(seed=6)
+    rng = random.Random(6)
+    asked = []
+
+    def decide(g):
+        asked.append(1)
+        if len(asked) == 25:
+            if failure == "raises":
+                raise Interrupt("stop here")
+            return -1
+        return rng.randrange(len(g.decision()[1]))
+
+    with pytest.raises(IllegalDecisionError if failure == "illegal" else Interrupt):
+        game.play_out(decide, fast=True)
+    assert game.broken and not game.is_over and not game.rolling
+    with pytest.raises(IllegalDecisionError, match="cannot go on"):
+        game.decision()
+    with pytest.raises(IllegalDecisionError, match="cannot go on"):
+        game.apply(0)
+    with pytest.raises(IllegalDecisionError, match="cannot go on"):
+        game.play_out(lambda g: 0)
+
+
+def test_a_game_cannot_be_copied_or_saved_while_a_fast_play_out_runs_it():
+    game = GAMES["initiative"].new_game(seed=3)
+    tried = []
+
+    def decide(g):
+        for attempt in (g.clone, g.to_json):
+            try:
+                attempt()
+            except IllegalDecisionError as err:
+                tried.append(str(err))
+        return 0
+
+    decisions = game.play_out(decide, fast=True)
+    assert game.is_over and len(tried) == 2 * decisions  # each attempt refused, and the game went on
+    assert all("while play_out(fast=True) plays it" in text for text in tried)
+    assert "cannot be copied" in tried[0] and "cannot be saved" in tried[1]
+    assert game.clone().result == game.result  # (once it has ended, it may)

@@ -74,18 +74,19 @@ def play_decision(game, agents: Sequence[Agent]):
     return option
 
 
-def play_out(game, agents: Sequence[Agent]) -> int:
+def play_out(game, agents: Sequence[Agent], fast: bool = False) -> int:
     """Play the game to its end, each decision by the agent of the deciding seat, as
     `play_decision` in a loop would, but without suspending the rules at each decision
-    (`Game.play_out`). Returns the number of decisions taken. If an agent raises or answers
-    illegally, that error is raised and the game waits at that decision."""
+    (`Game.play_out`, `fast` as there). Returns the number of decisions taken. If an agent
+    raises or answers illegally, that error is raised and the game waits at that decision
+    (with `fast`, the game cannot go on)."""
     acts = [agent.act for agent in agents]
 
     def decide(game):
         view = view_of(game)
         return acts[view.seat - 1](view)
 
-    return game.play_out(decide)
+    return game.play_out(decide, fast)
 
 
 def _registry() -> dict[str, Callable[..., Agent]]:

@@ -29,7 +29,7 @@ def play_one(rules, agent_names: list[str], seed: int) -> GameResult:
     try:
         game = rules.new_game(seed=seed, log=False)
         agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(agent_names, start=1)]
-        decisions = play_out(game, agents)
+        decisions = play_out(game, agents, fast=True)  # (a game that fails is reported, not resumed)
         r = game.result
         return (r.winner, r.reason, r.turns, decisions)
     except CardrulesError as err:

@@ -27,7 +27,7 @@ from ..lang.values import (
     PlayerRef,
     ZoneKey,
 )
-from .decisions import Decisions, Option, Pending
+from .decisions import Decisions, Option, Pending, _distinct
 from .effects import ContinuousEffects, clamp
 
 
@@ -86,8 +86,11 @@ class Game(ContinuousEffects, Decisions):
         self.frames: list[Frame] = []
         self.pending: Pending | None = None
         self.decide: Callable[[Game], Any] | None = None  # while `play_out` runs
+        self.rolling = False  # while `play_out(fast=True)` runs: blocks run in their rollout form
+        self.broken = ""  # why the game cannot go on (a fast `play_out` stopped half-way), or ""
         self.answered = 0
         self._interrupted: BaseException | None = None
+        self._answer_box = Frame(None, {})  # where `ask_now` has an answer put
         self.result: Result | None = None
         self.halted = False
         self.logging = log
@@ -127,7 +130,7 @@ class Game(ContinuousEffects, Decisions):
         sequence of Option, each made when first read)."""
         pending = self.pending
         if pending is None:
-            raise IllegalDecisionError("the game is over: there is no decision to take")
+            raise IllegalDecisionError(self._no_decision("there is no decision to take"))
         return pending.seat, pending
 
     @property
@@ -141,7 +144,7 @@ class Game(ContinuousEffects, Decisions):
         """
         pending = self.pending
         if pending is None:
-            raise IllegalDecisionError("the game is over: no decision can be taken")
+            raise IllegalDecisionError(self._no_decision("no decision can be taken"))
         value = self._answer_value(pending, option)
         if pending.shared:  # a copy waits on the same decision: its text must not follow this game
             pending.settle()
@@ -150,7 +153,7 @@ class Game(ContinuousEffects, Decisions):
         self.halted = False
         self._run()
 
-    def play_out(self, decide: Callable[[Game], Any]) -> int:
+    def play_out(self, decide: Callable[[Game], Any], fast: bool = False) -> int:
         """Play on to the end of the game, `decide(game)` answering each decision as it comes
         (with anything `apply` takes; `decision()` and `observation()` give what is asked).
 
@@ -158,11 +161,21 @@ class Game(ContinuousEffects, Decisions):
         not stop at each decision: they call `decide` and go on, which is faster (random
         playouts, simulations). If `decide` raises, or gives an illegal answer, that error is
         raised here and the game waits at that decision, as after `decision()`. Returns the
-        number of decisions taken."""
+        number of decisions taken.
+
+        `fast=True` is faster still: the rules run as plain Python (their rollout form, written
+        on first use), with nothing kept to resume them by. The game is the same, but if `decide`
+        fails, the game is left unfinished and cannot go on (`broken` says why): for games that
+        are thrown away if that happens, such as simulations and the playouts of a search."""
         if self.decide is not None:
             raise IllegalDecisionError("play_out is already running in this game")
+        if self.broken:
+            raise IllegalDecisionError(self._no_decision("it cannot be played out"))
+        if fast:
+            self.rules.compiler.compile_rollout()
         self.answered = 0
         self.decide = decide
+        self.rolling = fast
         try:
             while self.pending is not None:
                 self.apply(decide(self))
@@ -170,9 +183,83 @@ class Game(ContinuousEffects, Decisions):
                 interrupted, self._interrupted = self._interrupted, None
                 if interrupted is not None:
                     raise interrupted
+        except _Abandoned:
+            interrupted, self._interrupted = self._interrupted, None
+            self.broken = f"play_out(fast=True) stopped at a decision: {type(interrupted).__name__}: {interrupted}"
+            self.pending = None
+            self.halted = True
+            raise interrupted from None
+        except RecursionError:
+            self.broken = "rule code ran too deep"
+            self.halted = True
+            raise RuntimeRuleError("rule code ran too deep (calls or triggered abilities without end?)") from None
         finally:
             self.decide = None
+            self.rolling = False
         return self.answered
+
+    def _not_rolling(self, done: str) -> None:
+        if self.rolling:  # (the rules' state lives in Python locals: no frame holds where they are)
+            raise IllegalDecisionError(f"a game cannot be {done} while play_out(fast=True) plays it: "
+                                       f"use play_out without fast for agents that do that")
+
+    def _no_decision(self, what: str) -> str:
+        if self.broken:
+            return f"the game cannot go on ({self.broken}): {what}"
+        return f"the game is over: {what}"
+
+    def ask_now(self, kind: str, n, prompt, values: list, who, span, distinct: bool = False,
+                always_ask: bool = False):
+        """A `choose` in rule code's rollout form: its answer, asked at once (`play_out(fast=True)`).
+        The common case (one value) is `choose_one` and `_answer_now` written out, as it runs
+        for most decisions of a simulation."""
+        if kind != "one" or always_ask:
+            box = self._answer_box
+            self.choose(box, "", kind, n, prompt, values, who, span, always_ask)
+            if self.halted:  # (`decide` failed: nothing can resume this code)
+                raise _Abandoned
+            return box.locals[""]
+        if len(values) < 2:  # nothing to ask
+            only = values[0] if values else None
+            return only.value if type(only) is Labelled else only
+        candidates = values if distinct else _distinct(values)
+        if len(candidates) == 1:
+            only = candidates[0]
+            return only.value if type(only) is Labelled else only
+        if type(who) is not PlayerRef:
+            self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
+        pending = self.pending = Pending(who.seat, "", prompt or "choose", candidates, self, False, span)
+        self.steps_left = self.rules.step_budget  # (it counts the steps between two decisions)
+        try:
+            answer = self.decide(self)
+            if type(answer) is int and not self.logging and 0 <= answer < len(candidates):
+                value = candidates[answer]
+                if type(value) is Labelled:
+                    value = value.value
+            else:
+                value = self._answer_value(pending, answer)
+        except BaseException as err:  # (nothing can resume this code: see `play_out`)
+            self._interrupted = err
+            raise _Abandoned from None
+        if pending.shared:
+            pending.settle()
+        self.pending = None
+        self.answered += 1
+        return value
+
+    def drain(self, f: Frame) -> None:
+        """For rule code in its rollout form: run the frames pushed above `f` (triggered
+        abilities, a card's part, an ability) now, top first, as `descend` would."""
+        frames = self.frames
+        while frames[-1] is not f:
+            top = frames[-1]
+            top.code.rollout(self, top)
+            if self.halted:
+                return
+            frames.pop()
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(top)
 
     def _answer_now(self, pending: Pending, f: Frame) -> bool:
         """During `play_out`: answer the decision just offered by code running in `f` and go
@@ -262,6 +349,7 @@ class Game(ContinuousEffects, Decisions):
     def clone(self, rng: random.Random | None = None) -> Game:
         """An independent copy for search: same rules, copied state and continuation (and a copy
         of the random generator, unless one is given)."""
+        self._not_rolling("copied")
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
         new.cards = dict(self.cards)
@@ -277,7 +365,9 @@ class Game(ContinuousEffects, Decisions):
             rng.setstate(self.rng.getstate())
         new.rng = rng
         new.decide = None  # (a copy made while `play_out` asks is not played out itself)
+        new.rolling = False
         new._interrupted = None
+        new._answer_box = Frame(None, {})
         new.frames = [f.copy() for f in self.frames]
         if self.pending is not None:
             self.pending.shared = True  # (the copy shares it: see Pending)
@@ -301,6 +391,7 @@ class Game(ContinuousEffects, Decisions):
         return observation(self, player if isinstance(player, int) else player.seat)
 
     def to_json(self) -> dict:
+        self._not_rolling("saved")
         from .serialize import game_to_json
 
         return game_to_json(self)
@@ -367,7 +458,12 @@ class Game(ContinuousEffects, Decisions):
             top = frames[-1]
             if top is f:
                 return True
-            if top.code.entries[top.pc](self, top):
+            if self.rolling and top.pc == 0:  # (a frame pushed while rolling: its rollout form)
+                top.code.rollout(self, top)
+                if self.halted:
+                    return False
+                frames.pop()
+            elif top.code.entries[top.pc](self, top):
                 frames.pop()
             elif self.halted:
                 return False
@@ -824,6 +920,15 @@ class Game(ContinuousEffects, Decisions):
         """Push a frame and run it now, above `f`: True when it has ended and `f` may go on."""
         frames = self.frames
         frames.append(frame)
+        if self.rolling:
+            frame.code.rollout(self, frame)
+            if self.halted:
+                return False
+            frames.pop()
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(frame)
+            return True
         if frame.code.entries[frame.pc](self, frame):
             frames.pop()
             self.steps_left -= 1
@@ -845,7 +950,7 @@ class Game(ContinuousEffects, Decisions):
             return False
         self.frames.append(frame)
         try:
-            frame.code.entries[0](self, frame)
+            (frame.code.rollout if self.rolling else frame.code.entries[0])(self, frame)
         except _RULE_ERRORS as err:
             raise self._located(err, frame) from None
         finally:
@@ -984,6 +1089,10 @@ class Game(ContinuousEffects, Decisions):
         self.halted = True
         if self.logging:
             self.log_entries.append(("end", seat, reason))
+
+class _Abandoned(Exception):
+    """Raised through rule code in its rollout form when `decide` failed (see `play_out`)."""
+
 
 _DIRECT_DEPTH = 64  # frames deep that `descend` still runs frames from inside generated code
 _RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError)

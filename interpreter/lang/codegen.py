@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import Span, ValidationError
 from . import ast
 from .analysis import local_bindings
+from .rollout import RolloutStatements
 from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, _as_list, _index
 from .values import (
     ATTACHED,
@@ -35,6 +36,8 @@ from .values import (
 )
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+(?:\.[A-Za-z_][A-Za-z0-9_]*)?")  # ($7.c: a name of an inlined procedure)
+
+WHILE_BUDGET_MESSAGE = "a 'while' loop ran past the step budget"
 
 ALLOWED_BUILTINS = {"len": len, "list": list, "range": range, "sorted": sorted, "type": type, "isinstance": isinstance,
              "bool": bool, "int": int, "str": str, "tuple": tuple, "max": max, "min": min, "None": None}
@@ -239,8 +242,9 @@ class Scope:
         return self.names[name]
 
 
-class CodeGenerator:
-    """Writes Python source for expressions and native statements, given the names of a ruleset.
+class CodeGenerator(RolloutStatements):
+    """Writes Python source for expressions and native statements, given the names of a ruleset
+    (and, on first use, every block in its rollout form: see `rollout`).
 
     `host` is the compiler: it knows which procedures are native and how to inline functions."""
 
@@ -674,6 +678,8 @@ class CodeGenerator:
         var = self.choices.get(id(e))
         if var is None:
             raise ValidationError("'choose' is not allowed here (only in statements of effects)", e.span)
+        if var.startswith("_c"):  # (asked already, in the rollout form: a Python local)
+            return var
         scope.uses_frame_locals = True
         return f"L[{literal(var)}]"
 
@@ -897,6 +903,8 @@ class CodeGenerator:
         return lines
 
     def statement(self, s: ast.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
+        if self.rollout:
+            return self.rollout_statement(s, scope, loop_depth, mode)
         produced = getattr(self, "s_" + type(s).__name__)(s, scope, loop_depth, mode)
         if isinstance(s, (ast.Win, ast.Lose, ast.Tie, ast.Emit, ast.CallStmt)) and self.host.may_end(s):
             produced = [*produced, "if g.halted:", "    return" if mode == "pure" else "    return None"]
@@ -1028,7 +1036,7 @@ class CodeGenerator:
     def s_While(self, s: ast.While, scope, loop_depth, mode):
         budget = self.temp()
         span = self.const(s.span)
-        message = self.const("a 'while' loop ran past the step budget")
+        message = self.const(WHILE_BUDGET_MESSAGE)
         return [f"{budget} = g.rules.step_budget",
                 f"while {self.ex(s.condition, scope)}:",
                 f"    {budget} -= 1",

@@ -49,6 +49,7 @@ class Compiler(NativeStatements):
             self.procedure_codes[name] = Code(f"procedure {name}", proc.span, proc.params)
         self.gen = CodeGenerator(self)
         self.writer = ResumableWriter(self.gen, self)
+        self._rolled_out: int | None = None  # len(codes) when `compile_rollout` last ran
 
     def compile_all(self) -> None:
         self._find_native_procedures()
@@ -74,6 +75,27 @@ class Compiler(NativeStatements):
     def _compile_body(self, body, code: Code, bound: tuple[str, ...] = ()) -> None:
         code.entries = self.writer.function(code.name, list(body), bound=(*code.params, *bound))
         code.run = dispatch(code.entries)
+        code.source = (tuple(body), (*code.params, *bound))
+
+    def compile_rollout(self) -> None:
+        """Write every procedure and block in its rollout form (`rollout`: decisions answered as
+        they come, nothing to resume), on first use; blocks made since (a scenario's cards) too."""
+        if self._rolled_out == len(self.codes):
+            return
+        gen = self.gen
+        if self._rolled_out is None:
+            for name, proc in self.names.procedures.items():
+                if name in self.native_procedures:  # (one form already)
+                    gen.ns.values["r_" + name] = gen.ns.values["p_" + name]
+                else:
+                    gen.define_rollout_procedure(name, proc)
+            for name, code in self.procedure_codes.items():
+                code.rollout = gen.procedure_rollout(name, code.params)
+        for code in self.codes.values():
+            if code.rollout is None:
+                body, bound = code.source
+                code.rollout = gen.rollout_block(code.name, body, bound)
+        self._rolled_out = len(self.codes)
 
     def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int], Code | None]:
         """The game's main code: set-up, then turns forever, each running the phases in order.

@@ -48,9 +48,13 @@ class Frame:
 class Code:
     """A compiled block: a name (stable, for logs, errors and saved games) and its resumable
     function `run(g, f)`, which runs from `f.pc` and returns True when the block has ended (None
-    when it stopped). `entries[pc]` is the function that `run` calls for `f.pc`."""
+    when it stopped). `entries[pc]` is the function that `run` calls for `f.pc`.
 
-    __slots__ = ("name", "run", "entries", "span", "params")
+    `rollout(g, f)`, once the compiler has written it (`Compiler.compile_rollout`), runs the
+    block from its start to its end as plain Python, each decision answered as it comes (see
+    `Game.play_out`); `source` keeps the statements and bound names it is written from."""
+
+    __slots__ = ("name", "run", "entries", "span", "params", "rollout", "source")
 
     def __init__(self, name: str, span: Span | None, params: tuple[str, ...] = ()) -> None:
         self.name = name
@@ -58,6 +62,8 @@ class Code:
         self.entries: list[Fn] = []
         self.span = span
         self.params = params
+        self.rollout: Fn | None = None
+        self.source: tuple[tuple, tuple[str, ...]] = ((), ())
 
     def __repr__(self) -> str:
         return f"<code {self.name}>"

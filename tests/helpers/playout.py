@@ -110,12 +110,12 @@ def replay_log(rules, seed: int, choices: list[int]) -> list[dict]:
     return game.log
 
 
-def played_out_log(rules, seed: int, choices: list[int]) -> list[dict]:
+def played_out_log(rules, seed: int, choices: list[int], fast: bool = False) -> list[dict]:
     """The log of the game of these decisions played by `Game.play_out`, which does not stop
-    the rules at each decision (see `replay_log`, which does)."""
+    the rules at each decision (see `replay_log`, which does); `fast` as there."""
     answers = iter(choices)
     game = rules.new_game(seed=seed)
-    assert game.play_out(lambda _game: next(answers)) == len(choices)
+    assert game.play_out(lambda _game: next(answers), fast) == len(choices)
     return game.log
 
 

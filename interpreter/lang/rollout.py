@@ -1,0 +1,172 @@
+"""Plain Python for every block of rule code, for games whose decisions are answered as they come.
+
+When a game is played out by a function that answers each decision at once (`Game.play_out` with
+`fast=True`: random playouts, simulations), no rule code ever needs to stop and resume, so every
+procedure and block can run as plain Python, as the procedures that never suspend always do
+(`codegen`): names in Python locals, a call a Python call, no frame per call. This mixin of the
+`CodeGenerator` writes that second form, on first use (`Compiler.compile_rollout`):
+
+- a `choose` (or `may`) asks at once, `g.ask_now(...)` giving the answer; the chooses of a
+  statement are asked before it, in the order the resumable form asks them (`chooses_in`), so
+  that both forms take the same decisions in the same order;
+- a call of any procedure is `r_NAME(g, f, ...)` (a procedure that never suspends has one form);
+- `run`, `use` and `aim`, and the triggered abilities of an event, have their frames pushed by the
+  engine as ever and run right after their statement (`Game.drain`), each in its rollout form;
+- after anything that may run other rule code the game may be over: the code stops there, as
+  the resumable form does.
+
+The resumable form stays the game's continuation for `clone()`, `to_json()` and `apply`; this form
+never stops half-way, so a game whose deciding function fails in it cannot go on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ast
+from . import codegen as _codegen  # (which imports this module: read its names when called)
+from .analysis import chooses_in
+
+
+class RolloutStatements:
+    """Mixin of the CodeGenerator: statements and procedures in their rollout form."""
+
+    rollout = False  # while True, `statement` writes the rollout form
+
+    def define_rollout_procedure(self, name: str, proc: ast.Procedure) -> None:
+        """`r_NAME(g, f, params...)`: the procedure in its rollout form (f: the caller's frame)."""
+        identifier, literal = _codegen.identifier, _codegen.literal
+        params = [identifier(p) for p in proc.params]
+        scope = _codegen.Scope(frame=False, names=dict(zip(proc.params, params)),
+                      players=self.player_names(proc.body, proc.params),
+                      lists=self.list_names(proc.body, proc.params),
+                      distinct=self.distinct_names(proc.body, proc.params))
+        self.choices = {}
+        lines = self._rollout_lines(proc.body, scope, "pure")
+        if name in self.names.replaced_procedures:
+            values = ", ".join(f"{literal(p)}: {identifier(p)}" for p in proc.params)
+            lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span),
+                     ("    return", proc.span), *lines]
+        self._define("r_" + self._check(name), ["g", "f", *params], lines, f"procedure {name} (rollout)")
+
+    def rollout_block(self, name: str, body: tuple, bound: tuple[str, ...]):
+        """`Code.rollout` of a block: `(g, f)`, its names in the frame's locals."""
+        scope = _codegen.Scope(frame=True, players=self.player_names(body, bound), lists=self.list_names(body, bound),
+                      distinct=self.distinct_names(body, bound))
+        self.choices = {}
+        return self.compile_lines(f"{name} (rollout)", ["g", "f"], self._rollout_lines(body, scope, "pure"), scope)
+
+    def procedure_rollout(self, name: str, params: tuple[str, ...]):
+        """`Code.rollout` of a procedure's code: its frame's locals are the call's arguments."""
+        args = "".join(f", f.locals[{_codegen.literal(p)}]" for p in params)
+        return self.compile_lines(f"procedure {name} (rollout entry)", ["g", "f"],
+                                  [(f"r_{self._check(name)}(g, f{args})", None)], _codegen.Scope(frame=False))
+
+    def _rollout_lines(self, body, scope, mode: str) -> list:
+        self.rollout = True
+        try:
+            return self.statements(body, scope, 0, mode) or [("pass", None)]
+        finally:
+            self.rollout = False
+
+    # ------------------------------------------------------------------ statements
+    def rollout_statement(self, s: ast.Stmt, scope, loop_depth: int, mode: str) -> list:
+        outer = self.choices
+        subst = dict(outer)
+        lines: list = []
+        if not isinstance(s, ast.While):  # (a loop's condition asks at each test: see r_While)
+            lines += self._asked(chooses_in(s), scope, subst)
+        self.choices = subst
+        try:
+            method = getattr(self, "r_" + type(s).__name__, None) or getattr(self, "s_" + type(s).__name__)
+            lines += method(s, scope, loop_depth, mode)
+        finally:
+            self.choices = outer
+        if self._pushes_frames(s):  # (triggered abilities, a card's part: run them now, in order)
+            lines += ["if g.frames[-1] is not f:", "    g.drain(f)"]
+        if self._may_run_rules(s):
+            lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
+        return [line if type(line) is tuple else (line, s.span) for line in lines]
+
+    def _pushes_frames(self, s: ast.Stmt) -> bool:
+        """Whether the engine may push frames for this statement, to run after it (as the
+        resumable form runs them right after it: `Game.descend`)."""
+        events = self.names.suspending_events
+        if isinstance(s, ast.Emit):
+            return events is None or s.event in events
+        if isinstance(s, ast.Move):
+            return "moved" in self.names.wanted_events and (events is None or "moved" in events)
+        return (isinstance(s, ast.CallStmt) and isinstance(s.call, ast.Call)
+                and s.call.func in ("run", "use", "aim"))
+
+    def _asked(self, chooses: list, scope, subst: dict[int, str]) -> list[str]:
+        """Lines that ask these chooses in order, each answer in a Python local (in `subst`)."""
+        lines = []
+        for c in chooses:
+            self.choices = subst
+            var = self.temp("_c")
+            lines.append(f"{var} = {self._ask_now(c, scope)}")
+            subst[id(c)] = var
+        return lines
+
+    def _ask_now(self, c: ast.Choose, scope) -> str:
+        source = self.as_list(c.source, scope)
+        chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+        count = self.ex(c.count, scope) if c.count is not None else "1"
+        prompt = self.host.writer.prompt(c.label, scope)
+        distinct = c.kind == "one" and self.distinct_tags(c.source, scope) is not None
+        return (f"g.ask_now({self.const(c.kind)}, {count}, {prompt}, {source}, {chooser}, {self.const(c.span)}"
+                f"{', True' if distinct else ''})")
+
+    def _may_run_rules(self, s: ast.Stmt) -> bool:
+        """Whether the game may be over after this statement: it ends it, or runs other rule
+        code (a call, an event something waits for, a move something watches)."""
+        if isinstance(s, (ast.Win, ast.Lose, ast.Tie)):
+            return True
+        if isinstance(s, ast.CallStmt):
+            c = s.call
+            return isinstance(c, ast.Call) and (c.func in self.names.procedures or c.func in ("run", "use", "aim")
+                                                or self.host.may_end(s))
+        if isinstance(s, ast.Emit):
+            return s.event not in self.names.quiet_events
+        if isinstance(s, ast.Move):
+            return "moved" in self.names.wanted_events
+        return False
+
+    def r_CallStmt(self, s: ast.CallStmt, scope, loop_depth: int, mode: str) -> list[str]:
+        call = s.call
+        assert isinstance(call, ast.Call)
+        if call.func in self.names.procedures:
+            args = [self.ex(a, scope) for a in call.args]
+            args += [f"{_codegen.identifier(a.name)}={self.ex(a.value, scope)}" for a in call.kwargs]
+            return [f"r_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
+        engine = {"run": "run_part", "use": "activate", "aim": "aim"}.get(call.func)
+        if engine is not None:  # (the engine pushes the block's frame: see `_pushes_frames`)
+            return [f"g.{engine}({', '.join(self.ex(a, scope) for a in call.args)})"]
+        return self.s_CallStmt(s, scope, loop_depth, mode)
+
+    def r_May(self, s: ast.May, scope, loop_depth: int, mode: str) -> list[str]:
+        chooser = self.ex(s.chooser, scope) if s.chooser is not None else "f.controller"
+        prompt = self.host.writer.prompt(s.label or "may", scope)
+        answer = self.temp("_c")
+        lines = [f"{answer} = g.ask_now('one', 1, {prompt}, [True, False], {chooser}, {self.const(s.span)}, "
+                 f"always_ask=True)", f"if {answer}:", *self._block(s.body, scope, loop_depth, mode)]
+        if s.orelse:
+            lines += ["else:", *self._block(s.orelse, scope, loop_depth, mode)]
+        return lines
+
+    def r_While(self, s: ast.While, scope, loop_depth: int, mode: str) -> list[Any]:
+        chooses = chooses_in(s)
+        if not chooses:
+            return self.s_While(s, scope, loop_depth, mode)
+        budget = self.temp()
+        asked = self._asked(chooses, scope, self.choices)
+        return [f"{budget} = g.rules.step_budget",
+                "while True:",
+                *(f"    {line}" for line in asked),
+                f"    if not {self.ex(s.condition, scope)}:",
+                "        break",
+                f"    {budget} -= 1",
+                f"    if {budget} < 0:",
+                f"        g.runtime_error({self.const(_codegen.WHILE_BUDGET_MESSAGE)}, {self.const(s.span)})",
+                *self._block(s.body, scope, loop_depth + 1, mode)]
