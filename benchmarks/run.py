@@ -3,7 +3,7 @@
 Per shipped game, on one core (the process is pinned to CPU 0 where the OS allows): random full
 games per second, decisions per second, clones per second (of mid-game states), and peak memory
 of one game (tracemalloc). Games are played as `cardrules simulate` plays them, by
-`Game.play_out(fast=True)`: the rules call the deciding function and go on, as plain Python
+`Rules.play_out`: the rules call the deciding function and go on, as plain Python
 (docs/performance.md). The games/s of the same games taken one decision at a time
 (`decision()`, `apply()`, the rules suspended at each) follow. Each figure is the median of
 --runs runs. Where a hand-written Python version of the game exists
@@ -33,9 +33,8 @@ from interpreter.paths import shipped_games  # noqa: E402
 
 
 def play(rules, seed: int, rng: random.Random, log: bool = False) -> int:
-    """One random game by `play_out(fast=True)`, as `simulate` plays; its number of decisions."""
-    game = rules.new_game(seed=seed, log=log)
-    return game.play_out(lambda g: rng.randrange(len(g.decision()[1])), fast=True)
+    """One random game by `Rules.play_out`, as `simulate` plays; its number of decisions."""
+    return rules.play_out(lambda g: rng.randrange(len(g.decision()[1])), seed=seed, log=log).answered
 
 
 def play_stepped(rules, seed: int, rng: random.Random, log: bool = False) -> int:

@@ -1,20 +1,22 @@
 """`Game.play_out` (and `agents.play_out`): decisions answered while the rules run, the same game
 as `apply` in a loop; an error or an illegal answer leaves the game waiting at that decision.
 With `fast=True` (the rules in their rollout form) the game is the same again, and one that such
-an error stops cannot go on."""
+an error stops cannot go on. `Rules.play_out` plays a new game so from its set-up on."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from playout import same_json
 
 from interpreter import load
-from interpreter.agents import RandomAgent, play_decision, play_out
+from interpreter.agents import RandomAgent, decider, play_decision, play_out
 from interpreter.errors import IllegalDecisionError
 
 GAMES = {"initiative": load("initiative"), "lanes": load("lanes"), "bases": load("bases")}
+TOY = Path(__file__).resolve().parent / "data" / "toy" / "toy.yaml"
 
 
 class Interrupt(Exception):
@@ -195,3 +197,40 @@ def test_a_game_cannot_be_copied_or_saved_while_a_fast_play_out_runs_it():
     assert all("while play_out(fast=True) plays it" in text for text in tried)
     assert "cannot be copied" in tried[0] and "cannot be saved" in tried[1]
     assert game.clone().result == game.result  # (once it has ended, it may)
+
+
+@pytest.mark.parametrize("name", [*sorted(GAMES), "lanes-classic"])
+@pytest.mark.parametrize("seed", [5, 9])
+def test_rules_play_out_plays_the_game_apply_plays(name, seed):
+    rules = GAMES.get(name) or load(name)
+    stepped = rules.new_game(seed=seed)
+    agents = [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]
+    decisions = 0
+    while not stepped.is_over:
+        play_decision(stepped, agents)
+        decisions += 1
+    played = rules.play_out(decider([RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]), seed=seed, log=True)
+    assert played.answered == decisions and played.result == stepped.result
+    assert played.log == stepped.log and _state(played) == _state(stepped)
+    assert rules.play_out(decider([RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]), seed=seed).log == []
+
+
+def test_rules_play_out_of_a_game_without_decisions():
+    rules = load(TOY)  # (its games end after three turns, no card in hand to place)
+    played = rules.play_out(lambda g: 0, seed=1, log=True)
+    stepped = rules.new_game(seed=1)
+    assert played.answered == 0 and played.result == stepped.result and played.log == stepped.log
+
+
+def test_rules_play_out_raises_what_decide_raises():
+    calls = []
+
+    def decide(game):
+        calls.append(game.decision()[0])
+        if len(calls) == 3:
+            raise Interrupt("third")
+        return 0
+
+    with pytest.raises(Interrupt, match="third"):
+        GAMES["lanes"].play_out(decide, seed=2)
+    assert len(calls) == 3

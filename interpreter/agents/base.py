@@ -80,13 +80,19 @@ def play_out(game, agents: Sequence[Agent], fast: bool = False) -> int:
     (`Game.play_out`, `fast` as there). Returns the number of decisions taken. If an agent
     raises or answers illegally, that error is raised and the game waits at that decision
     (with `fast`, the game cannot go on)."""
+    return game.play_out(decider(agents), fast)
+
+
+def decider(agents: Sequence[Agent]) -> Callable:
+    """The function `Game.play_out` and `Rules.play_out` take: each decision to the agent of the
+    deciding seat (agents[seat - 1])."""
     acts = [agent.act for agent in agents]
 
     def decide(game):
         view = view_of(game)
         return acts[view.seat - 1](view)
 
-    return game.play_out(decide, fast)
+    return decide
 
 
 def _registry() -> dict[str, Callable[..., Agent]]:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..agents import make_agent, play_out
+from ..agents import decider, make_agent
 from ..errors import CardrulesError
 from .common import agent_seed, err_console, out_console
 
@@ -27,9 +27,9 @@ _WORKER: dict[str, Any] = {}
 def play_one(rules, agent_names: list[str], seed: int) -> GameResult:
     """One game to its end; a rule error comes back as ('error', message) with the seed."""
     try:
-        game = rules.new_game(seed=seed, log=False)
         agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(agent_names, start=1)]
-        decisions = play_out(game, agents, fast=True)  # (a game that fails is reported, not resumed)
+        game = rules.play_out(decider(agents), seed=seed)  # (a game that fails is reported, not resumed)
+        decisions = game.answered
         r = game.result
         return (r.winner, r.reason, r.turns, decisions)
     except CardrulesError as err:

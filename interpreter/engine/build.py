@@ -228,6 +228,12 @@ class Rules:
             game = self.empty_game(seed, decks, log)
             game.start(Frame(self.main, {}))
             return game
+        game, frame = self._started_game(seed, decks, log)
+        game.start(frame)
+        return game
+
+    def _started_game(self, seed: int, decks: list | None, log: bool) -> tuple[Game, Frame]:
+        """A game after the seed-free start of the set-up, and its main program's frame there."""
         loaded = self._decks(decks)
         key = tuple((d.cards, d.sections) for d in loaded)
         started = self._started.get(key)
@@ -241,7 +247,18 @@ class Rules:
         game = _copy_of(prototype, seed, loaded, log)
         frame = Frame(self.main, dict(names))
         frame.pc = self.set_up_pc
-        game.start(frame)
+        return game, frame
+
+    def play_out(self, decide, seed: int = 0, decks: list | None = None, log: bool = False) -> Game:
+        """A new game played to its end by `decide`, as `new_game(...).play_out(decide,
+        fast=True)` plays it, and faster: the set-up and the turns run in their rollout form
+        too. Returns the game (`answered`: its number of decisions); if `decide` fails, its
+        error is raised (see `Game.play_out`)."""
+        if self.set_up_start is None:
+            game, frame = self.empty_game(seed, decks, log), Frame(self.main, {})
+        else:
+            game, frame = self._started_game(seed, decks, log)
+        game.play_from_start(decide, frame)
         return game
 
     def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:

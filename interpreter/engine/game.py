@@ -167,22 +167,45 @@ class Game(ContinuousEffects, Decisions):
         on first use), with nothing kept to resume them by. The game is the same, but if `decide`
         fails, the game is left unfinished and cannot go on (`broken` says why): for games that
         are thrown away if that happens, such as simulations and the playouts of a search."""
-        if self.decide is not None:
-            raise IllegalDecisionError("play_out is already running in this game")
         if self.broken:
             raise IllegalDecisionError(self._no_decision("it cannot be played out"))
+        return self._playing_out(decide, fast, self._answer_pending)
+
+    def _answer_pending(self) -> None:
+        while self.pending is not None:
+            self.apply(self.decide(self))
+            self.answered += 1
+            interrupted, self._interrupted = self._interrupted, None
+            if interrupted is not None:
+                raise interrupted
+
+    def play_from_start(self, decide: Callable[[Game], Any], frame: Frame) -> int:
+        """`play_out(decide, fast=True)` of a game that has not started: `frame` is its main
+        program's, at the start of the set-up (or where it goes on after its seed-free start:
+        `Rules.play_out`), and the main program runs in its rollout form too."""
+        self.frames.append(frame)
+
+        def main() -> None:
+            self.steps_left = self.rules.step_budget
+            try:
+                self.rules.compiler.main_rollout(self, frame)
+            except _RULE_ERRORS as err:  # (as `_run` reports them)
+                raise self._located(err, self.frames[-1]) from None
+            if self.result is None:
+                self.finish(reason="the rules ended without a result")
+
+        return self._playing_out(decide, True, main)
+
+    def _playing_out(self, decide: Callable[[Game], Any], fast: bool, play: Callable[[], None]) -> int:
+        if self.decide is not None:
+            raise IllegalDecisionError("play_out is already running in this game")
         if fast:
             self.rules.compiler.compile_rollout()
         self.answered = 0
         self.decide = decide
         self.rolling = fast
         try:
-            while self.pending is not None:
-                self.apply(decide(self))
-                self.answered += 1
-                interrupted, self._interrupted = self._interrupted, None
-                if interrupted is not None:
-                    raise interrupted
+            play()
         except _Abandoned:
             interrupted, self._interrupted = self._interrupted, None
             self.broken = f"play_out(fast=True) stopped at a decision: {type(interrupted).__name__}: {interrupted}"

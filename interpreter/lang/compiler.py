@@ -14,6 +14,7 @@ implemented by `interpreter.engine.game.Game`; this module never imports the eng
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import Span, ValidationError
@@ -50,6 +51,8 @@ class Compiler(NativeStatements):
         self.gen = CodeGenerator(self)
         self.writer = ResumableWriter(self.gen, self)
         self._rolled_out: int | None = None  # len(codes) when `compile_rollout` last ran
+        self._main_items: list = []  # the main program's items after the seed-free start
+        self.main_rollout: Callable | None = None  # (g, f): their rollout form
 
     def compile_all(self) -> None:
         self._find_native_procedures()
@@ -95,6 +98,8 @@ class Compiler(NativeStatements):
             if code.rollout is None:
                 body, bound = code.source
                 code.rollout = gen.rollout_block(code.name, body, bound)
+        if self.main_rollout is None:
+            self.main_rollout = gen.rollout_main(self._main_items)
         self._rolled_out = len(self.codes)
 
     def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int], Code | None]:
@@ -119,6 +124,7 @@ class Compiler(NativeStatements):
             items += [("label", phase.name), (hook, f"g.begin_phase({self.gen.const(phase.name)})")]
             items += list(phase.body)
         items.append(("jump", ""))
+        self._main_items = items[seed_free + 1 if seed_free else 0:]  # (what a new game runs: see `main_rollout`)
         labels: dict[str, int] = {}
         main = Code("main", None)
         self._subst = {}

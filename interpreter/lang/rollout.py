@@ -56,6 +56,32 @@ class RolloutStatements:
         self.choices = {}
         return self.compile_lines(f"{name} (rollout)", ["g", "f"], self._rollout_lines(body, scope, "pure"), scope)
 
+    def rollout_main(self, items: list):
+        """The main program's rollout form, `(g, f)`: a new game from where every game starts
+        (after the seed-free start of the set-up), its turns until the game is over. `items` as
+        `ResumableWriter.function` takes them, ending with the jump back to the turn's label."""
+        statements = [i for i in items if not isinstance(i, tuple)]
+        scope = _codegen.Scope(frame=True, players=self.player_names(statements), lists=self.list_names(statements),
+                               distinct=self.distinct_names(statements))
+        turn = items.index(("label", items[-1][1]))
+        lines = self._rollout_items(items[:turn], scope)
+        rounds = self._rollout_items(items[turn:-1], scope)
+        rounds += [("g.steps_left -= 1", None), ("if g.steps_left < 0:", None), ("    g.out_of_steps(f)", None)]
+        lines += [("while True:", None), *_codegen.indent(rounds)]
+        return self.compile_lines("main (rollout)", ["g", "f"], lines, scope)
+
+    def _rollout_items(self, items: list, scope) -> list:
+        lines: list = []
+        for item in items:
+            if not isinstance(item, tuple):
+                lines += self._rollout_lines([item], scope, "pure")
+            elif item[0] == "line":
+                lines.append((item[1], None))
+            elif item[0] == "hook":  # (an engine call that may push frames or end the game)
+                lines += [(item[1], None), ("if g.frames[-1] is not f:", None), ("    g.drain(f)", None),
+                          ("if g.halted:", None), ("    return", None)]
+        return lines
+
     def procedure_rollout(self, name: str, params: tuple[str, ...]):
         """`Code.rollout` of a procedure's code: its frame's locals are the call's arguments."""
         args = "".join(f", f.locals[{_codegen.literal(p)}]" for p in params)

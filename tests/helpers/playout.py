@@ -112,10 +112,14 @@ def replay_log(rules, seed: int, choices: list[int]) -> list[dict]:
 
 def played_out_log(rules, seed: int, choices: list[int], fast: bool = False) -> list[dict]:
     """The log of the game of these decisions played by `Game.play_out`, which does not stop
-    the rules at each decision (see `replay_log`, which does); `fast` as there."""
+    the rules at each decision (see `replay_log`, which does); `fast`: by `Rules.play_out`."""
     answers = iter(choices)
+    if fast:  # (from the start: `Rules.play_out`, the set-up and turns in their rollout form too)
+        game = rules.play_out(lambda _game: next(answers), seed=seed, log=True)
+        assert game.answered == len(choices)
+        return game.log
     game = rules.new_game(seed=seed)
-    assert game.play_out(lambda _game: next(answers), fast) == len(choices)
+    assert game.play_out(lambda _game: next(answers)) == len(choices)
     return game.log
 
 
