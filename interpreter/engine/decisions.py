@@ -168,7 +168,7 @@ class Decisions:
             only = values[0] if values else None
             f.locals[var] = only.value if type(only) is Labelled else only
             return
-        candidates = values if distinct else _distinct(values)
+        candidates = values if distinct else distinct_values(values)
         if len(candidates) == 1:
             only = candidates[0]
             f.locals[var] = only.value if type(only) is Labelled else only
@@ -183,7 +183,7 @@ class Decisions:
                 only = values[0] if values else None
                 f.locals[var] = only.value if type(only) is Labelled else only
                 return
-            candidates = _distinct(values)
+            candidates = distinct_values(values)
         elif kind == "exactly":
             k = max(0, min(n, len(values)))
             candidates = list(map(list, itertools.combinations(values, k)))
@@ -246,7 +246,7 @@ class Decisions:
 _HANDLE_TYPES = frozenset((CardRef, PlayerRef, AbilityRef))
 
 
-def _distinct(values: list) -> list:
+def distinct_values(values: list) -> list:
     """The values without repeats (cards and players by identity, others by value)."""
     if len(values) < 2 or type(values[0]) in (list, Labelled):
         return values  # lists of options (combinations, labelled pairs) are built distinct

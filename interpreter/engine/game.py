@@ -27,8 +27,9 @@ from ..lang.values import (
     PlayerRef,
     ZoneKey,
 )
-from .decisions import Decisions, Option, Pending, _distinct
+from .decisions import Decisions, Option, Pending
 from .effects import ContinuousEffects, clamp
+from .playout import RULE_ERRORS, PlayingOut
 
 
 class _Marker:
@@ -61,7 +62,7 @@ class Result:
         return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns}
 
 
-class Game(ContinuousEffects, Decisions):
+class Game(ContinuousEffects, Decisions, PlayingOut):
     """One game of a compiled ruleset. Create it with `Rules.new_game`."""
 
     GAME = GAME
@@ -152,155 +153,6 @@ class Game(ContinuousEffects, Decisions):
         self.pending = None
         self.halted = False
         self._run()
-
-    def play_out(self, decide: Callable[[Game], Any], fast: bool = False) -> int:
-        """Play on to the end of the game, `decide(game)` answering each decision as it comes
-        (with anything `apply` takes; `decision()` and `observation()` give what is asked).
-
-        The same game as `while not game.is_over: game.apply(decide(game))`, but the rules do
-        not stop at each decision: they call `decide` and go on, which is faster (random
-        playouts, simulations). If `decide` raises, or gives an illegal answer, that error is
-        raised here and the game waits at that decision, as after `decision()`. Returns the
-        number of decisions taken.
-
-        `fast=True` is faster still: the rules run as plain Python (their rollout form, written
-        on first use), with nothing kept to resume them by. The game is the same, but if `decide`
-        fails, the game is left unfinished and cannot go on (`broken` says why): for games that
-        are thrown away if that happens, such as simulations and the playouts of a search."""
-        if self.broken:
-            raise IllegalDecisionError(self._no_decision("it cannot be played out"))
-        return self._playing_out(decide, fast, self._answer_pending)
-
-    def _answer_pending(self) -> None:
-        while self.pending is not None:
-            self.apply(self.decide(self))
-            self.answered += 1
-            interrupted, self._interrupted = self._interrupted, None
-            if interrupted is not None:
-                raise interrupted
-
-    def play_from_start(self, decide: Callable[[Game], Any], frame: Frame) -> int:
-        """`play_out(decide, fast=True)` of a game that has not started: `frame` is its main
-        program's, at the start of the set-up (or where it goes on after its seed-free start:
-        `Rules.play_out`), and the main program runs in its rollout form too."""
-        self.frames.append(frame)
-
-        def main() -> None:
-            self.steps_left = self.rules.step_budget
-            try:
-                self.rules.compiler.main_rollout(self, frame)
-            except _RULE_ERRORS as err:  # (as `_run` reports them)
-                raise self._located(err, self.frames[-1]) from None
-            if self.result is None:
-                self.finish(reason="the rules ended without a result")
-
-        return self._playing_out(decide, True, main)
-
-    def _playing_out(self, decide: Callable[[Game], Any], fast: bool, play: Callable[[], None]) -> int:
-        if self.decide is not None:
-            raise IllegalDecisionError("play_out is already running in this game")
-        if fast:
-            self.rules.compiler.compile_rollout()
-        self.answered = 0
-        self.decide = decide
-        self.rolling = fast
-        try:
-            play()
-        except _Abandoned:
-            interrupted, self._interrupted = self._interrupted, None
-            self.broken = f"play_out(fast=True) stopped at a decision: {type(interrupted).__name__}: {interrupted}"
-            self.pending = None
-            self.halted = True
-            raise interrupted from None
-        except RecursionError:
-            self.broken = "rule code ran too deep"
-            self.halted = True
-            raise RuntimeRuleError("rule code ran too deep (calls or triggered abilities without end?)") from None
-        finally:
-            self.decide = None
-            self.rolling = False
-        return self.answered
-
-    def _not_rolling(self, done: str) -> None:
-        if self.rolling:  # (the rules' state lives in Python locals: no frame holds where they are)
-            raise IllegalDecisionError(f"a game cannot be {done} while play_out(fast=True) plays it: "
-                                       f"use play_out without fast for agents that do that")
-
-    def _no_decision(self, what: str) -> str:
-        if self.broken:
-            return f"the game cannot go on ({self.broken}): {what}"
-        return f"the game is over: {what}"
-
-    def ask_now(self, kind: str, n, prompt, values: list, who, span, distinct: bool = False,
-                always_ask: bool = False):
-        """A `choose` in rule code's rollout form: its answer, asked at once (`play_out(fast=True)`).
-        The common case (one value) is `choose_one` and `_answer_now` written out, as it runs
-        for most decisions of a simulation."""
-        if kind != "one" or always_ask:
-            box = self._answer_box
-            self.choose(box, "", kind, n, prompt, values, who, span, always_ask)
-            if self.halted:  # (`decide` failed: nothing can resume this code)
-                raise _Abandoned
-            return box.locals[""]
-        if len(values) < 2:  # nothing to ask
-            only = values[0] if values else None
-            return only.value if type(only) is Labelled else only
-        candidates = values if distinct else _distinct(values)
-        if len(candidates) == 1:
-            only = candidates[0]
-            return only.value if type(only) is Labelled else only
-        if type(who) is not PlayerRef:
-            self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
-        pending = self.pending = Pending(who.seat, "", prompt or "choose", candidates, self, False, span)
-        self.steps_left = self.rules.step_budget  # (it counts the steps between two decisions)
-        try:
-            answer = self.decide(self)
-            if type(answer) is int and not self.logging and 0 <= answer < len(candidates):
-                value = candidates[answer]
-                if type(value) is Labelled:
-                    value = value.value
-            else:
-                value = self._answer_value(pending, answer)
-        except BaseException as err:  # (nothing can resume this code: see `play_out`)
-            self._interrupted = err
-            raise _Abandoned from None
-        if pending.shared:
-            pending.settle()
-        self.pending = None
-        self.answered += 1
-        return value
-
-    def drain(self, f: Frame) -> None:
-        """For rule code in its rollout form: run the frames pushed above `f` (triggered
-        abilities, a card's part, an ability) now, top first, as `descend` would."""
-        frames = self.frames
-        while frames[-1] is not f:
-            top = frames[-1]
-            top.code.rollout(self, top)
-            if self.halted:
-                return
-            frames.pop()
-            self.steps_left -= 1
-            if self.steps_left < 0:
-                self.out_of_steps(top)
-
-    def _answer_now(self, pending: Pending, f: Frame) -> bool:
-        """During `play_out`: answer the decision just offered by code running in `f` and go
-        on (True), or keep why it could not be answered and let the game wait at it (False)."""
-        budget = self.rules.step_budget  # (it counts the steps between two decisions)
-        self.steps += budget - self.steps_left
-        self.steps_left = budget
-        try:
-            value = self._answer_value(pending, self.decide(self))
-        except BaseException as err:  # (even an interrupt: it is raised once the rules have stopped)
-            self._interrupted = err
-            return False
-        if pending.shared:
-            pending.settle()
-        f.locals[pending.var] = value
-        self.pending = None
-        self.answered += 1
-        return True
 
     def _answer_value(self, pending: Pending, option) -> Any:
         """The value of an answer to the pending decision, the decision logged; an answer that
@@ -1113,9 +965,5 @@ class Game(ContinuousEffects, Decisions):
         if self.logging:
             self.log_entries.append(("end", seat, reason))
 
-class _Abandoned(Exception):
-    """Raised through rule code in its rollout form when `decide` failed (see `play_out`)."""
-
-
 _DIRECT_DEPTH = 64  # frames deep that `descend` still runs frames from inside generated code
-_RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError)
+_RULE_ERRORS = RULE_ERRORS

@@ -52,6 +52,7 @@ class Compiler(NativeStatements):
         self.writer = ResumableWriter(self.gen, self)
         self._rolled_out: int | None = None  # len(codes) when `compile_rollout` last ran
         self._main_items: list = []  # the main program's items after the seed-free start
+        self._main_bound: tuple[str, ...] = ()  # and the names that start binds
         self.main_rollout: Callable | None = None  # (g, f): their rollout form
 
     def compile_all(self) -> None:
@@ -99,7 +100,7 @@ class Compiler(NativeStatements):
                 body, bound = code.source
                 code.rollout = gen.rollout_block(code.name, body, bound)
         if self.main_rollout is None:
-            self.main_rollout = gen.rollout_main(self._main_items)
+            self.main_rollout = gen.rollout_main(self._main_items, self._main_bound)
         self._rolled_out = len(self.codes)
 
     def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int], Code | None]:
@@ -125,6 +126,7 @@ class Compiler(NativeStatements):
             items += list(phase.body)
         items.append(("jump", ""))
         self._main_items = items[seed_free + 1 if seed_free else 0:]  # (what a new game runs: see `main_rollout`)
+        self._main_bound = tuple(local_bindings(tuple(body[:seed_free])))  # (names the seed-free start binds)
         labels: dict[str, int] = {}
         main = Code("main", None)
         self._subst = {}

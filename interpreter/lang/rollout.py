@@ -6,14 +6,15 @@ procedure and block can run as plain Python, as the procedures that never suspen
 (`codegen`): names in Python locals, a call a Python call, no frame per call. This mixin of the
 `CodeGenerator` writes that second form, on first use (`Compiler.compile_rollout`):
 
-- a `choose` (or `may`) asks at once, `g.ask_now(...)` giving the answer; the chooses of a
-  statement are asked before it, in the order the resumable form asks them (`chooses_in`), so
-  that both forms take the same decisions in the same order;
+- a `choose` (or `may`) asks at once, `g.ask_one(...)` or `g.ask_now(...)` giving the answer;
+  the chooses of a statement are asked before it, in the order the resumable form asks them
+  (`chooses_in`), so that both forms take the same decisions in the same order;
 - a call of any procedure is `r_NAME(g, f, ...)` (a procedure that never suspends has one form);
 - `run`, `use` and `aim`, and the triggered abilities of an event, have their frames pushed by the
   engine as ever and run right after their statement (`Game.drain`), each in its rollout form;
 - after anything that may run other rule code the game may be over: the code stops there, as
-  the resumable form does.
+  the resumable form does;
+- the main program has a rollout form too, from where every new game starts (`Rules.play_out`).
 
 The resumable form stays the game's continuation for `clone()`, `to_json()` and `apply`; this form
 never stops half-way, so a game whose deciding function fails in it cannot go on.
@@ -50,25 +51,31 @@ class RolloutStatements:
         self._define("r_" + self._check(name), ["g", "f", *params], lines, f"procedure {name} (rollout)")
 
     def rollout_block(self, name: str, body: tuple, bound: tuple[str, ...]):
-        """`Code.rollout` of a block: `(g, f)`, its names in the frame's locals."""
-        scope = _codegen.Scope(frame=True, players=self.player_names(body, bound), lists=self.list_names(body, bound),
-                      distinct=self.distinct_names(body, bound))
+        """`Code.rollout` of a block: `(g, f)`, the names it starts with read from the frame's
+        locals, the others Python locals."""
+        scope = self._block_scope(body, bound)
         self.choices = {}
-        return self.compile_lines(f"{name} (rollout)", ["g", "f"], self._rollout_lines(body, scope, "pure"), scope)
+        lines = self._rollout_lines(body, scope, "pure")
+        return self.compile_lines(f"{name} (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
 
-    def rollout_main(self, items: list):
+    def _block_scope(self, body, bound: tuple[str, ...]):
+        return _codegen.Scope(frame=False, names={n: f"L[{_codegen.literal(n)}]" for n in bound},
+                              players=self.player_names(body, bound), lists=self.list_names(body, bound),
+                              distinct=self.distinct_names(body, bound))
+
+    def rollout_main(self, items: list, bound: tuple[str, ...]):
         """The main program's rollout form, `(g, f)`: a new game from where every game starts
-        (after the seed-free start of the set-up), its turns until the game is over. `items` as
-        `ResumableWriter.function` takes them, ending with the jump back to the turn's label."""
-        statements = [i for i in items if not isinstance(i, tuple)]
-        scope = _codegen.Scope(frame=True, players=self.player_names(statements), lists=self.list_names(statements),
-                               distinct=self.distinct_names(statements))
+        (after the seed-free start of the set-up, which bound the names `bound`), its turns
+        until the game is over. `items` as `ResumableWriter.function` takes them, ending with the
+        jump back to the turn's label."""
+        scope = self._block_scope([i for i in items if not isinstance(i, tuple)], bound)
+        self.choices = {}
         turn = items.index(("label", items[-1][1]))
         lines = self._rollout_items(items[:turn], scope)
         rounds = self._rollout_items(items[turn:-1], scope)
         rounds += [("g.steps_left -= 1", None), ("if g.steps_left < 0:", None), ("    g.out_of_steps(f)", None)]
         lines += [("while True:", None), *_codegen.indent(rounds)]
-        return self.compile_lines("main (rollout)", ["g", "f"], lines, scope)
+        return self.compile_lines("main (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
 
     def _rollout_items(self, items: list, scope) -> list:
         lines: list = []
@@ -138,11 +145,12 @@ class RolloutStatements:
     def _ask_now(self, c: ast.Choose, scope) -> str:
         source = self.as_list(c.source, scope)
         chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
-        count = self.ex(c.count, scope) if c.count is not None else "1"
         prompt = self.host.writer.prompt(c.label, scope)
-        distinct = c.kind == "one" and self.distinct_tags(c.source, scope) is not None
-        return (f"g.ask_now({self.const(c.kind)}, {count}, {prompt}, {source}, {chooser}, {self.const(c.span)}"
-                f"{', True' if distinct else ''})")
+        if c.kind == "one":
+            distinct = ", True" if self.distinct_tags(c.source, scope) is not None else ""
+            return f"g.ask_one({prompt}, {source}, {chooser}, {self.const(c.span)}{distinct})"
+        count = self.ex(c.count, scope) if c.count is not None else "1"
+        return f"g.ask_now({self.const(c.kind)}, {count}, {prompt}, {source}, {chooser}, {self.const(c.span)})"
 
     def _may_run_rules(self, s: ast.Stmt) -> bool:
         """Whether the game may be over after this statement: it ends it, or runs other rule
