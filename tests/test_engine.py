@@ -422,7 +422,7 @@ def test_what_triggers_listen_is_cached_until_a_card_that_listens_moves(tmp_path
 
 def test_options_repeat_no_id():
     # a choice drops values whose option id an earlier value already has, quick paths included
-    from interpreter.engine.decisions import _distinct
+    from interpreter.engine.decisions import distinct_values
     from interpreter.lang.values import value_id
 
     game = load(TOY).empty_game(seed=1, decks=[Deck("none", "-", ()) for _ in range(2)])
@@ -435,7 +435,7 @@ def test_options_repeat_no_id():
             if value_id(v) not in seen:
                 seen.add(value_id(v))
                 kept.append(v)
-        assert _distinct(values) == kept, values
+        assert distinct_values(values) == kept, values
 
 
 def test_the_keywords_static_abilities_may_grant_are_known_at_load_time():
