@@ -31,6 +31,21 @@ def _stepped(rules, seed: int, answers: list[int]):
     return game
 
 
+def _agents(seed: int) -> list[RandomAgent]:
+    return [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]
+
+
+def _played_stepwise(rules, seed: int):
+    """A game of `_agents(seed)`, one decision at a time, and its number of decisions."""
+    game = rules.new_game(seed=seed)
+    agents = _agents(seed)
+    decisions = 0
+    while not game.is_over:
+        play_decision(game, agents)
+        decisions += 1
+    return game, decisions
+
+
 def _state(game) -> dict:
     """A finished game's JSON without its frames and step count, which a fast play_out does not
     keep as `apply` does (it leaves no frames to resume)."""
@@ -44,14 +59,9 @@ def _state(game) -> dict:
 @pytest.mark.parametrize("fast", [False, True])
 def test_play_out_plays_the_game_apply_plays(name, seed, fast):
     rules = GAMES[name]
-    stepped = rules.new_game(seed=seed)
-    agents = [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]
-    decisions = 0
-    while not stepped.is_over:
-        play_decision(stepped, agents)
-        decisions += 1
+    stepped, decisions = _played_stepwise(rules, seed)
     played = rules.new_game(seed=seed)
-    assert play_out(played, [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")], fast=fast) == decisions
+    assert play_out(played, _agents(seed), fast=fast) == decisions
     assert played.result == stepped.result
     assert played.log == stepped.log
     if fast:
@@ -203,16 +213,11 @@ def test_a_game_cannot_be_copied_or_saved_while_a_fast_play_out_runs_it():
 @pytest.mark.parametrize("seed", [5, 9])
 def test_rules_play_out_plays_the_game_apply_plays(name, seed):
     rules = GAMES.get(name) or load(name)
-    stepped = rules.new_game(seed=seed)
-    agents = [RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]
-    decisions = 0
-    while not stepped.is_over:
-        play_decision(stepped, agents)
-        decisions += 1
-    played = rules.play_out(decider([RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]), seed=seed, log=True)
+    stepped, decisions = _played_stepwise(rules, seed)
+    played = rules.play_out(decider(_agents(seed)), seed=seed, log=True)
     assert played.answered == decisions and played.result == stepped.result
     assert played.log == stepped.log and _state(played) == _state(stepped)
-    assert rules.play_out(decider([RandomAgent(f"{seed}/1"), RandomAgent(f"{seed}/2")]), seed=seed).log == []
+    assert rules.play_out(decider(_agents(seed)), seed=seed).log == []  # (unlogged by default)
 
 
 def test_rules_play_out_of_a_game_without_decisions():
