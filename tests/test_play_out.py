@@ -6,6 +6,7 @@ an error stops cannot go on. `Rules.play_out` plays a new game so from its set-u
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from playout import same_json
 
 from interpreter import load
 from interpreter.agents import RandomAgent, decider, play_decision, play_out
-from interpreter.errors import IllegalDecisionError
+from interpreter.errors import IllegalDecisionError, RuntimeRuleError
 
 GAMES = {"initiative": load("initiative"), "lanes": load("lanes"), "bases": load("bases")}
 TOY = Path(__file__).resolve().parent / "data" / "toy" / "toy.yaml"
@@ -239,3 +240,17 @@ def test_rules_play_out_raises_what_decide_raises():
     with pytest.raises(Interrupt, match="third"):
         GAMES["lanes"].play_out(decide, seed=2)
     assert len(calls) == 3
+
+
+@pytest.mark.parametrize("setup, procedure", [("recurse_quietly(1)", "recurse_quietly"), ("recurse()", "recurse"),
+                                              ("spin_emitting()", "spin_emitting")])
+def test_runaway_rules_are_stopped_naming_the_procedure_either_way(tmp_path, setup, procedure):
+    """Endless recursion, which the rollout form nests as Python calls, and an endless loop."""
+    for f in TOY.parent.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "runaway.yaml").write_text(f"extends: toy.yaml\nname: runaway\nsetup: {setup}\n", encoding="utf-8")
+    rules = load(tmp_path / "runaway.yaml")
+    with pytest.raises(RuntimeRuleError, match=f"in procedure {procedure}"):
+        rules.new_game(seed=1)
+    with pytest.raises(RuntimeRuleError, match=f"in procedure {procedure}"):
+        rules.play_out(lambda g: 0, seed=1)

@@ -12,6 +12,7 @@ that has not started, its main program in the rollout form too (`Rules.play_out`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -93,10 +94,15 @@ class PlayingOut:
             self.pending = None
             self.halted = True
             raise interrupted from None
-        except RecursionError:
+        except RecursionError as err:  # (the rollout form nests rule calls as Python calls)
             self.broken = "rule code ran too deep"
             self.halted = True
-            raise RuntimeRuleError("rule code ran too deep (calls or triggered abilities without end?)") from None
+            spans = Counter(self.rules.compiler.gen.ns.spans_of(err))  # (the statement that recurs most)
+            span = spans.most_common(1)[0][0] if spans else None
+            f = self.frames[-1]
+            card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
+            raise RuntimeRuleError(f"rule code ran too deep, calls or triggered abilities without end, in "
+                                   f"{self._code_at(span, f)}{card}", span) from None
         finally:
             self.decide = None
             self.rolling = False

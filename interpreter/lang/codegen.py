@@ -152,12 +152,17 @@ class Namespace:
 
     def span_of(self, error: BaseException) -> Span | None:
         """The span of the rule statement running where an error was raised (innermost first)."""
-        found = None
+        spans = self.spans_of(error)
+        return spans[-1] if spans else None
+
+    def spans_of(self, error: BaseException) -> list[Span]:
+        """The spans of the rule statements running where an error was raised, outermost first."""
+        found = []
         tb = error.__traceback__
         while tb is not None:
             table = self.line_spans.get(tb.tb_frame.f_code.co_filename)
             if table is not None and tb.tb_lineno < len(table) and table[tb.tb_lineno] is not None:
-                found = table[tb.tb_lineno]
+                found.append(table[tb.tb_lineno])
             tb = tb.tb_next
         return found
 
