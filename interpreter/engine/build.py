@@ -191,6 +191,8 @@ class Rules:
         defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
         # what `Game.activatable` checks, ability by ability: (index, part, condition)
         defn.activation = tuple((i, a.part, a.condition) for i, (a, _lv) in enumerate(defn.activated))
+        # every one of them usable wherever the card is active, whatever its part (no `if`, no part)
+        defn.activation_plain = all(part is None and condition is None for _i, part, condition in defn.activation)
         return defn
 
     def _check_requirements(self, compiler: Compiler) -> None:

@@ -711,12 +711,15 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         out = []
         attrs = self.attrs
         for card in cards:
-            activation = card.defn.activation
-            if not activation:
+            defn = card.defn
+            if not defn.activation:
+                continue
+            refs = card._abilities or card.abilities
+            if defn.activation_plain:
+                out += refs
                 continue
             d = attrs[card.id]
-            refs = card._abilities or card.abilities
-            for index, part, condition in activation:
+            for index, part, condition in defn.activation:
                 if part is not None and part != d[PART]:
                     continue
                 ref = refs[index]

@@ -69,7 +69,8 @@ _INLINE_BUILTINS: dict[str, Callable[..., str]] = {
     "min_of": lambda x: f"(min({x}) if {x} else 0)",
     "labelled": lambda x, label: f"_Labelled({x}, str({label}))",
     "abilities": lambda x: f"g.activatable({x})",
-    "ability_cost": lambda a: f"g.ability_cost({a})",
+    "ability_cost": lambda a: (f"({a}.ability.fixed_cost if type({a}) is _AbilityRef and {a}.ability.fixed_cost is not "
+                               f"None else g.ability_cost({a}))" if a.isidentifier() else f"g.ability_cost({a})"),
     "has": lambda c, k: f"g.has_keyword({c}, {k})",
     "position": lambda c: f"g.position({c})",
     "attachments": lambda x: f"g.attachments({x})",
