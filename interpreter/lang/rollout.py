@@ -39,9 +39,9 @@ class RolloutStatements:
         identifier, literal = _codegen.identifier, _codegen.literal
         params = [identifier(p) for p in proc.params]
         scope = _codegen.Scope(frame=False, names=dict(zip(proc.params, params)),
-                      players=self.player_names(proc.body, proc.params),
-                      lists=self.list_names(proc.body, proc.params),
-                      distinct=self.distinct_names(proc.body, proc.params))
+                               players=self.player_names(proc.body, proc.params),
+                               lists=self.list_names(proc.body, proc.params),
+                               distinct=self.distinct_names(proc.body, proc.params))
         self.choices = {}
         lines = self._rollout_lines(proc.body, scope, "pure")
         if name in self.names.replaced_procedures:
@@ -96,11 +96,11 @@ class RolloutStatements:
                                   [(f"r_{self._check(name)}(g, f{args})", None)], _codegen.Scope(frame=False))
 
     def _rollout_lines(self, body, scope, mode: str) -> list:
-        self.rollout = True
+        outer, self.rollout = self.rollout, True
         try:
             return self.statements(body, scope, 0, mode) or [("pass", None)]
         finally:
-            self.rollout = False
+            self.rollout = outer
 
     # ------------------------------------------------------------------ statements
     def rollout_statement(self, s: ast.Stmt, scope, loop_depth: int, mode: str) -> list:
