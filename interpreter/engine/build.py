@@ -226,16 +226,15 @@ class Rules:
 
         The seed-free start of the set-up (see `Compiler.main_program`) runs once per set of
         decks, in a game kept for that; each new game starts from a copy of it."""
-        if self.set_up_start is None:
-            game = self.empty_game(seed, decks, log)
-            game.start(Frame(self.main, {}))
-            return game
         game, frame = self._started_game(seed, decks, log)
         game.start(frame)
         return game
 
     def _started_game(self, seed: int, decks: list | None, log: bool) -> tuple[Game, Frame]:
-        """A game after the seed-free start of the set-up, and its main program's frame there."""
+        """A game after the seed-free start of the set-up (if the set-up has one), and its main
+        program's frame there."""
+        if self.set_up_start is None:
+            return self.empty_game(seed, decks, log), Frame(self.main, {})
         loaded = self._decks(decks)
         key = tuple((d.cards, d.sections) for d in loaded)
         started = self._started.get(key)
@@ -256,10 +255,7 @@ class Rules:
         fast=True)` plays it, and faster: the set-up and the turns run in their rollout form
         too. Returns the game (`answered`: its number of decisions); if `decide` fails, its
         error is raised (see `Game.play_out`)."""
-        if self.set_up_start is None:
-            game, frame = self.empty_game(seed, decks, log), Frame(self.main, {})
-        else:
-            game, frame = self._started_game(seed, decks, log)
+        game, frame = self._started_game(seed, decks, log)
         game.play_from_start(decide, frame)
         return game
 

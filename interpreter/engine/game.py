@@ -325,20 +325,22 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
     def descend(self, f: Frame) -> bool:
         """Run the frames pushed above `f` (a call, triggered abilities) right away, as `_run`
         would next; True when they have all ended and `f` may go on, False when they stopped
-        for a decision or the game ended. Saves unwinding to `_run` and re-entering `f`."""
+        for a decision or the game ended. Saves unwinding to `_run` and re-entering `f`. While
+        `rolling`, the frames pushed run in their rollout form, at any depth: rule code in that
+        form calls this after a statement that pushed frames, and cannot unwind to `_run`."""
         frames = self.frames
-        if len(frames) > _DIRECT_DEPTH:  # deep recursion of rule calls: let `_run` go on
-            return False
+        if len(frames) > _DIRECT_DEPTH and not self.rolling:  # deep recursion of rule calls: let
+            return False  # `_run` go on
         while True:
             top = frames[-1]
             if top is f:
                 return True
             if self.rolling and top.pc == 0:  # (a frame pushed while rolling: its rollout form)
                 top.code.rollout(self, top)
-                if self.halted:
-                    return False
-                frames.pop()
-            elif top.code.entries[top.pc](self, top):
+                ended = not self.halted
+            else:
+                ended = top.code.entries[top.pc](self, top)
+            if ended:
                 frames.pop()
             elif self.halted:
                 return False
@@ -798,16 +800,12 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         """Push a frame and run it now, above `f`: True when it has ended and `f` may go on."""
         frames = self.frames
         frames.append(frame)
-        if self.rolling:
+        if self.rolling:  # (the rollout form runs to its end, unless the game ends)
             frame.code.rollout(self, frame)
-            if self.halted:
-                return False
-            frames.pop()
-            self.steps_left -= 1
-            if self.steps_left < 0:
-                self.out_of_steps(frame)
-            return True
-        if frame.code.entries[frame.pc](self, frame):
+            ended = not self.halted
+        else:
+            ended = frame.code.entries[frame.pc](self, frame)
+        if ended:
             frames.pop()
             self.steps_left -= 1
             if self.steps_left < 0:

@@ -11,7 +11,7 @@ procedure and block can run as plain Python, as the procedures that never suspen
   (`chooses_in`), so that both forms take the same decisions in the same order;
 - a call of any procedure is `r_NAME(g, f, ...)` (a procedure that never suspends has one form);
 - `run`, `use` and `aim`, and the triggered abilities of an event, have their frames pushed by the
-  engine as ever and run right after their statement (`Game.drain`), each in its rollout form;
+  engine as ever and run right after their statement (`Game.descend`), each in its rollout form;
 - after anything that may run other rule code the game may be over: the code stops there, as
   the resumable form does;
 - the main program has a rollout form too, from where every new game starts (`Rules.play_out`).
@@ -85,7 +85,7 @@ class RolloutStatements:
             elif item[0] == "line":
                 lines.append((item[1], None))
             elif item[0] == "hook":  # (an engine call that may push frames or end the game)
-                lines += [(item[1], None), ("if g.frames[-1] is not f:", None), ("    g.drain(f)", None),
+                lines += [(item[1], None), ("if g.frames[-1] is not f:", None), ("    g.descend(f)", None),
                           ("if g.halted:", None), ("    return", None)]
         return lines
 
@@ -116,7 +116,7 @@ class RolloutStatements:
         finally:
             self.choices = outer
         if self._pushes_frames(s):  # (triggered abilities, a card's part: run them now, in order)
-            lines += ["if g.frames[-1] is not f:", "    g.drain(f)"]
+            lines += ["if g.frames[-1] is not f:", "    g.descend(f)"]
         if self._may_run_rules(s):
             lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
         return [line if type(line) is tuple else (line, s.span) for line in lines]
