@@ -322,7 +322,9 @@ def test_the_items_of_a_selection_from_zones_are_read_as_cards(tmp_path):
                                "  game.counter += count(all c in [x] where c is unit and c.flag)\n}\n")
     rules = load(path)
     source = _source_of(rules, "procedure tally").split("def p_tally")[1]  # (the plain Python one)
-    from_zones, from_list = (line for line in source.splitlines() if "g.globals['counter'] =" in line)
+    # (each selection is built by a loop before the line that uses it: see `CodeGenerator.lowered`)
+    from_zones, from_list = source.split("g.globals['counter'] ")[:2]
+    assert "for _c" in from_zones and "for _c" in from_list
     assert "_CardRef" not in from_zones and "g.attrs[_c" in from_zones
     assert "type(_c" in from_list
     game = _empty(rules)

@@ -90,6 +90,7 @@ class Rules:
         names.player_attributes = set(ruleset.player_attributes)
         names.player_limits = {n: a.clamp for n, a in ruleset.player_attributes.items() if a.clamp}
         names.static_reads = self.static_reads
+        names.watched_zones = self.watched_zones
         clamped = {n for n, a in ruleset.player_attributes.items() if a.clamp} | {
             n for t in ruleset.card_types.values() for n, a in t.attributes.items() if a.clamp}
         every = set(ruleset.player_attributes) | set(ruleset.globals) | {
@@ -98,6 +99,9 @@ class Rules:
         names.limited_attributes = _uniform_limits(ruleset, clamped - self.static_reads)
         if ending is not None:
             names.quiet_events = set(ruleset.events) - set(triggers) - ending - self.wanted_events
+            names.ending_only_events = {
+                event: [e.when for e in ruleset.end if event in e.check_on]
+                for event in ending - set(triggers) - self.until_events}
         names.card_attributes = {a for t in ruleset.card_types.values() for a in t.attributes}
         compiler = Compiler(names)
         compiler.compile_all()

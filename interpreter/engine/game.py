@@ -416,7 +416,7 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
             if name in d:
                 if self.temp_mods or name in self.rules.statically_modified:
                     index = self._static_index if self._static_version == self.static_layout else self._statics()
-                    if name in index or self._temporarily_modified(name):
+                    if name in index or self.temp_mods and self._temporarily_modified(name):
                         return self._modified(obj, name, d[name])
                 return d[name]
             return self._card_property(obj, d, name)
@@ -943,6 +943,12 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
                 if ability.condition is None or ability.condition(self, frame):
                     triggered.append(frame)
             self.frames.extend(reversed(triggered))
+
+    def end_by_check(self, event: str, index: int) -> None:
+        """End the game by the end condition (of those checked after event) at index, which
+        holds: for generated code that checks them itself (`CodeGenerator.end_checks`)."""
+        rules = self.rules
+        self._end_by(rules.end_checks.get(event, rules.end_checks_any)[index])
 
     def _end_by(self, check) -> None:
         frame = self.rules.root_frame

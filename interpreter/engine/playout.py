@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError
 from ..lang.runtime import Frame
-from ..lang.values import Labelled, PlayerRef
+from ..lang.values import CONTROLLER, Labelled, PlayerRef
 from .decisions import Pending, distinct_values
 
 if TYPE_CHECKING:
@@ -117,6 +117,23 @@ class PlayingOut:
         if self.broken:
             return f"the game cannot go on ({self.broken}): {what}"
         return f"the game is over: {what}"
+
+    def roll_part(self, card, part: str) -> None:
+        """`run(card, part)` in rule code's rollout form: the part's block runs at once, in its
+        rollout form (as `descend` would run the frame `run_part` pushes)."""
+        code = card.defn.parts.get(part) if card is not None else None
+        if code is None:
+            return
+        d = self.attrs.get(card.id)
+        frame = Frame(code, {}, card, d[CONTROLLER] if d is not None else None)
+        frames = self.frames
+        frames.append(frame)
+        code.rollout(self, frame)
+        if not self.halted:
+            frames.pop()
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(frame)
 
     def ask_now(self, kind: str, n, prompt, values: list, who, span, always_ask: bool = False):
         """A `choose` of several values, an order or a `may`, in rule code's rollout form: its

@@ -21,7 +21,7 @@ from ..errors import Span, ValidationError
 from . import ast
 from .analysis import local_bindings
 from .rollout import RolloutStatements
-from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, _as_list, _index
+from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, Frame, _as_list, _index
 from .values import (
     ATTACHED,
     CARD_PROPERTIES,
@@ -93,6 +93,18 @@ _PLACE_PROPERTIES = {"zone": 0, "row": 2}
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
+
+def _conjuncts(e: ast.Expr | None) -> list[ast.Expr]:
+    """The tests that `and` joins in an expression, in order (none for None)."""
+    if e is None:
+        return []
+    if isinstance(e, ast.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+# Built-ins whose code works out each argument every time (see `CodeGenerator._strict`).
+_STRICT_BUILTINS = {"count", "first", "any", "is_empty", "sum_of", "max_of", "min_of", "abilities"}
+
 _PLAYER_AT = re.compile(r"g\.players\[(\d+)\]")  # the code for a player by index (seat - 1)
 
 
@@ -104,6 +116,10 @@ def _player_attrs(player: str) -> str:
 # Built-in functions that always give a new list.
 _NEW_LIST_FUNCTIONS = {"others", "reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
                        "shuffled", "abilities", "attachments", "card_names"}
+
+
+class NestedTooDeeply(ValidationError):
+    """Rule code whose Python form nests more loops than Python allows (20)."""
 
 
 class Namespace:
@@ -146,8 +162,9 @@ class Namespace:
         except SyntaxError as err:  # what rule code can meet: Python's limit of 20 nested blocks
             if "nested" not in err.msg:
                 raise  # (anything else is the compiler's own mistake)
+            del self.sources[filename], self.line_spans[filename]  # (nothing of it was defined)
             span = spans[err.lineno] if err.lineno is not None and err.lineno < len(spans) else None
-            raise ValidationError(f"{label}: {err.msg}: loops (and loops that may stop for a decision, "
+            raise NestedTooDeeply(f"{label}: {err.msg}: loops (and loops that may stop for a decision, "
                                   "with what is resumed inside them) are nested too deeply here", span) from None
         exec(code, self.values)  # noqa: S102  (source built by this module)
 
@@ -264,6 +281,9 @@ class CodeGenerator(RolloutStatements):
         self._visiting: set[tuple[str, str]] = set()  # (analysis, function) under way: see `_through_body`
         self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
         self.stop_breaks = False  # in resumable code: `stop` leaves an inlined procedure's statements
+        self._end_check_names: dict[str, str] = {}  # event -> the constant naming its `end_checks`
+        self._hoisted: list[str] | None = None  # lines a statement runs first (see `lowered`), if allowed
+        self.loops = True  # whether `lowered` may write loops (see `loops_if_they_fit`)
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -274,6 +294,9 @@ class CodeGenerator(RolloutStatements):
 
     def define_procedure(self, name: str, proc: ast.Procedure) -> None:
         """A procedure that never suspends, as `p_NAME(g, f, params...)` (f: the caller's frame)."""
+        self.loops_if_they_fit(lambda: self._define_procedure(name, proc))
+
+    def _define_procedure(self, name: str, proc: ast.Procedure) -> None:
         params = [identifier(p) for p in proc.params]
         scope = Scope(frame=False, names=dict(zip(proc.params, params)),
                       players=self.player_names(proc.body, proc.params),
@@ -334,7 +357,142 @@ class CodeGenerator(RolloutStatements):
     def ex(self, e: ast.Expr | None, scope: Scope) -> str:
         if e is None:
             return "None"
-        return getattr(self, "x_" + type(e).__name__)(e, scope)
+        method = getattr(self, "x_" + type(e).__name__)
+        if self._hoisted is not None and not self._strict(e):  # (its parts may not all be worked out)
+            hoisted, self._hoisted = self._hoisted, None
+            try:
+                return method(e, scope)
+            finally:
+                self._hoisted = hoisted
+        return method(e, scope)
+
+    # ------------------------------------------------------------------ lists built by loops
+    def loops_if_they_fit(self, write: Callable[[], Any]) -> Any:
+        """`write()` (which writes and defines code); written again without the loops of
+        `lowered` if Python finds it nests more loops than it allows."""
+        try:
+            return write()
+        except NestedTooDeeply:
+            if not self.loops:
+                raise
+            self.loops = False
+            try:
+                return write()
+            finally:
+                self.loops = True
+
+    def lowered(self, e: ast.Expr, scope: Scope, mode: str) -> tuple[list[str], str]:
+        """Code for an expression that a statement always works out, and the lines to run before
+        it: in a procedure's code (`mode` 'pure'), the selections and comprehensions it always
+        works out are built by loops there. (In CPython 3.11 a list comprehension is a function
+        made and called each time: for the few cards of a zone, that costs more than the loop.)"""
+        if mode != "pure" or not self.loops:
+            return [], self.ex(e, scope)
+        outer, self._hoisted = self._hoisted, []
+        try:
+            code = self.ex(e, scope)
+            return self._hoisted, code
+        finally:
+            self._hoisted = outer
+
+    def _strict(self, e: ast.Expr) -> bool:
+        """Whether the code written for an expression works out each of its parts, every time
+        (so that a selection among them may be built before)."""
+        if isinstance(e, (ast.Select, ast.Comprehension, ast.Not, ast.Neg, ast.Attribute, ast.Index, ast.ListLit)):
+            return True
+        if isinstance(e, ast.BinOp):
+            return e.op in ("+", "-", "*", "/", "%") or e.op in _COMPARISONS
+        if isinstance(e, ast.Call):
+            return (e.func in self.names.functions or e.func in self.names.zones
+                    or e.func in _STRICT_BUILTINS and not self._over_players_call(e))
+        return False
+
+    def _over_players_call(self, e: ast.Call) -> bool:
+        """count(...) or first(...) of a selection from the players (see `_each_player`)."""
+        return e.func in ("count", "first") and len(e.args) == 1 and isinstance(e.args[0], ast.Select) and (
+            isinstance(e.args[0].source, ast.Name) and e.args[0].source.id == "players")
+
+    def _loop_list(self, e: ast.Select | ast.Comprehension, scope: Scope, kind: str = "list") -> str:
+        """A selection or comprehension worked out by a loop, in lines before the statement (see
+        `lowered`); the name that holds the list, or (`kind`) its count or whether it has an item
+        ('count', 'exists': no list is made). The tests of its condition joined by `and` are
+        nested ifs, each with what it always works out built before it, in the loop. A selection
+        from a selection (or from a function that gives one) is one loop, with the tests of both."""
+        first, inlined = self._selection_in(e.source)
+        try:
+            return self._loop(e, first, scope, kind)
+        finally:
+            if inlined:
+                self.host.end_inline()
+
+    def _selection_in(self, e: ast.Expr) -> tuple[ast.Select | None, bool]:
+        """The selection (in no order) that an expression is, or the call of a function whose
+        body it is (then inlined: `end_inline` after), or None; and whether it was inlined."""
+        if isinstance(e, ast.Call) and e.func in self.names.functions:
+            body = self.host.inline_call(e.func, e.args)
+            if body is None:
+                return None, False
+            if isinstance(body, ast.Select) and body.order_by is None:
+                return body, True
+            self.host.end_inline()
+            return None, False
+        return (e, False) if isinstance(e, ast.Select) and e.order_by is None else (None, False)
+
+    def _loop(self, e: ast.Select | ast.Comprehension, first: ast.Select | None, scope: Scope, kind: str) -> str:
+        """`_loop_list` of e, whose items come from the selection `first` if not None."""
+        condition = e.where if isinstance(e, ast.Select) else e.condition
+        if first is not None:
+            source = self.iterable(first.source, scope)
+            taken, py = self._bound(scope, first.var, first.source)
+            inner, _ = self._bound(scope, e.var, e.source, py)
+            tests = [(t, taken) for t in _conjuncts(first.where)] + [(t, inner) for t in _conjuncts(condition)]
+            self._merge(scope, taken)
+        else:
+            source = self.iterable(e.source, scope)
+            inner, py = self._bound(scope, e.var, e.source)
+            tests = [(t, inner) for t in _conjuncts(condition)]
+        order = e.order_by if isinstance(e, ast.Select) else None
+        hoisted, self._hoisted = self._hoisted, None  # (a sort key is a lambda: nothing before it)
+        try:
+            key = self.ex(order, inner) if order is not None else None
+        finally:
+            self._hoisted = hoisted
+        out = self.temp("_l")
+        item, before = py, []
+        if kind == "count":
+            start, body = f"{out} = 0", [f"{out} += 1"]
+        elif kind == "exists":
+            start, body = f"{out} = False", [f"{out} = True", "break"]
+        else:
+            if isinstance(e, ast.Comprehension):
+                before, item = self.lowered(e.element, inner, "pure")
+            start, body = f"{out} = []", [*before, f"{out}.append({item})"]
+        for test, test_scope in reversed(tests):
+            before, code = self.lowered(test, test_scope, "pure")
+            body = [*before, f"if {code}:", *(f"    {line}" for line in body)]
+        self._merge(scope, inner)
+        if kind == "list" and not tests and item == py:
+            lines = [f"{out} = list({source})"]
+        else:
+            lines = [start, f"for {py} in {source}:", *(f"    {line}" for line in body)]
+        if key is not None:
+            lines.append(f"{out}.sort(key=lambda {py}: {key}, reverse={bool(e.descending)!r})")
+        self._hoisted.extend(lines)
+        return out
+
+    def _counted(self, e: ast.BinOp, scope: Scope) -> str | None:
+        """`count(S) > 0` and the like of a selection S, while `lowered`: whether S has an item,
+        by a loop that stops at the first."""
+        if not (isinstance(e.left, ast.Call) and e.left.func == "count" and "count" not in self.names.functions
+                and len(e.left.args) == 1 and isinstance(e.left.args[0], ast.Select)
+                and isinstance(e.right, ast.IntLit) and not self._over_players(e.left.args[0], scope)):
+            return None
+        test = (e.op, e.right.value)
+        if test in ((">", 0), (">=", 1), ("!=", 0)):
+            return self._loop_list(e.left.args[0], scope, "exists")
+        if test in (("==", 0), ("<", 1), ("<=", 0)):
+            return f"(not {self._loop_list(e.left.args[0], scope, 'exists')})"
+        return None
 
     def x_IntLit(self, e, scope):
         return repr(int(e.value))
@@ -501,8 +659,10 @@ class CodeGenerator(RolloutStatements):
     def x_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
         return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
 
-    def _bound(self, scope: Scope, var: str, source: ast.Expr) -> tuple[Scope, str]:
-        py = self.temp("_c")
+    def _bound(self, scope: Scope, var: str, source: ast.Expr, py: str = "") -> tuple[Scope, str]:
+        """The scope of a selection's or comprehension's items, `var` taken from `source` (as the
+        Python name `py`, or a new one)."""
+        py = py or self.temp("_c")
         players = scope.players | {var} if self.is_player_list(source, scope) else scope.players - {var}
         cards = scope.cards | {var} if self.is_card_list(source, scope) else scope.cards - {var}
         inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var}, cards,
@@ -662,6 +822,8 @@ class CodeGenerator(RolloutStatements):
         scope.uses_frame_locals = scope.uses_frame_locals or inner.uses_frame_locals
 
     def x_Comprehension(self, e: ast.Comprehension, scope: Scope) -> str:
+        if self._hoisted is not None:
+            return self._loop_list(e, scope)
         source = self.iterable(e.source, scope)
         inner, py = self._bound(scope, e.var, e.source)
         element = self.ex(e.element, inner)
@@ -670,6 +832,8 @@ class CodeGenerator(RolloutStatements):
         return f"[{element} for {py} in {source}{cond}]"
 
     def x_Select(self, e: ast.Select, scope: Scope) -> str:
+        if self._hoisted is not None:
+            return self._loop_list(e, scope)
         source = self.iterable(e.source, scope)
         inner, py = self._bound(scope, e.var, e.source)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
@@ -713,6 +877,10 @@ class CodeGenerator(RolloutStatements):
 
     def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
         op = e.op
+        if self._hoisted is not None and op in _COMPARISONS:
+            found = self._counted(e, scope)
+            if found is not None:
+                return found
         if (op == "in" and isinstance(e.right, ast.BinOp) and e.right.op == "+" and isinstance(e.left, ast.Name)
                 and self.is_list(e.right.left) and self.is_list(e.right.right)):
             # in one list or the other: no joined list to build
@@ -810,6 +978,12 @@ class CodeGenerator(RolloutStatements):
             return f"fn_{self._check(func)}(g, f{args})"
         if func in ("count", "first") and len(e.args) == 1 and self._over_players(e.args[0], scope):
             return self._each_player(func, e.args[0], scope)
+        if self._hoisted is not None and func in ("count", "any", "is_empty") and len(e.args) == 1 and isinstance(
+                e.args[0], ast.Select):  # (no list made: see `lowered`)
+            if func == "count":
+                return self._loop_list(e.args[0], scope, "count")
+            found = self._loop_list(e.args[0], scope, "exists")
+            return found if func == "any" else f"(not {found})"
         if func in _READ_ONLY_ARGUMENT and len(e.args) == 1 and self._is_zone_call(e.args[0]):
             zone = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # (no copy of the zone)
             if func == "abilities" and self.names.zones[e.args[0].func].active:
@@ -920,11 +1094,14 @@ class CodeGenerator(RolloutStatements):
         return indent(self.statements(body or (), scope, loop_depth, mode)) or [("    pass", None)]
 
     def s_Let(self, s: ast.Let, scope, loop_depth, mode):
-        value = self.ex(s.value, scope)
-        return [f"{scope.bind(s.name)} = {value}"]
+        before, value = self.lowered(s.value, scope, mode)
+        return [*before, f"{scope.bind(s.name)} = {value}"]
 
     def s_Assign(self, s: ast.Assign, scope, loop_depth, mode):
-        value = self.ex(s.value, scope)
+        before, value = self.lowered(s.value, scope, mode)
+        return [*before, *self._assigned(s, value, scope)]
+
+    def _assigned(self, s: ast.Assign, value: str, scope: Scope) -> list[str]:
         target = s.target
         if isinstance(target, ast.Name):
             var = scope.bind(target.id)
@@ -947,9 +1124,23 @@ class CodeGenerator(RolloutStatements):
             new = f"min({hi!r}, {new})" if hi is not None else new
             return [f"{store} = {new}", *(["g.version += 1"] if target.name in self.names.static_reads else [])]
         if s.op == "=":
+            if target.name in ("part", "controller"):
+                return self._placing_write(target.name, obj, value)
             return [f"g.write({obj}, {attr}, {value})"]
         o = self.temp()
         return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
+
+    def _placing_write(self, name: str, obj: str, value: str) -> list[str]:
+        """Set a card's part or controller in place, as `g.write` does (which handles every
+        other value): what its abilities do and where they work may change with it."""
+        o, d = self.temp(), self.temp("_d")
+        store = self.const(_STORED_PROPERTIES[name])
+        rearranged = (f"    g._rearranged({o}.defn)" if name in self.names.static_reads else
+                      f"    if g.card_zone[{o}.id][0] in {self.const(self.names.watched_zones)}:\n"
+                      f"        g._rearranged({o}.defn)")
+        return [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := g.attrs.get({o}.id)) is not None:",
+                f"    {d}[{store}] = {value}", *rearranged.split("\n"),
+                "else:", f"    g.write({o}, {literal(name)}, {value})"]
 
     def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str,
                      scope: Scope, limits: tuple | None = None) -> list[str]:
@@ -1004,27 +1195,64 @@ class CodeGenerator(RolloutStatements):
         if call.func in self.names.procedures:
             if call.func not in self.host.native_procedures:
                 raise AssertionError(f"procedure {call.func} may suspend")
-            args = [self.ex(a, scope) for a in call.args]
-            args += [f"{identifier(a.name)}={self.ex(a.value, scope)}" for a in call.kwargs]
-            return [f"p_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
+            before, args = self.arguments(call, scope, mode)
+            return [*before, f"p_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
         if call.func == "reveal":
             return [f"g.reveal({self.ex(call.args[0], scope)})"]
         if call.func in ("run", "use", "aim"):
             raise AssertionError(f"{call.func} may suspend")
         return [self.ex(call, scope)]
 
+    def arguments(self, call: ast.Call, scope: Scope, mode: str) -> tuple[list[str], list[str]]:
+        """The arguments of a call of a procedure (`lowered`, each in turn), and the lines before."""
+        before: list[str] = []
+        args = []
+        for a in call.args:
+            lines, code = self.lowered(a, scope, mode)
+            before += lines
+            args.append(code)
+        for a in call.kwargs:
+            lines, code = self.lowered(a.value, scope, mode)
+            before += lines
+            args.append(f"{identifier(a.name)}={code}")
+        return before, args
+
     def s_If(self, s: ast.If, scope, loop_depth, mode):
         lines = []
         for i, branch in enumerate(s.branches):
-            lines.append(f"{'if' if i == 0 else 'elif'} {self.ex(branch.condition, scope)}:")
-            lines.extend(self._block(branch.body, scope, loop_depth, mode))
+            if i == 0:  # (an `elif` test is worked out only if the tests before fail)
+                before, condition = self.lowered(branch.condition, scope, mode)
+                lines += [*before, f"if {condition}:"]
+            else:
+                lines.append(f"elif {self.ex(branch.condition, scope)}:")
+            outer = scope.players
+            scope.players = outer | self._players_tested(branch.condition, branch.body, scope)
+            try:
+                lines.extend(self._block(branch.body, scope, loop_depth, mode))
+            finally:
+                scope.players = outer
         if s.orelse:
             lines.append("else:")
             lines.extend(self._block(s.orelse, scope, loop_depth, mode))
         return lines
 
+    def _players_tested(self, condition: ast.Expr, body, scope: Scope) -> frozenset[str]:
+        """Local names that a branch's condition finds to be players (`x is player`, alone or
+        joined by `and`) and its body does not bind again: players wherever the body uses them."""
+        tested = set()
+        stack = [condition]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, ast.BinOp) and e.op == "and":
+                stack += [e.left, e.right]
+            elif (isinstance(e, ast.IsType) and e.type_name == "player" and not e.negated
+                  and self._is_local(e.operand, scope)):
+                tested.add(e.operand.id)
+        return frozenset(tested - set(local_bindings(body)))
+
     def s_For(self, s: ast.For, scope, loop_depth, mode):
-        items = self.owned_list(s.iterable, scope)
+        before, items = self.lowered(s.iterable, scope, mode) if mode == "pure" and isinstance(
+            s.iterable, (ast.Select, ast.Comprehension)) else ([], self.owned_list(s.iterable, scope))
         head = f"for {scope.bind(s.var)} in {items}:"
         # the loop's items are card handles from the start (a copy of the zones' lists); the
         # name holds one in the body unless the body binds it again
@@ -1032,19 +1260,23 @@ class CodeGenerator(RolloutStatements):
         outside = scope.handles
         scope.handles = outside | {s.var} if handle else outside - {s.var}
         try:
-            return [head, *self._block(s.body, scope, loop_depth + 1, mode)]
+            return [*before, head, *self._block(s.body, scope, loop_depth + 1, mode)]
         finally:
             scope.handles = outside
 
     def s_Repeat(self, s: ast.Repeat, scope, loop_depth, mode):
-        return [f"for _ in range({self.ex(s.count, scope)}):", *self._block(s.body, scope, loop_depth + 1, mode)]
+        before, count = self.lowered(s.count, scope, mode)
+        return [*before, f"for _ in range({count}):", *self._block(s.body, scope, loop_depth + 1, mode)]
 
     def s_While(self, s: ast.While, scope, loop_depth, mode):
         budget = self.temp()
         span = self.const(s.span)
         message = self.const(WHILE_BUDGET_MESSAGE)
+        before, condition = self.lowered(s.condition, scope, mode)
+        head = [f"while {condition}:"] if not before else [  # (what the test needs, built at each test)
+            "while True:", *(f"    {line}" for line in before), f"    if not {condition}:", "        break"]
         return [f"{budget} = g.rules.step_budget",
-                f"while {self.ex(s.condition, scope)}:",
+                *head,
                 f"    {budget} -= 1",
                 f"    if {budget} < 0:",
                 f"        g.runtime_error({message}, {span})",
@@ -1062,8 +1294,9 @@ class CodeGenerator(RolloutStatements):
 
     def s_Move(self, s: ast.Move, scope, loop_depth, mode):
         card, key, one, at = self.temp(), self.temp(), self.temp(), self.temp()
+        before, moved = self.lowered(s.card, scope, mode)
         position = self.ex(s.position, scope)
-        return [f"{card} = {self.ex(s.card, scope)}",
+        return [*before, f"{card} = {moved}",
                 f"if type({card}) is _CardRef:",
                 f"    g.move({card}, {self.zone_key(s.zone, scope)}, {position})",
                 f"elif {card} is not None:",
@@ -1085,9 +1318,27 @@ class CodeGenerator(RolloutStatements):
 
     def s_Emit(self, s: ast.Emit, scope, loop_depth, mode):
         args = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.args)
+        logged = ["if g.logging:", f"    g.log_entries.append(('event', {literal(s.event)}, {{{args}}}))"]
         if s.event in self.names.quiet_events:  # nothing waits for it: it is only logged
-            return ["if g.logging:", f"    g.log_entries.append(('event', {literal(s.event)}, {{{args}}}))"]
+            return logged
+        if s.event in self.names.ending_only_events:  # logged, then the end conditions checked
+            return [*logged, f"{self.end_checks(s.event)}(g)"]
         return [f"g.emit({literal(s.event)}, {{{args}}})"]
+
+    def end_checks(self, event: str) -> str:
+        """The name of a function `(g)` that checks the end conditions of an event that only
+        they wait for, as `Game.emit` would, and ends the game by the first that holds."""
+        name = self._end_check_names.get(event)
+        if name is None:
+            scope = Scope(frame=True)
+            lines: list[Line] = []
+            for i, when in enumerate(self.names.ending_only_events[event]):
+                lines += [(f"if {self.ex(when, scope)}:", when.span),
+                          (f"    return g.end_by_check({literal(event)}, {i})", when.span)]
+            root = self.const(Frame(None, {}))  # (end conditions are read in a frame of their own)
+            name = self.ns.constant(self.compile_lines(f"end conditions at {event}", ["g", f"f={root}"], lines, scope))
+            self._end_check_names[event] = name
+        return name
 
     def s_Win(self, s: ast.Win, scope, loop_depth, mode):
         return [f"g.finish(winner={self.ex(s.player, scope)}, reason={self.const(s.reason or 'win')})"]

@@ -36,6 +36,9 @@ class RolloutStatements:
 
     def define_rollout_procedure(self, name: str, proc: ast.Procedure) -> None:
         """`r_NAME(g, f, params...)`: the procedure in its rollout form (f: the caller's frame)."""
+        self.loops_if_they_fit(lambda: self._define_rollout_procedure(name, proc))
+
+    def _define_rollout_procedure(self, name: str, proc: ast.Procedure) -> None:
         identifier, literal = _codegen.identifier, _codegen.literal
         params = [identifier(p) for p in proc.params]
         scope = _codegen.Scope(frame=False, names=dict(zip(proc.params, params)),
@@ -53,6 +56,9 @@ class RolloutStatements:
     def rollout_block(self, name: str, body: tuple, bound: tuple[str, ...]):
         """`Code.rollout` of a block: `(g, f)`, the names it starts with read from the frame's
         locals, the others Python locals."""
+        return self.loops_if_they_fit(lambda: self._rollout_block(name, body, bound))
+
+    def _rollout_block(self, name: str, body: tuple, bound: tuple[str, ...]):
         scope = self._block_scope(body, bound)
         self.choices = {}
         lines = self._rollout_lines(body, scope, "pure")
@@ -68,6 +74,9 @@ class RolloutStatements:
         (after the seed-free start of the set-up, which bound the names `bound`), its turns
         until the game is over. `items` as `ResumableWriter.function` takes them, ending with the
         jump back to the turn's label."""
+        return self.loops_if_they_fit(lambda: self._rollout_main(items, bound))
+
+    def _rollout_main(self, items: list, bound: tuple[str, ...]):
         scope = self._block_scope([i for i in items if not isinstance(i, tuple)], bound)
         self.choices = {}
         turn = items.index(("label", items[-1][1]))
@@ -130,7 +139,7 @@ class RolloutStatements:
         if isinstance(s, ast.Move):
             return "moved" in self.names.wanted_events and (events is None or "moved" in events)
         return (isinstance(s, ast.CallStmt) and isinstance(s.call, ast.Call)
-                and s.call.func in ("run", "use", "aim"))
+                and s.call.func in ("use", "aim"))
 
     def _asked(self, chooses: list, scope, subst: dict[int, str]) -> list[str]:
         """Lines that ask these chooses in order, each answer in a Python local (in `subst`)."""
@@ -138,12 +147,13 @@ class RolloutStatements:
         for c in chooses:
             self.choices = subst
             var = self.temp("_c")
-            lines.append(f"{var} = {self._ask_now(c, scope)}")
+            before, source = self.lowered(c.source, scope, "pure")
+            lines += [*before, f"{var} = {self._ask_now(c, scope, source)}"]
             subst[id(c)] = var
         return lines
 
-    def _ask_now(self, c: ast.Choose, scope) -> str:
-        source = self.as_list(c.source, scope)
+    def _ask_now(self, c: ast.Choose, scope, source: str) -> str:
+        source = source if self.is_list(c.source, scope) else f"_as_list({source})"
         chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
         prompt = self.host.writer.prompt(c.label, scope)
         if c.kind == "one":
@@ -171,10 +181,11 @@ class RolloutStatements:
         call = s.call
         assert isinstance(call, ast.Call)
         if call.func in self.names.procedures:
-            args = [self.ex(a, scope) for a in call.args]
-            args += [f"{_codegen.identifier(a.name)}={self.ex(a.value, scope)}" for a in call.kwargs]
-            return [f"r_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
-        engine = {"run": "run_part", "use": "activate", "aim": "aim"}.get(call.func)
+            before, args = self.arguments(call, scope, mode)
+            return [*before, f"r_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
+        if call.func == "run":  # (the part runs at once: see `Game.roll_part`)
+            return [f"g.roll_part({', '.join(self.ex(a, scope) for a in call.args)})"]
+        engine = {"use": "activate", "aim": "aim"}.get(call.func)
         if engine is not None:  # (the engine pushes the block's frame: see `_pushes_frames`)
             return [f"g.{engine}({', '.join(self.ex(a, scope) for a in call.args)})"]
         return self.s_CallStmt(s, scope, loop_depth, mode)

@@ -159,6 +159,8 @@ class Names:
         self.player_attributes: set[str] = set()
         self.player_limits: dict[str, tuple] = {}  # player attribute -> (min, max), where it has limits
         self.static_reads: set[str] = set()  # attributes that static abilities read
+        # zones whose contents continuous effects and abilities depend on (set by the builder)
+        self.watched_zones: frozenset[str] = frozenset()
         # attributes with no limits that no continuous effect reads: set in place by compiled code
         self.plain_attributes: set[str] = set()
         # attributes with the same limits (min, max) wherever declared, that no continuous effect
@@ -166,6 +168,9 @@ class Names:
         self.limited_attributes: dict[str, tuple] = {}
         # events that nothing waits for (no trigger, end check or `until`): emitting one only logs it
         self.quiet_events: set[str] = set()
+        # events whose emission only checks end conditions (no trigger or `until` waits for them),
+        # with the `when` of each condition checked then, in order (set by the builder)
+        self.ending_only_events: dict[str, list[ast.Expr]] = {}
         self.card_attributes: set[str] = set()
         self.zone_keys_by_name: dict[str, list] = {}  # each zone's keys, in the engine's order
         self.zones = zones

@@ -1,0 +1,183 @@
+"""Selections built by loops, and the other shortcuts of procedures' plain Python form.
+
+In a procedure's plain Python form (native procedures and the rollout form), a selection or
+comprehension that a statement always works out is built by a loop before the statement
+(`CodeGenerator.lowered`); one that it may not work out (after `and`, `or`, in an `elif` test)
+stays where it is, so that it is worked out exactly when it was before. These tests check the
+results, where the loops are, and that what must not be worked out is not."""
+
+from __future__ import annotations
+
+import pytest
+from test_codegen import _empty, _in_hand, _source_of, _toy_with
+
+from interpreter import load
+from interpreter.errors import RuntimeRuleError
+from interpreter.lang.values import ZoneKey
+
+
+def _plain_source(rules, procedure: str) -> str:
+    """The plain Python form of a native procedure."""
+    return _source_of(rules, f"procedure {procedure}").split(f"def p_{procedure}")[1]
+
+
+def test_selections_a_statement_always_works_out_are_built_by_loops(tmp_path):
+    path = _toy_with(tmp_path, "procedure tally(p) {\n"
+                               "  let strong = all c in hand(p) where c.power >= 2 and c.flag\n"
+                               "  let powers = [c.power * 10 for c in hand(p) if not c.flag]\n"
+                               "  game.counter = count(strong) * 1000 + sum_of(powers)\n"
+                               "  game.counter += 100 * count(all c in hand(p) where c.power > 1)\n"
+                               "  if count(all c in hand(p) where c.flag) > 0 { game.counter += 1000000 }\n}\n")
+    rules = load(path)
+    source = _plain_source(rules, "tally")
+    assert "for _c" not in source.replace("    for _c", "") and source.count("for _c") == 4  # loops only
+    assert source.count("break") == 1  # "> 0": the loop stops at the first flagged card
+    game = _empty(rules)
+    cards = [_in_hand(game, name) for name in ("Plain", "Big", "Big", "Plain")]
+    game.write(cards[1], "flag", True)
+    game.write(cards[3], "power", 4)
+    game.perform("tally", p=game.players[0])
+    # strong: the flagged Big; powers: 10 + 30 + 40; power > 1: both Bigs and the 4
+    assert game.globals["counter"] == 1000 + 80 + 300 + 1000000
+
+
+def test_a_selection_after_and_or_in_an_elif_is_worked_out_only_when_it_was(tmp_path):
+    # hand(x) of none is an error: each selection below must not be worked out when x is none
+    path = _toy_with(tmp_path, "procedure guarded(x) {\n"
+                               "  game.counter = 0\n"
+                               "  if x != none and count(all c in hand(x) where c.flag) == 0 { game.counter += 1 }\n"
+                               "  if x == none or count(all c in hand(x)) > 5 { game.counter += 10 }\n"
+                               "  if x == none { game.counter += 100 } elif count(all c in hand(x)) == 1 {\n"
+                               "    game.counter += 1000 }\n"
+                               "  let n = x != none and count(all c in hand(x)) > 0\n}\n")
+    rules = load(path)
+    source = _plain_source(rules, "guarded")
+    assert source.count("[_c") == 5  # each stays a comprehension, worked out where it was
+    game = _empty(rules)
+    game.perform("guarded", x=None)
+    assert game.globals["counter"] == 10 + 100
+    _in_hand(game)
+    game.perform("guarded", x=game.players[0])
+    assert game.globals["counter"] == 1 + 1000
+
+
+def test_a_loop_test_is_worked_out_again_before_each_round(tmp_path):
+    path = _toy_with(tmp_path, "procedure sweep(p) {\n"
+                               "  game.counter = 0\n"
+                               "  while count(all c in hand(p) where c.flag) > 0 {\n"
+                               "    move first(all c in hand(p) where c.flag) to pile(p)\n"
+                               "    game.counter += 1\n  }\n}\n")
+    rules = load(path)
+    assert "while True:" in _plain_source(rules, "sweep")
+    game = _empty(rules)
+    cards = [_in_hand(game) for _ in range(5)]
+    for c in cards[1:4]:
+        game.write(c, "flag", True)
+    game.perform("sweep", p=game.players[0])
+    assert game.globals["counter"] == 3
+    assert game.zones[ZoneKey("pile", 1, "")] == cards[1:4]
+    assert game.zones[ZoneKey("hand", 1, "")] == [cards[0], cards[4]]
+
+
+def test_a_sorted_selection_built_by_a_loop_keeps_the_order_of_equals(tmp_path):
+    path = _toy_with(tmp_path, "procedure order(p) {\n"
+                               "  let up = all c in hand(p) ordered by c.power\n"
+                               "  let down = all c in hand(p) where c.power > 0 ordered by c.power desc\n"
+                               "  for c in down { c.guard = position(c) }\n"
+                               "  game.counter = 0\n"
+                               "  for c in up { game.counter = game.counter * 10 + c.guard }\n}\n")
+    rules = load(path)
+    game = _empty(rules)
+    cards = [_in_hand(game, name) for name in ("Big", "Plain", "Big", "Plain")]
+    game.perform("order", p=game.players[0])
+    # up: the Plains (positions 2, 4) then the Bigs (1, 3), each pair in hand order
+    assert game.globals["counter"] == 2413
+    assert [game.read(c, "guard") for c in cards] == [1, 2, 3, 4]
+
+
+def test_an_error_in_a_selection_built_by_a_loop_points_at_its_statement(tmp_path):
+    path = _toy_with(tmp_path, "procedure faulty(p) {\n  game.counter = 1\n"
+                               "  let bad = all c in hand(p) where c.power + \"x\" > 0\n  game.counter = 2\n}\n")
+    rules = load(path)
+    game = _empty(rules)
+    _in_hand(game)
+    with pytest.raises(RuntimeRuleError) as info:
+        game.perform("faulty", p=game.players[0])
+    assert info.value.span.line == 3 and "procedure faulty" in str(info.value)
+    assert game.globals["counter"] == 1
+
+
+def test_loops_nested_past_pythons_limit_by_selections_are_written_without_them(tmp_path):
+    """Selections built by loops add loops; where that would nest more than Python allows, the
+    procedure is written with the selections left as comprehensions (and still works)."""
+    body = "game.counter += count(all c in hand(p) where c.power > 0 and count(all d in hand(p)) > 0)\n"
+    for _ in range(19):
+        body = f"repeat 1 {{\n{body}}}\n"
+    path = _toy_with(tmp_path, f"procedure deep(p) {{\ngame.counter = 0\n{body}}}\n")
+    rules = load(path)
+    assert "    for _c" not in _plain_source(rules, "deep")  # (comprehensions: "[_c1 for _c1 in ...]")
+    game = _empty(rules)
+    _in_hand(game)
+    _in_hand(game)
+    game.perform("deep", p=game.players[0])
+    assert game.globals["counter"] == 2
+
+
+def test_a_name_tested_to_be_a_player_is_read_as_one_in_that_branch(tmp_path):
+    path = _toy_with(tmp_path, "procedure hurt(t) {\n"
+                               "  if t is player { t.score -= 20 } else { t.power -= 20 }\n"
+                               "  if t is player and t.score < 0 { t = players[2]\n t.score += 1 }\n}\n")
+    rules = load(path)
+    source = _plain_source(rules, "hurt")
+    first_branch = source.split("else:")[0]
+    # set in place, held within its limits
+    assert "g.player_attrs[v_t.seat - 1]['score'] = min(10, max(-5, " in first_branch
+    assert "g.write" not in first_branch
+    game = _empty(rules)
+    game.perform("hurt", t=game.players[0])
+    assert game.player_attrs[0]["score"] == -5 and game.player_attrs[1]["score"] == 1
+    card = _in_hand(game)
+    game.perform("hurt", t=card)
+    assert game.read(card, "power") == 0
+
+
+def test_an_event_that_only_end_conditions_wait_for_checks_them_in_place(tmp_path):
+    path = _toy_with(tmp_path, "procedure bump(n) {\n  game.counter += n\n  emit bumped()\n  game.counter += 100\n}\n")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        '  - {when: "game.turn > 3", draw: three turns played}',
+        '  - {when: "game.counter >= 10", winner: "players[2]", reason: counted, check_on: [bumped]}\n'
+        '  - {when: "game.counter >= 5", draw: half counted, check_on: [bumped]}'), encoding="utf-8")
+    rules = load(path)
+    source = _plain_source(rules, "bump")
+    assert "g.emit(" not in source
+    game = _empty(rules)
+    game.perform("bump", n=1)  # (the rules, a procedure, end without a result of their own)
+    assert game.result.reason == "the rules ended without a result" and game.globals["counter"] == 101
+    game = _empty(rules)
+    game.perform("bump", n=7)
+    assert game.result.reason == "half counted" and game.result.winner is None
+    assert game.globals["counter"] == 7  # the procedure stopped where the game ended
+    game = _empty(rules)
+    game.perform("bump", n=12)
+    assert game.result.reason == "counted" and game.result.winner == 2
+
+
+def test_a_selection_from_a_selection_is_one_loop_with_both_tests(tmp_path):
+    # `c` in the second selection's test is the procedure's own `c`, not the function's item
+    path = _toy_with(tmp_path, "function flagged(p) = all c in hand(p) where c.flag\n"
+                               "procedure pick(p, c) {\n"
+                               "  let strong = all x in flagged(p) where x.power > c.power\n"
+                               "  let names = [x.power for x in (all y in hand(p) where y.power > 1) if x != c]\n"
+                               "  game.counter = count(strong) * 10 + sum_of(names)\n}\n")
+    rules = load(path)
+    source = _plain_source(rules, "pick")
+    assert source.count("for _c") == 2  # one loop each
+    game = _empty(rules)
+    cards = [_in_hand(game, name) for name in ("Plain", "Big", "Big", "Plain")]
+    for c in cards[:3]:
+        game.write(c, "flag", True)
+    game.perform("pick", p=game.players[0], c=cards[0])
+    # strong: the two flagged Bigs (power 3 > 1); names: the Bigs' powers, but not c's
+    assert game.globals["counter"] == 20 + 6
+    game.perform("pick", p=game.players[0], c=cards[1])
+    assert game.globals["counter"] == 0 + 3
