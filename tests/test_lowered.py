@@ -8,6 +8,8 @@ results, where the loops are, and that what must not be worked out is not."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_codegen import _empty, _in_hand, _source_of, _toy_with
 
@@ -52,7 +54,7 @@ def test_a_selection_after_and_or_in_an_elif_is_worked_out_only_when_it_was(tmp_
                                "  let n = x != none and count(all c in hand(x)) > 0\n}\n")
     rules = load(path)
     source = _plain_source(rules, "guarded")
-    assert source.count("[_c") == 5  # each stays a comprehension, worked out where it was
+    assert len(re.findall(r"\[_c\d+ for", source)) == 4  # each stays a comprehension, where it was
     game = _empty(rules)
     game.perform("guarded", x=None)
     assert game.globals["counter"] == 10 + 100
@@ -181,3 +183,41 @@ def test_a_selection_from_a_selection_is_one_loop_with_both_tests(tmp_path):
     assert game.globals["counter"] == 20 + 6
     game.perform("pick", p=game.players[0], c=cards[1])
     assert game.globals["counter"] == 0 + 3
+
+
+def test_lists_joined_by_plus_are_one_list_display(tmp_path):
+    # through the functions that join lists too; an empty list literal adds nothing
+    path = _toy_with(tmp_path, "function flagged(p) = all c in hand(p) where c.flag\n"
+                               "function mine(p) = flagged(p) + board(p, \"left\")\n"
+                               "procedure join(p, c) {\n"
+                               "  let joined = [c] + mine(p) + [] + hand(p) + [c.power]\n"
+                               "  game.counter = count(joined)\n"
+                               "  if joined[1] == c and joined[count(joined)] == 3 { game.counter += 100 }\n}\n")
+    rules = load(path)
+    assert "[v_c, *" in _plain_source(rules, "join")
+    game = _empty(rules)
+    cards = [_in_hand(game, name) for name in ("Big", "Plain")]
+    game.write(cards[1], "flag", True)
+    game.new_card(rules.card_defs["Plain"], ZoneKey("board", 1, "left"), game.players[0])
+    game.perform("join", p=game.players[0], c=cards[0])
+    # c, the flagged Plain, the board's card, both hand cards, c's power
+    assert game.globals["counter"] == 6 + 100
+
+
+def test_a_statement_that_draws_at_random_keeps_its_selections_in_place(tmp_path):
+    # building the selection first would change the order of the draws from the game's generator
+    path = _toy_with(tmp_path, "function any_of(xs) = random(xs)\n"
+                               "procedure draw(p) {\n"
+                               "  game.counter = any_of([1, 2, 3]) * 10 + count(all c in hand(p) where c.flag)\n"
+                               "  for c in shuffled(all c in hand(p) where not c.flag) { c.guard = 1 }\n"
+                               "  let n = count(all c in hand(p) where c.flag)\n}\n")
+    rules = load(path)
+    source = _plain_source(rules, "draw")
+    comprehensions = re.findall(r"\[_c\d+ for", source)
+    assert len(comprehensions) == 2 and source.count("for _c") == 3  # only the last is a loop
+    game = _empty(rules)
+    cards = [_in_hand(game) for _ in range(3)]
+    game.write(cards[0], "flag", True)
+    game.perform("draw", p=game.players[0])
+    assert game.globals["counter"] in (11, 21, 31)
+    assert [game.read(c, "guard") for c in cards] == [0, 1, 1]

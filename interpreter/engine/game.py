@@ -677,27 +677,28 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
             if isinstance(c, CardRef):
                 self.revealed.add(c.id)
 
-    def run_part(self, card: CardRef, part: str) -> None:
-        if card is None:
-            return
-        code = card.defn.parts.get(part)
+    def part_frame(self, card: CardRef | None, part: str) -> Frame | None:
+        """A frame to run a card's part in (under its controller), or None if it has no such part."""
+        code = card.defn.parts.get(part) if card is not None else None
         if code is None:
-            return
+            return None
         d = self.attrs.get(card.id)
-        controller = d[CONTROLLER] if d is not None else None
-        self.frames.append(Frame(code, {}, card, controller))
+        return Frame(code, {}, card, d[CONTROLLER] if d is not None else None)
+
+    def run_part(self, card: CardRef, part: str) -> None:
+        frame = self.part_frame(card, part)
+        if frame is not None:
+            self.frames.append(frame)
 
     def run_part_now(self, f: Frame, card: CardRef, part: str) -> bool:
         """`run_part` and `descend` in one, for generated code, as `call_now` is for calls."""
-        code = card.defn.parts.get(part) if card is not None else None
-        if code is None:
+        frame = self.part_frame(card, part)
+        if frame is None:
             return True
-        frames = self.frames
-        if len(frames) > _DIRECT_DEPTH:
-            self.run_part(card, part)
+        if len(self.frames) > _DIRECT_DEPTH:
+            self.frames.append(frame)
             return self.descend(f)
-        d = self.attrs.get(card.id)
-        return self._run_now(Frame(code, {}, card, d[CONTROLLER] if d is not None else None), f)
+        return self._run_now(frame, f)
 
     # ------------------------------------------------------------------ activated abilities
     def activatable(self, cards: list) -> list[AbilityRef]:
@@ -754,23 +755,28 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
 
     def aim(self, ref) -> None:
         """Run an activated ability's `target` block (its choices are made now), if it has one."""
-        self._run_ability(ref, "aim", target=True)
+        frame = self.ability_frame(ref, "aim", target=True)
+        if frame is not None:
+            self.frames.append(frame)
 
     def activate(self, ref) -> None:
         """Run an activated ability's effect (its cost is the rules' business: pay it first)."""
-        self._run_ability(ref, "use", target=False)
+        frame = self.ability_frame(ref, "use", target=False)
+        if frame is not None:
+            self.frames.append(frame)
 
-    def _run_ability(self, ref, verb: str, target: bool) -> None:
+    def ability_frame(self, ref, verb: str, target: bool) -> Frame | None:
+        """A frame to run an activated ability's `target` block (`target`) or effect in, or None
+        if it has none; `verb` names the statement, for the error when ref is no ability."""
         if ref is None:
-            return
+            return None
         if not isinstance(ref, AbilityRef):
             self.runtime_error(f"{verb} needs an ability, not {ref!r}")
         code = ref.ability.target_code if target else ref.ability.code
         if code is None:
-            return
+            return None
         d = self.attrs.get(ref.card.id)
-        controller = d[CONTROLLER] if d is not None else None
-        self.frames.append(Frame(code, dict(ref.local_values), ref.card, controller))
+        return Frame(code, dict(ref.local_values), ref.card, d[CONTROLLER] if d is not None else None)
 
     def card_names(self) -> list[str]:
         return list(self.rules.playable_card_names)

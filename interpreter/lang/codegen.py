@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .analysis import local_bindings
+from .analysis import children, local_bindings
 from .rollout import RolloutStatements
 from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, Frame, _as_list, _index
 from .values import (
@@ -386,7 +386,7 @@ class CodeGenerator(RolloutStatements):
         it: in a procedure's code (`mode` 'pure'), the selections and comprehensions it always
         works out are built by loops there. (In CPython 3.11 a list comprehension is a function
         made and called each time: for the few cards of a zone, that costs more than the loop.)"""
-        if mode != "pure" or not self.loops:
+        if mode != "pure" or not self.loops or self._draws(e):  # (random draws stay in their order)
             return [], self.ex(e, scope)
         outer, self._hoisted = self._hoisted, []
         try:
@@ -394,6 +394,16 @@ class CodeGenerator(RolloutStatements):
             return self._hoisted, code
         finally:
             self._hoisted = outer
+
+    def _draws(self, e: ast.Expr) -> bool:
+        """Whether working out an expression may draw from the game's random generator."""
+        if isinstance(e, ast.Call):
+            if e.func in self.names.functions:
+                if self._through_body("draws", e.func, self._draws, False):
+                    return True
+            elif e.func in ("random", "shuffled"):
+                return True
+        return any(self._draws(child) for child in children(e))
 
     def _strict(self, e: ast.Expr) -> bool:
         """Whether the code written for an expression works out each of its parts, every time
@@ -633,9 +643,10 @@ class CodeGenerator(RolloutStatements):
         finally:
             self._iterable_depth -= 1
 
-    def owned_list(self, e: ast.Expr, scope: Scope) -> str:
-        """A list of the expression's items that the caller may keep (a copy unless it is new)."""
-        source = self.ex(e, scope)
+    def owned_list(self, e: ast.Expr, scope: Scope, source: str | None = None) -> str:
+        """A list of the expression's items that the caller may keep (a copy unless it is new);
+        `source`: the expression's code, if written already."""
+        source = self.ex(e, scope) if source is None else source
         if self.new_list(e) or self.is_player_list(e, scope) and isinstance(e, ast.Name):
             return source  # (new, or the players: a list that never changes)
         return f"list({source})" if self.is_list(e, scope) else f"list(_as_list({source}))"
@@ -906,11 +917,10 @@ class CodeGenerator(RolloutStatements):
         if op == "in":
             return f"({self.ex(e.left, scope)} in {self.as_list(e.right, scope)})"
         if op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
-            parts = self._joined(e)
-            if any(self._is_zone_call(p) for p in parts):  # zones' own lists, unpacked into one list
-                return "[" + ", ".join(f"*g.zones[{self.zone_key(p, scope)}]" if self._is_zone_call(p)
-                                       else f"*{self.as_list(p, scope)}" for p in parts) + "]"
-            return f"({self.as_list(e.left, scope)} + {self.as_list(e.right, scope)})"
+            items = self._joined_items(e, scope)
+            if len(items) == 2 and all(i.startswith("*(") or i.startswith("*_") for i in items):
+                return f"({items[0][1:]} + {items[1][1:]})"  # (two lists: joined in one step)
+            return "[" + ", ".join(items) + "]"  # one list, the parts unpacked into it
         left, right = self.ex(e.left, scope), self.ex(e.right, scope)
         if op in ("and", "or") or op in _COMPARISONS or op in ("-", "*"):
             return f"({left} {op} {right})"
@@ -937,11 +947,28 @@ class CodeGenerator(RolloutStatements):
             return left + right if left is not None and right is not None else None
         return None
 
-    def _joined(self, e: ast.Expr) -> list[ast.Expr]:
-        """The lists a chain of `+` joins (a + b + c: a, b, c)."""
-        if isinstance(e, ast.BinOp) and e.op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
-            return self._joined(e.left) + self._joined(e.right)
-        return [e]
+    def _is_join(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.BinOp) and e.op == "+" and (self.new_list(e.left) or self.new_list(e.right))
+
+    def _joined_items(self, e: ast.Expr, scope: Scope) -> list[str]:
+        """The items of a list display that joins the lists a chain of `+` joins, through the
+        functions it calls that join lists too: a zone's own list and a list that is not a list
+        literal unpacked (`*`), a list literal's items written out."""
+        if self._is_join(e):
+            return self._joined_items(e.left, scope) + self._joined_items(e.right, scope)
+        if isinstance(e, ast.Call) and e.func in self.names.functions:
+            body = self.host.inline_call(e.func, e.args)
+            if body is not None:
+                try:
+                    return self._joined_items(body, scope) if self._is_join(body) else [
+                        f"*{self.as_list(body, scope)}"]
+                finally:
+                    self.host.end_inline()
+        if self._is_zone_call(e):
+            return [f"*g.zones[{self.zone_key(e, scope)}]"]
+        if isinstance(e, ast.ListLit):
+            return [self.ex(i, scope) for i in e.items]
+        return [f"*{self.as_list(e, scope)}"]
 
     # ------------------------------------------------------------------ calls and zones
     def _is_zone_call(self, e: ast.Expr) -> bool:
@@ -1251,8 +1278,8 @@ class CodeGenerator(RolloutStatements):
         return frozenset(tested - set(local_bindings(body)))
 
     def s_For(self, s: ast.For, scope, loop_depth, mode):
-        before, items = self.lowered(s.iterable, scope, mode) if mode == "pure" and isinstance(
-            s.iterable, (ast.Select, ast.Comprehension)) else ([], self.owned_list(s.iterable, scope))
+        before, items = self.lowered(s.iterable, scope, mode)
+        items = self.owned_list(s.iterable, scope, items)
         head = f"for {scope.bind(s.var)} in {items}:"
         # the loop's items are card handles from the start (a copy of the zones' lists); the
         # name holds one in the body unless the body binds it again

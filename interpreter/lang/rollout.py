@@ -138,8 +138,7 @@ class RolloutStatements:
             return events is None or s.event in events
         if isinstance(s, ast.Move):
             return "moved" in self.names.wanted_events and (events is None or "moved" in events)
-        return (isinstance(s, ast.CallStmt) and isinstance(s.call, ast.Call)
-                and s.call.func in ("use", "aim"))
+        return False
 
     def _asked(self, chooses: list, scope, subst: dict[int, str]) -> list[str]:
         """Lines that ask these chooses in order, each answer in a Python local (in `subst`)."""
@@ -185,9 +184,9 @@ class RolloutStatements:
             return [*before, f"r_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
         if call.func == "run":  # (the part runs at once: see `Game.roll_part`)
             return [f"g.roll_part({', '.join(self.ex(a, scope) for a in call.args)})"]
-        engine = {"use": "activate", "aim": "aim"}.get(call.func)
-        if engine is not None:  # (the engine pushes the block's frame: see `_pushes_frames`)
-            return [f"g.{engine}({', '.join(self.ex(a, scope) for a in call.args)})"]
+        if call.func in ("use", "aim"):  # (the block runs at once: see `Game.roll_ability`)
+            target = call.func == "aim"
+            return [f"g.roll_ability({self.ex(call.args[0], scope)}, {_codegen.literal(call.func)}, {target})"]
         return self.s_CallStmt(s, scope, loop_depth, mode)
 
     def r_May(self, s: ast.May, scope, loop_depth: int, mode: str) -> list[str]:
