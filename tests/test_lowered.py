@@ -51,16 +51,37 @@ def test_a_selection_after_and_or_in_an_elif_is_worked_out_only_when_it_was(tmp_
                                "  if x == none or count(all c in hand(x)) > 5 { game.counter += 10 }\n"
                                "  if x == none { game.counter += 100 } elif count(all c in hand(x)) == 1 {\n"
                                "    game.counter += 1000 }\n"
-                               "  let n = x != none and count(all c in hand(x)) > 0\n}\n")
+                               "  let n = x != none and count(all c in hand(x)) > 0\n"
+                               "  if n { game.counter += 10000 }\n}\n")
     rules = load(path)
     source = _plain_source(rules, "guarded")
-    assert len(re.findall(r"\[_c\d+ for", source)) == 4  # each stays a comprehension, where it was
+    # after `and` and `or`: built by loops inside an `if` that tests what comes before; the
+    # `elif` test stays a comprehension
+    assert len(re.findall(r"\[_c\d+ for", source)) == 1 and source.count("for _c") == 4
+    assert "    if _s" in source and "    if not _s" in source
     game = _empty(rules)
     game.perform("guarded", x=None)
     assert game.globals["counter"] == 10 + 100
     _in_hand(game)
     game.perform("guarded", x=game.players[0])
-    assert game.globals["counter"] == 1 + 1000
+    assert game.globals["counter"] == 1 + 1000 + 10000
+
+
+def test_and_and_or_give_the_value_that_decides(tmp_path):
+    # `a and b` is a if a is false, else b; `a or b` is a if a is true, else b
+    path = _toy_with(tmp_path, "procedure values(p) {\n"
+                               "  let none_or_list = none and count(all c in hand(p)) > 0\n"
+                               "  let zero_or = 0 or count(all c in hand(p) where c.flag)\n"
+                               "  let two_or = 2 or count(all c in hand(p))\n"
+                               "  let both = 3 and count(all c in hand(p))\n"
+                               "  game.counter = zero_or * 1000 + two_or * 100 + both\n"
+                               "  if none_or_list == none { game.counter += 10000 }\n}\n")
+    rules = load(path)
+    game = _empty(rules)
+    cards = [_in_hand(game) for _ in range(4)]
+    game.write(cards[2], "flag", True)
+    game.perform("values", p=game.players[0])
+    assert game.globals["counter"] == 1000 + 200 + 4 + 10000
 
 
 def test_a_loop_test_is_worked_out_again_before_each_round(tmp_path):
@@ -221,3 +242,22 @@ def test_a_statement_that_draws_at_random_keeps_its_selections_in_place(tmp_path
     game.perform("draw", p=game.players[0])
     assert game.globals["counter"] in (11, 21, 31)
     assert [game.read(c, "guard") for c in cards] == [0, 1, 1]
+
+
+def test_count_of_a_functions_selection_and_over_the_players_makes_no_list(tmp_path):
+    path = _toy_with(tmp_path, "function flagged(p) = all c in hand(p) where c.flag\n"
+                               "function has_flag(p) = count(flagged(p)) > 0\n"
+                               "procedure tally() {\n"
+                               "  game.counter = count(all p in players where has_flag(p)) * 100 + count(flagged(players[1]))\n"
+                               "}\n")
+    rules = load(path)
+    source = _plain_source(rules, "tally")
+    assert not re.findall(r"\[_c\d+ for", source) and source.count("break") == 2
+    game = _empty(rules)
+    cards = [_in_hand(game) for _ in range(3)]
+    game.perform("tally")
+    assert game.globals["counter"] == 0
+    game.write(cards[0], "flag", True)
+    game.write(cards[2], "flag", True)
+    game.perform("tally")
+    assert game.globals["counter"] == 100 + 2

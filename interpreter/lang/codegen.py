@@ -410,16 +410,17 @@ class CodeGenerator(RolloutStatements):
         (so that a selection among them may be built before)."""
         if isinstance(e, (ast.Select, ast.Comprehension, ast.Not, ast.Neg, ast.Attribute, ast.Index, ast.ListLit)):
             return True
-        if isinstance(e, ast.BinOp):
-            return e.op in ("+", "-", "*", "/", "%") or e.op in _COMPARISONS
+        if isinstance(e, ast.BinOp):  # (`and`, `or`: see `_short_circuit`)
+            return e.op in ("+", "-", "*", "/", "%", "and", "or") or e.op in _COMPARISONS
         if isinstance(e, ast.Call):
             return (e.func in self.names.functions or e.func in self.names.zones
-                    or e.func in _STRICT_BUILTINS and not self._over_players_call(e))
+                    or e.func in _STRICT_BUILTINS and not self._first_over_players(e))
         return False
 
-    def _over_players_call(self, e: ast.Call) -> bool:
-        """count(...) or first(...) of a selection from the players (see `_each_player`)."""
-        return e.func in ("count", "first") and len(e.args) == 1 and isinstance(e.args[0], ast.Select) and (
+    def _first_over_players(self, e: ast.Call) -> bool:
+        """first(...) of a selection from the players: its tests are worked out until one holds
+        (see `_each_player`)."""
+        return e.func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Select) and (
             isinstance(e.args[0].source, ast.Name) and e.args[0].source.id == "players")
 
     def _loop_list(self, e: ast.Select | ast.Comprehension, scope: Scope, kind: str = "list") -> str:
@@ -490,19 +491,58 @@ class CodeGenerator(RolloutStatements):
         self._hoisted.extend(lines)
         return out
 
+    def _short_circuit(self, e: ast.BinOp, scope: Scope) -> str:
+        """`a and b`, `a or b` while `lowered`: a is always worked out; b, if it builds lists, is
+        worked out in an `if` before the statement, only when a does not decide (the same value
+        as Python's `and` and `or`), else in place."""
+        left = self.ex(e.left, scope)
+        if not self._builds_lists(e.right):
+            hoisted, self._hoisted = self._hoisted, None
+            try:
+                return f"({left} {e.op} {self.ex(e.right, scope)})"
+            finally:
+                self._hoisted = hoisted
+        value = self.temp("_s")
+        before, right = self.lowered(e.right, scope, "pure")
+        self._hoisted += [f"{value} = {left}", f"if {'not ' if e.op == 'or' else ''}{value}:",
+                          *(f"    {line}" for line in before), f"    {value} = {right}"]
+        return value
+
+    def _builds_lists(self, e: ast.Expr) -> bool:
+        """Whether an expression holds a selection or a comprehension (in the functions it calls
+        too)."""
+        if isinstance(e, (ast.Select, ast.Comprehension)):
+            return True
+        if isinstance(e, ast.Call) and e.func in self.names.functions and self._through_body(
+                "builds lists", e.func, self._builds_lists, False):
+            return True
+        return any(self._builds_lists(child) for child in children(e))
+
     def _counted(self, e: ast.BinOp, scope: Scope) -> str | None:
         """`count(S) > 0` and the like of a selection S, while `lowered`: whether S has an item,
         by a loop that stops at the first."""
         if not (isinstance(e.left, ast.Call) and e.left.func == "count" and "count" not in self.names.functions
-                and len(e.left.args) == 1 and isinstance(e.left.args[0], ast.Select)
-                and isinstance(e.right, ast.IntLit) and not self._over_players(e.left.args[0], scope)):
+                and len(e.left.args) == 1 and isinstance(e.right, ast.IntLit)):
             return None
         test = (e.op, e.right.value)
         if test in ((">", 0), (">=", 1), ("!=", 0)):
-            return self._loop_list(e.left.args[0], scope, "exists")
+            return self._loop_of(e.left.args[0], scope, "exists")
         if test in (("==", 0), ("<", 1), ("<=", 0)):
-            return f"(not {self._loop_list(e.left.args[0], scope, 'exists')})"
+            found = self._loop_of(e.left.args[0], scope, "exists")
+            return None if found is None else f"(not {found})"
         return None
+
+    def _loop_of(self, e: ast.Expr, scope: Scope, kind: str) -> str | None:
+        """`_loop_list` of a selection (not one over the players: see `_each_player`), or of the
+        call of a function that gives one; None for anything else."""
+        selection, inlined = self._selection_in(e)
+        try:
+            if selection is None or self._over_players(selection, scope):
+                return None
+            return self._loop_list(selection, scope, kind)
+        finally:
+            if inlined:
+                self.host.end_inline()
 
     def x_IntLit(self, e, scope):
         return repr(int(e.value))
@@ -888,6 +928,8 @@ class CodeGenerator(RolloutStatements):
 
     def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
         op = e.op
+        if self._hoisted is not None and op in ("and", "or"):
+            return self._short_circuit(e, scope)
         if self._hoisted is not None and op in _COMPARISONS:
             found = self._counted(e, scope)
             if found is not None:
@@ -1005,12 +1047,10 @@ class CodeGenerator(RolloutStatements):
             return f"fn_{self._check(func)}(g, f{args})"
         if func in ("count", "first") and len(e.args) == 1 and self._over_players(e.args[0], scope):
             return self._each_player(func, e.args[0], scope)
-        if self._hoisted is not None and func in ("count", "any", "is_empty") and len(e.args) == 1 and isinstance(
-                e.args[0], ast.Select):  # (no list made: see `lowered`)
-            if func == "count":
-                return self._loop_list(e.args[0], scope, "count")
-            found = self._loop_list(e.args[0], scope, "exists")
-            return found if func == "any" else f"(not {found})"
+        if self._hoisted is not None and func in ("count", "any", "is_empty") and len(e.args) == 1:
+            found = self._loop_of(e.args[0], scope, "count" if func == "count" else "exists")
+            if found is not None:  # (no list made: see `lowered`)
+                return found if func != "is_empty" else f"(not {found})"
         if func in _READ_ONLY_ARGUMENT and len(e.args) == 1 and self._is_zone_call(e.args[0]):
             zone = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # (no copy of the zone)
             if func == "abilities" and self.names.zones[e.args[0].func].active:
@@ -1360,7 +1400,8 @@ class CodeGenerator(RolloutStatements):
             scope = Scope(frame=True)
             lines: list[Line] = []
             for i, when in enumerate(self.names.ending_only_events[event]):
-                lines += [(f"if {self.ex(when, scope)}:", when.span),
+                before, test = self.lowered(when, scope, "pure")
+                lines += [*((line, when.span) for line in before), (f"if {test}:", when.span),
                           (f"    return g.end_by_check({literal(event)}, {i})", when.span)]
             root = self.const(Frame(None, {}))  # (end conditions are read in a frame of their own)
             name = self.ns.constant(self.compile_lines(f"end conditions at {event}", ["g", f"f={root}"], lines, scope))
