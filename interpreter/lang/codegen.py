@@ -63,7 +63,7 @@ _INLINE_BUILTINS: dict[str, Callable[..., str]] = {
     "any": lambda x: f"bool({x})",
     "is_empty": lambda x: f"(not {x})",
     "text": lambda x: f"g.label({x})",
-    "others": lambda p: f"[_q for _q in g.players if _q is not {p}]",
+    "others": lambda p: f"_bf_others(g, {p})",  # (a comprehension here would make g a closure's cell)
     "nth": lambda x, i: f"_index({x}, {i})",
     "max_of": lambda x: f"(max({x}) if {x} else 0)",
     "min_of": lambda x: f"(min({x}) if {x} else 0)",
@@ -1061,7 +1061,7 @@ class CodeGenerator(RolloutStatements):
                 and not self._iterable_depth):  # the first other player, without listing them
             p, held = self.ex(e.args[0].args[0], scope), self.temp("_w")
             return (f"(g.players[1 if {held}.seat == 1 else 0] if type({held} := {p}) is _PlayerRef "
-                    f"else _head([_q for _q in g.players if _q is not {held}]))")
+                    f"else _head(_bf_others(g, {held})))")
         if func == "labelled" and all(isinstance(a, (ast.StrLit, ast.IntLit, ast.BoolLit)) for a in e.args):
             return self.const(Labelled(e.args[0].value, str(e.args[1].value)))  # (never changed: shared)
         if func == "labelled" and len(e.args) == 2 and not isinstance(e.args[1], ast.StrLit):
