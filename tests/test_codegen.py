@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import ast as pyast
 import re
-import shutil
-from pathlib import Path
 
 import pytest
+from toyrules import TOY_DIR
+from toyrules import empty_game as _empty
+from toyrules import in_hand as _in_hand
+from toyrules import source_of as _source_of
+from toyrules import toy_with as _toy_with
 
 from interpreter import load
 from interpreter.errors import RuntimeRuleError, ValidationError
 from interpreter.lang.codegen import ALLOWED_BUILTINS
 from interpreter.lang.values import ZoneKey
-from interpreter.rules.decks import Deck
 
-TOY_DIR = Path(__file__).resolve().parent / "data" / "toy"
 GAMES = ["initiative", "lanes", "lanes-classic", "bases", TOY_DIR / "toy.yaml"]
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$[0-9]+(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 
@@ -39,20 +40,6 @@ def test_generated_source_holds_no_text_from_rule_files(game):
                 assert node.id in ("g", "f", "L", "pc") or node.id.startswith(("_", "v_", "p_", "fn_")) or (
                     node.id in ALLOWED_BUILTINS), f"{filename}: name {node.id}"
             assert not isinstance(node, (pyast.Import, pyast.ImportFrom, pyast.Global, pyast.Nonlocal))
-
-
-def _toy_with(tmp_path: Path, extra_rules: str) -> Path:
-    for f in TOY_DIR.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "extra.rules").write_text(extra_rules, encoding="utf-8")
-    yaml = (tmp_path / "toy.yaml").read_text(encoding="utf-8")
-    (tmp_path / "toy.yaml").write_text(yaml.replace("code: [toy.rules]", "code: [toy.rules, extra.rules]"),
-                                       encoding="utf-8")
-    return tmp_path / "toy.yaml"
-
-
-def _empty(rules):
-    return rules.empty_game(seed=1, decks=[Deck("none", "-", ()) for _ in range(2)])
 
 
 def test_strings_that_look_like_python_are_plain_data(tmp_path):
@@ -88,15 +75,6 @@ def test_a_runtime_error_in_a_suspendable_procedure_points_at_its_line(tmp_path)
     with pytest.raises(RuntimeRuleError) as info:
         game.apply("left")
     assert info.value.span.line == 4 and info.value.span.file.endswith("extra.rules")
-
-
-def _in_hand(game, name: str = "Plain"):
-    """A new card in player 1's hand."""
-    return game.new_card(game.rules.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
-
-
-def _source_of(rules, label: str) -> str:
-    return "\n".join(src for name, src in rules.compiler.gen.ns.sources.items() if label in name)
 
 
 def test_names_that_only_ever_hold_players_read_player_attributes_in_place(tmp_path):

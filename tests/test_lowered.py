@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_codegen import _empty, _in_hand, _source_of, _toy_with
+from toyrules import empty_game as _empty
+from toyrules import in_hand as _in_hand
+from toyrules import source_of as _source_of
+from toyrules import toy_with as _toy_with
 
 from interpreter import load
 from interpreter.errors import RuntimeRuleError
