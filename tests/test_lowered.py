@@ -8,6 +8,7 @@ results, where the loops are, and that what must not be worked out is not."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -264,3 +265,24 @@ def test_count_of_a_functions_selection_and_over_the_players_makes_no_list(tmp_p
     game.write(cards[2], "flag", True)
     game.perform("tally")
     assert game.globals["counter"] == 100 + 2
+
+
+def test_a_choice_of_options_that_end_with_one_written_out_takes_a_lone_option_in_place():
+    # Bases' priority: "respond, or pass"; most of the time pass is the only option, taken without
+    # a call (tests/test_play_out.py and the property tests play these games both ways)
+    rules = load("bases")
+    rules.compiler.compile_rollout()
+    source = _source_of(rules, "procedure priority ?rollout?")
+    assert re.search(r"= \(_a\d+\[0\]\.value if type\(_a\d+\[0\]\) is _Labelled else _a\d+\[0\]\) "
+                     r"if len\(_a\d+\) == 1 else g\.ask_one\(", source)
+    rng, answers = random.Random(5), []
+
+    def decide(g):
+        answers.append(rng.randrange(len(g.decision()[1])))
+        return answers[-1]
+
+    played = rules.play_out(decide, seed=3, log=True)
+    game = rules.new_game(seed=3, log=True)
+    for answer in answers:
+        game.apply(answer)
+    assert game.is_over and played.log == game.log and played.result == game.result

@@ -181,8 +181,7 @@ class PlayingOut:
         except BaseException as err:  # (nothing can resume this code: see `play_out`)
             self._interrupted = err
             raise _Abandoned from None
-        if pending.shared:
-            pending.settle()
+        # (no copy shares this decision, as `_answer_now`'s may: no game is copied while rolling)
         self.pending = None
         self.answered += 1
         return value

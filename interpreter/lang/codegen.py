@@ -670,7 +670,10 @@ class CodeGenerator(RolloutStatements):
         return self.new_list(e)
 
     def as_list(self, e: ast.Expr, scope: Scope) -> str:
-        source = self.ex(e, scope)
+        return self.as_list_code(e, scope, self.ex(e, scope))
+
+    def as_list_code(self, e: ast.Expr, scope: Scope, source: str) -> str:
+        """`as_list` of an expression whose code is `source`."""
         return source if self.is_list(e, scope) else f"_as_list({source})"
 
     def iterable(self, e: ast.Expr, scope: Scope) -> str:

@@ -147,13 +147,29 @@ class RolloutStatements:
             self.choices = subst
             var = self.temp("_c")
             before, source = self.lowered(c.source, scope, "pure")
-            lines += [*before, f"{var} = {self._ask_now(c, scope, source)}"]
+            if c.kind == "one" and isinstance(c.source, ast.BinOp) and c.source.op == "+" and isinstance(
+                    c.source.right, ast.ListLit):
+                # options that end with one written out ("... or pass") are often that one alone:
+                # then it is taken here, without a call (as `ask_one` would take it)
+                chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+                values, who = self.temp("_a"), chooser
+                if not (chooser.isidentifier() or chooser == "f.controller"):  # (worked out either way)
+                    who = self.temp("_a")
+                    before.append(f"{who} = {chooser}")
+                lines += [*before, f"{values} = {self.as_list_code(c.source, scope, source)}",
+                          f"{var} = ({values}[0].value if type({values}[0]) is _Labelled else {values}[0]) "
+                          f"if len({values}) == 1 else {self._ask_now(c, scope, values, who)}"]
+            else:
+                lines += [*before, f"{var} = {self._ask_now(c, scope, source)}"]
             subst[id(c)] = var
         return lines
 
-    def _ask_now(self, c: ast.Choose, scope, source: str) -> str:
-        source = source if self.is_list(c.source, scope) else f"_as_list({source})"
-        chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+    def _ask_now(self, c: ast.Choose, scope, source: str, chooser: str | None = None) -> str:
+        """The call that asks a choose's question, its options `source` (code); `chooser`: the
+        code of who chooses, if written already (then source is a list already)."""
+        if chooser is None:
+            source = self.as_list_code(c.source, scope, source)
+            chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
         prompt = self.host.writer.prompt(c.label, scope)
         if c.kind == "one":
             distinct = ", True" if self.distinct_tags(c.source, scope) is not None else ""
