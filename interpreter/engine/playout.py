@@ -120,8 +120,8 @@ class PlayingOut:
 
     def roll_part(self, card, part: str) -> None:
         """`run(card, part)` in rule code's rollout form: the part's block runs at once, in its
-        rollout form (as `descend` would run the frame `run_part` pushes). (`part_frame` written
-        out: a call fewer per part run costs 1% of Initiative's instructions.)"""
+        rollout form (as `descend` would run the frame `run_part` pushes). (`part_frame` is
+        written out here: calling it costs about 1% more of Initiative's instructions.)"""
         code = card.defn.parts.get(part) if card is not None else None
         if code is not None:
             d = self.attrs.get(card.id)

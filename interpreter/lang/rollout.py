@@ -10,8 +10,9 @@ procedure and block can run as plain Python, as the procedures that never suspen
   the chooses of a statement are asked before it, in the order the resumable form asks them
   (`chooses_in`), so that both forms take the same decisions in the same order;
 - a call of any procedure is `r_NAME(g, f, ...)` (a procedure that never suspends has one form);
-- `run`, `use` and `aim`, and the triggered abilities of an event, have their frames pushed by the
-  engine as ever and run right after their statement (`Game.descend`), each in its rollout form;
+- `run`, `use` and `aim` run their block at once, in its rollout form (`Game.roll_part`,
+  `roll_ability`); the triggered abilities of an event have their frames pushed by the engine as
+  ever and run right after their statement (`Game.descend`), each in its rollout form;
 - after anything that may run other rule code the game may be over: the code stops there, as
   the resumable form does;
 - the main program has a rollout form too, from where every new game starts (`Rules.play_out`).
@@ -151,14 +152,14 @@ class RolloutStatements:
                     c.source.right, ast.ListLit):
                 # options that end with one written out ("... or pass") are often that one alone:
                 # then it is taken here, without a call (as `ask_one` would take it)
-                chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
-                values, who = self.temp("_a"), chooser
+                values = self.temp("_a")
+                lines += [*before, f"{values} = {self.as_list_code(c.source, scope, source)}"]
+                who = chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
                 if not (chooser.isidentifier() or chooser == "f.controller"):  # (worked out either way)
                     who = self.temp("_a")
-                    before.append(f"{who} = {chooser}")
-                lines += [*before, f"{values} = {self.as_list_code(c.source, scope, source)}",
-                          f"{var} = ({values}[0].value if type({values}[0]) is _Labelled else {values}[0]) "
-                          f"if len({values}) == 1 else {self._ask_now(c, scope, values, who)}"]
+                    lines.append(f"{who} = {chooser}")
+                lines.append(f"{var} = ({values}[0].value if type({values}[0]) is _Labelled else {values}[0]) "
+                             f"if len({values}) == 1 else {self._ask_now(c, scope, values, who)}")
             else:
                 lines += [*before, f"{var} = {self._ask_now(c, scope, source)}"]
             subst[id(c)] = var
