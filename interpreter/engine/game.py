@@ -804,14 +804,12 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
 
     def _run_now(self, frame: Frame, f: Frame) -> bool:
         """Push a frame and run it now, above `f`: True when it has ended and `f` may go on."""
+        if self.rolling:  # (the rollout form runs to its end, unless the game ends)
+            self._roll(frame)
+            return not self.halted
         frames = self.frames
         frames.append(frame)
-        if self.rolling:  # (the rollout form runs to its end, unless the game ends)
-            frame.code.rollout(self, frame)
-            ended = not self.halted
-        else:
-            ended = frame.code.entries[frame.pc](self, frame)
-        if ended:
+        if frame.code.entries[frame.pc](self, frame):
             frames.pop()
             self.steps_left -= 1
             if self.steps_left < 0:

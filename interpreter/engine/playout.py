@@ -4,8 +4,9 @@
 decision where it is asked (`Decisions` calls `_answer_now`), instead of suspending them until
 `apply`; the code is still the resumable form, so a failing `decide` leaves the game waiting at
 that decision. With `fast=True` the rules run in their rollout form (interpreter/lang/rollout.py):
-a `choose` there is `ask_one` or `ask_now`, which return the answer, and the frames an event or a
-`run` pushes are run at once by `descend`. Nothing can resume that form half-way, so a failing
+a `choose` there is `ask_one` or `ask_now`, which return the answer; a `run`, `use` or `aim`
+runs its block at once (`roll_part`, `roll_ability`), and the frames an event pushes are run
+right after it by `descend`. Nothing can resume that form half-way, so a failing
 `decide` leaves a game that cannot go on (`broken`). `play_from_start` does the same for a game
 that has not started, its main program in the rollout form too (`Rules.play_out`).
 """
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalDecisionError, RuntimeRuleError
 from ..lang.runtime import Frame
-from ..lang.values import CONTROLLER, Labelled, PlayerRef
+from ..lang.values import Labelled, PlayerRef
 from .decisions import Pending, distinct_values
 
 if TYPE_CHECKING:
@@ -120,12 +121,10 @@ class PlayingOut:
 
     def roll_part(self, card, part: str) -> None:
         """`run(card, part)` in rule code's rollout form: the part's block runs at once, in its
-        rollout form (as `descend` would run the frame `run_part` pushes). (`part_frame` is
-        written out here: calling it costs about 1% more of Initiative's instructions.)"""
-        code = card.defn.parts.get(part) if card is not None else None
-        if code is not None:
-            d = self.attrs.get(card.id)
-            self._roll(Frame(code, {}, card, d[CONTROLLER] if d is not None else None))
+        rollout form (as `descend` would run the frame `run_part` pushes)."""
+        frame = self.part_frame(card, part)
+        if frame is not None:
+            self._roll(frame)
 
     def roll_ability(self, ref, verb: str, target: bool) -> None:
         """`use(ability)` (`target` False) or `aim(ability)` (True) in rule code's rollout form:

@@ -413,15 +413,10 @@ class CodeGenerator(RolloutStatements):
         if isinstance(e, ast.BinOp):  # (`and`, `or`: see `_short_circuit`)
             return e.op in ("+", "-", "*", "/", "%", "and", "or") or e.op in _COMPARISONS
         if isinstance(e, ast.Call):
-            return (e.func in self.names.functions or e.func in self.names.zones
-                    or e.func in _STRICT_BUILTINS and not self._first_over_players(e))
+            if e.func == "first" and len(e.args) == 1 and self._over_players(e.args[0], Scope(False)):
+                return False  # (its tests are worked out until one holds: see `_each_player`)
+            return e.func in self.names.functions or e.func in self.names.zones or e.func in _STRICT_BUILTINS
         return False
-
-    def _first_over_players(self, e: ast.Call) -> bool:
-        """first(...) of a selection from the players: its tests are worked out until one holds
-        (see `_each_player`)."""
-        return e.func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Select) and (
-            isinstance(e.args[0].source, ast.Name) and e.args[0].source.id == "players")
 
     def _loop_list(self, e: ast.Select | ast.Comprehension, scope: Scope, kind: str = "list") -> str:
         """A selection or comprehension worked out by a loop, in lines before the statement (see
