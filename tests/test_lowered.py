@@ -286,3 +286,43 @@ def test_a_choice_of_options_that_end_with_one_written_out_takes_a_lone_option_i
     for answer in answers:
         game.apply(answer)
     assert game.is_over and played.log == game.log and played.result == game.result
+
+
+def test_a_procedure_every_call_gives_a_player_is_written_for_players_behind_a_test(tmp_path):
+    # award's calls give a player or `game.active` (declared a player, none before the first
+    # turn): its rollout form is written for a player, and sends none to the form for any value
+    # (where the first of others(none) is the first player; written for a player, it would fail)
+    path = _toy_with(tmp_path, "procedure award(p) {\n"
+                               "  let q = first(others(p))\n"
+                               "  if p == none {\n    game.counter += 1000 * q.seat\n    stop\n  }\n"
+                               "  let c = choose \"a card\" from hand(p) + [labelled(\"keep\", \"keep\")] by p\n"
+                               "  if c != \"keep\" { move c to pool() }\n"
+                               "  game.counter += count(hand(p)) * 10 + 1\n}\n"
+                               "procedure award_all() {\n"
+                               "  for p in players { award(p) }\n"
+                               "  award(game.active)\n}\n"
+                               "procedure mixed(x) {\n  let c = choose \"a card\" from hand(x) by x\n}\n"
+                               "procedure mixed_calls() {\n  mixed(players[1])\n  mixed(first(hand(players[1])))\n}\n"
+                               "procedure uncalled(p) {\n  let c = choose \"a card\" from hand(p) by p\n}\n")
+    rules = load(path)
+    rules.compiler.compile_rollout()
+    given = rules.compiler.gen.player_parameters()
+    assert given["award"] == {"p"} and "mixed" not in given and "uncalled" not in given
+    typed = _source_of(rules, "procedure award ?rollout?>")
+    assert typed.startswith("def r_award(g, f, v_p):\n    if type(v_p) is not _PlayerRef:\n"
+                            "        return ru_award(g, f, v_p)\n")
+    assert "zone_key" not in typed and "zone_key" in _source_of(rules, "procedure award ?rollout? any values")
+    assert "_PlayerRef" not in _source_of(rules, "procedure mixed ?rollout?>").split("choose")[0].replace(
+        "type(v_x) is _PlayerRef else", "")  # (no test at its start)
+
+    def played(fast: bool) -> tuple:
+        game = _empty(rules)
+        cards = [_in_hand(game) for _ in range(3)]
+        game.move(cards[2], ZoneKey("hand", 2, ""), None)  # (two cards for player 1, one for player 2)
+        game.perform("award_all")  # player 1's choice waits: the rest runs as play_out runs it
+        assert game.globals["active"] is None
+        game.play_out(lambda g: 0, fast=fast)
+        return game.globals["counter"], [len(game.zones[ZoneKey("hand", s, "")]) for s in (1, 2)]
+
+    # each player puts their first card in the pool; none (game.active) adds 1000
+    assert played(fast=True) == played(fast=False) == ((1 * 10 + 1) + (0 * 10 + 1) + 1000, [1, 0])

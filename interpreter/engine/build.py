@@ -103,6 +103,8 @@ class Rules:
                 event: [e.when for e in ruleset.end if event in e.check_on]
                 for event in ending - set(triggers) - self.until_events}
         names.card_attributes = {a for t in ruleset.card_types.values() for a in t.attributes}
+        names.player_valued = {"active", "controller", "owner"} | {
+            a.name for a in _declared_attributes(ruleset) if a.type == "player"}
         compiler = Compiler(names)
         compiler.compile_all()
         self.compiler = compiler
@@ -378,9 +380,7 @@ def _watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozen
                 reaches_any = True
         elif isinstance(node, ast.Attribute) and node.name in _LOCATION_READERS:
             locates = True
-    specs = [*ruleset.globals.values(), *ruleset.player_attributes.values(),
-             *(a for t in ruleset.card_types.values() for a in t.attributes.values())]
-    card_valued = {"attached_to"} | {a.name for a in specs if a.type in ("card", "list", "ability")}
+    card_valued = {"attached_to"} | {a.name for a in _declared_attributes(ruleset) if a.type in ("card", "list", "ability")}
     if static_reads & card_valued:
         reaches_any = True
     if locates and reaches_any:
@@ -417,6 +417,12 @@ def _grantable_keywords(card_defs) -> frozenset[str]:
 
 def _copy(value):
     return list(value) if isinstance(value, list) else value
+
+
+def _declared_attributes(ruleset: Ruleset) -> list:
+    """Every declared attribute: the game's, the players', each card type's."""
+    return [*ruleset.globals.values(), *ruleset.player_attributes.values(),
+            *(a for t in ruleset.card_types.values() for a in t.attributes.values())]
 
 
 def _uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:

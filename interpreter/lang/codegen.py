@@ -754,22 +754,29 @@ class CodeGenerator(RolloutStatements):
 
     def is_player(self, e: ast.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a player (never none): a name that only ever holds
-        one, `players[K]` for a seat that exists, `next_player(...)`."""
+        one, `players[K]` for a seat that exists, `next_player(...)`, the first of `others(...)`
+        when there are several players, a function that gives one of these."""
         if isinstance(e, ast.Name):
             return e.id in scope.players
         if isinstance(e, ast.Index):
             return (isinstance(e.obj, ast.Name) and e.obj.id == "players" and e.obj.id not in scope.names
                     and isinstance(e.index, ast.IntLit) and 1 <= e.index.value <= self.names.player_count)
         if isinstance(e, ast.Call):
-            return e.func == "next_player" and e.func not in self.names.functions
+            if e.func in self.names.functions:
+                return self._through_body("player", e.func, lambda body: self.is_player(body, Scope(False)), False)
+            if e.func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call):
+                return (e.args[0].func == "others" and "others" not in self.names.functions
+                        and self.names.player_count >= 2)
+            return e.func == "next_player"
         return False
 
-    def player_names(self, body, params=()) -> frozenset[str]:
+    def player_names(self, body, params=(), given: frozenset[str] = frozenset()) -> frozenset[str]:
         """The local names of a block that hold a player wherever they are used: every `let`,
-        assignment and `for` that binds the name gives a player (parameters are not known)."""
+        assignment and `for` that binds the name gives a player (parameters are not known,
+        except those `given` a player, as long as the block binds them only to players)."""
         return self._names_holding(body, params, lambda v, scope: v is not None and (
             self.is_player_list(v[1], scope) if isinstance(v, tuple) else self.is_player(v, scope)),
-            lambda known: Scope(False, players=known))
+            lambda known: Scope(False, players=known), given)
 
     def list_names(self, body, params=()) -> frozenset[str]:
         """The local names of a block that always hold a list: every `let` and assignment that
@@ -855,14 +862,16 @@ class CodeGenerator(RolloutStatements):
         return None
 
     @staticmethod
-    def _names_holding(body, params, gives: Callable, scope_of: Callable) -> frozenset[str]:
+    def _names_holding(body, params, gives: Callable, scope_of: Callable,
+                       given: frozenset[str] = frozenset()) -> frozenset[str]:
         """The local names whose every binding `gives` the kind of value, in a scope where the
-        names still assumed to hold it do (dropped one round at a time until none is left)."""
+        names still assumed to hold it do (dropped one round at a time until none is left);
+        parameters only if `given` the kind of value."""
         bindings = local_bindings(body)
-        known = frozenset(set(bindings) - set(params))
+        known = frozenset(set(bindings) - set(params)) | given
         while True:
             scope = scope_of(known)
-            keep = frozenset(n for n in known if all(gives(v, scope) for v in bindings[n]))
+            keep = frozenset(n for n in known if all(gives(v, scope) for v in bindings.get(n, ())))
             if keep == known:
                 return known
             known = keep
@@ -1058,6 +1067,8 @@ class CodeGenerator(RolloutStatements):
                 and "others" not in self.names.functions and self.names.player_count >= 2
                 and not self._iterable_depth):  # the first other player, without listing them
             p, held = self.ex(e.args[0].args[0], scope), self.temp("_w")
+            if self.is_player(e.args[0].args[0], scope):
+                return f"g.players[{p}.seat == 1]"  # (seat 1: the second player, index True)
             return (f"(g.players[1 if {held}.seat == 1 else 0] if type({held} := {p}) is _PlayerRef "
                     f"else _head(_bf_others(g, {held})))")
         if func == "labelled" and all(isinstance(a, (ast.StrLit, ast.IntLit, ast.BoolLit)) for a in e.args):

@@ -30,8 +30,16 @@ from . import codegen as _codegen  # (which imports this module: read its names 
 from .analysis import chooses_in
 
 
+def _procedure_calls(body, procedures) -> list[ast.Call]:
+    """The calls of procedures in a block, as statements (in nested blocks too)."""
+    return [n.call for n in ast.walk(tuple(body)) if isinstance(n, ast.CallStmt)
+            and isinstance(n.call, ast.Call) and n.call.func in procedures]
+
+
 class RolloutStatements:
     """Mixin of the CodeGenerator: statements and procedures in their rollout form."""
+
+    _player_parameters: dict[str, frozenset[str]] | None = None  # see `player_parameters`
 
     rollout = False  # while True, `statement` writes the rollout form
 
@@ -40,10 +48,27 @@ class RolloutStatements:
         self.loops_if_they_fit(lambda: self._define_rollout_procedure(name, proc))
 
     def _define_rollout_procedure(self, name: str, proc: ast.Procedure) -> None:
-        identifier, literal = _codegen.identifier, _codegen.literal
+        """`r_NAME`; where the calls in the rules give some parameters players, it is written for
+        players there, and a test at its start sends any other call to `ru_NAME`, written for
+        any values (see `player_parameters`)."""
+        identifier = _codegen.identifier
         params = [identifier(p) for p in proc.params]
-        scope = _codegen.Scope(frame=False, names=dict(zip(proc.params, params)),
-                               players=self.player_names(proc.body, proc.params),
+        given = self.player_parameters().get(name, frozenset())
+        players = self.player_names(proc.body, proc.params, given)
+        given &= players  # (not those the procedure sets to something else)
+        lines = self._rollout_body(name, proc, players)
+        if given:
+            test = " or ".join(f"type({identifier(p)}) is not _PlayerRef" for p in proc.params if p in given)
+            lines = [(f"if {test}:", proc.span), (f"    return ru_{name}(g, f, {', '.join(params)})", proc.span),
+                     *lines]
+            self._define("ru_" + self._check(name), ["g", "f", *params],
+                         self._rollout_body(name, proc, self.player_names(proc.body, proc.params)),
+                         f"procedure {name} (rollout, any values)")
+        self._define("r_" + self._check(name), ["g", "f", *params], lines, f"procedure {name} (rollout)")
+
+    def _rollout_body(self, name: str, proc: ast.Procedure, players: frozenset[str]) -> list:
+        identifier, literal = _codegen.identifier, _codegen.literal
+        scope = _codegen.Scope(frame=False, names={p: identifier(p) for p in proc.params}, players=players,
                                lists=self.list_names(proc.body, proc.params),
                                distinct=self.distinct_names(proc.body, proc.params))
         self.choices = {}
@@ -52,7 +77,43 @@ class RolloutStatements:
             values = ", ".join(f"{literal(p)}: {identifier(p)}" for p in proc.params)
             lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span),
                      ("    return", proc.span), *lines]
-        self._define("r_" + self._check(name), ["g", "f", *params], lines, f"procedure {name} (rollout)")
+        return lines
+
+    def player_parameters(self) -> dict[str, frozenset[str]]:
+        """For each procedure called in the rules, the parameters that every call gives a player,
+        or a value declared to hold one (`game.active`, a card's `controller`: none at times).
+        Worked out once, over the code known when the rollout form is first written; a guess,
+        not a proof: the procedures test what they are given (`_define_rollout_procedure`)."""
+        if self._player_parameters is None:
+            self._player_parameters = self._guess_player_parameters()
+        return self._player_parameters
+
+    def _guess_player_parameters(self) -> dict[str, frozenset[str]]:
+        procedures = self.names.procedures
+        host = self.host
+        own_codes = {id(code) for code in host.procedure_codes.values()}
+        blocks = [(proc.body, proc.params, name) for name, proc in procedures.items()]
+        blocks += [(*code.source, None) for code in host.codes.values() if id(code) not in own_codes]
+        blocks.append(([i for i in host._main_items if not isinstance(i, tuple)], host._main_bound, None))
+        given = {name: set(proc.params) for name, proc in procedures.items()}
+        called: set[str] = set()
+        changed = True
+        while changed:  # (drop what a call does not give, until every call gives what is left)
+            changed = False
+            for body, bound, owner in blocks:
+                scope = _codegen.Scope(False, players=self.player_names(
+                    body, bound, frozenset(given[owner]) if owner else frozenset()))
+                for call in _procedure_calls(body, procedures):
+                    called.add(call.func)
+                    params = procedures[call.func].params
+                    for param, arg in [*zip(params, call.args), *((a.name, a.value) for a in call.kwargs)]:
+                        if param in given[call.func] and not self._player_like(arg, scope):
+                            given[call.func].discard(param)
+                            changed = True
+        return {name: frozenset(given[name]) for name in called if given[name]}
+
+    def _player_like(self, e: ast.Expr, scope) -> bool:
+        return self.is_player(e, scope) or isinstance(e, ast.Attribute) and e.name in self.names.player_valued
 
     def rollout_block(self, name: str, body: tuple, bound: tuple[str, ...]):
         """`Code.rollout` of a block: `(g, f)`, the names it starts with read from the frame's

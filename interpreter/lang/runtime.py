@@ -161,6 +161,8 @@ class Names:
         self.static_reads: set[str] = set()  # attributes that static abilities read
         # zones whose contents continuous effects and abilities depend on (set by the builder)
         self.watched_zones: frozenset[str] = frozenset()
+        # attributes (and globals) declared to hold a player, `controller` and `owner` among them
+        self.player_valued: set[str] = set()
         # attributes with no limits that no continuous effect reads: set in place by compiled code
         self.plain_attributes: set[str] = set()
         # attributes with the same limits (min, max) wherever declared, that no continuous effect
