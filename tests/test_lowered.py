@@ -273,8 +273,12 @@ def test_a_choice_of_options_that_end_with_one_written_out_takes_a_lone_option_i
     rules = load("bases")
     rules.compiler.compile_rollout()
     source = _source_of(rules, "procedure priority ?rollout?")
-    assert re.search(r"= \(_a\d+\[0\]\.value if type\(_a\d+\[0\]\) is _Labelled else _a\d+\[0\]\) "
-                     r"if len\(_a\d+\) == 1 else g\.ask_one\(", source)
+    # its player and its abilities are known as such: no test of what they are
+    assert "_PlayerRef" not in source.split("def r_priority")[1].split("\n", 2)[2] and "_AbilityRef" not in source
+    # its options: two lists the statement has made, then "pass": when both are empty, no list
+    assert re.search(r"        if (_l\d+) or (_l\d+):\n            (_a\d+) = \[\*\1, \*\2, _k\d+\]\n"
+                     r"            (_c\d+) = g\.ask_one\(_k\d+, \3, v_p, _k\d+, True\)\n"
+                     r"        else:\n            \4 = _k\d+\n", source)
     rng, answers = random.Random(5), []
 
     def decide(g):
@@ -326,3 +330,24 @@ def test_a_procedure_every_call_gives_a_player_is_written_for_players_behind_a_t
 
     # each player puts their first card in the pool; none (game.active) adds 1000
     assert played(fast=True) == played(fast=False) == ((1 * 10 + 1) + (0 * 10 + 1) + 1000, [1, 0])
+
+
+def test_after_a_test_of_a_cards_type_its_types_attributes_are_read_in_place(tmp_path):
+    # units have flag, sites have not: after `c is unit` flag is read straight from the card;
+    # after `c is unit or c is site` (or no test) role and flag are read where a card may lack them
+    path = _toy_with(tmp_path, "procedure tally(p) {\n"
+                               "  game.counter = count(all c in hand(p) where c is unit and c.flag)\n"
+                               "  game.counter += 10 * count(all c in sites(p) where (c is unit or c is site) and c.role == \"x\")\n"
+                               "  game.counter += 100 * count(all c in hand(p) where c.flag)\n}\n")
+    rules = load(path)
+    source = _plain_source(rules, "tally")
+    assert re.search(r"if g\.attrs\[_c\d+\.id\]\['flag'\]:", source)
+    assert source.count("'role' in (_d") == 1 and source.count("'flag' in (_d") == 1
+    game = _empty(rules)
+    flagged, _plain = _in_hand(game, "Big"), _in_hand(game)
+    game.write(flagged, "flag", True)
+    site = game.new_card(rules.card_defs[next(n for n, d in rules.card_defs.items() if d.type == "site")],
+                         ZoneKey("sites", 1, ""), game.players[0])
+    game.write(site, "role", "x")
+    game.perform("tally", p=game.players[0])
+    assert game.globals["counter"] == 1 + 10 + 100

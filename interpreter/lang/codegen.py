@@ -13,6 +13,7 @@ functions run with an empty set of Python built-ins apart from the few listed in
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -244,6 +245,16 @@ class Scope:
         # names of a loop's cards, taken from zones, that the loop does not bind again: card
         # handles, though the card may have left the game since (see `s_For`)
         self.handles: frozenset[str] = frozenset()
+        # names of `cards` whose card type a test before has found to be one of these
+        self.types: dict[str, frozenset[str]] = {}
+        # names of a selection's or comprehension's items taken from `abilities(...)`
+        self.abilities: frozenset[str] = frozenset()
+
+    def narrowed(self, name: str, types: frozenset[str]) -> Scope:
+        """The same scope, where a test has found the card `name` to be of one of these types."""
+        inner = copy.copy(self)
+        inner.types = {**self.types, name: types}
+        return inner
 
     def get(self, name: str) -> str:
         found = self.names.get(name)
@@ -451,12 +462,12 @@ class CodeGenerator(RolloutStatements):
             source = self.iterable(first.source, scope)
             taken, py = self._bound(scope, first.var, first.source)
             inner, _ = self._bound(scope, e.var, e.source, py)
-            tests = [(t, taken) for t in _conjuncts(first.where)] + [(t, inner) for t in _conjuncts(condition)]
+            tests = self._narrowing(_conjuncts(first.where), taken) + self._narrowing(_conjuncts(condition), inner)
             self._merge(scope, taken)
         else:
             source = self.iterable(e.source, scope)
             inner, py = self._bound(scope, e.var, e.source)
-            tests = [(t, inner) for t in _conjuncts(condition)]
+            tests = self._narrowing(_conjuncts(condition), inner)
         order = e.order_by if isinstance(e, ast.Select) else None
         hoisted, self._hoisted = self._hoisted, None  # (a sort key is a lambda: nothing before it)
         try:
@@ -476,6 +487,7 @@ class CodeGenerator(RolloutStatements):
         for test, test_scope in reversed(tests):
             before, code = self.lowered(test, test_scope, "pure")
             body = [*before, f"if {code}:", *(f"    {line}" for line in body)]
+            self._merge(inner, test_scope)
         self._merge(scope, inner)
         if kind == "list" and not tests and item == py:
             lines = [f"{out} = list({source})"]
@@ -485,6 +497,35 @@ class CodeGenerator(RolloutStatements):
             lines.append(f"{out}.sort(key=lambda {py}: {key}, reverse={bool(e.descending)!r})")
         self._hoisted.extend(lines)
         return out
+
+    def _player_attribute_read(self, e: ast.Attribute, scope: Scope) -> bool:
+        """Whether e reads a player's attribute straight from the player (see `x_Attribute`)."""
+        modified = self.names.modified_attributes
+        return (self.is_player(e.obj, scope) and e.name in self.names.player_attributes
+                and modified is not None and e.name not in modified)
+
+    def _narrowing(self, tests: list[ast.Expr], scope: Scope) -> list[tuple[ast.Expr, Scope]]:
+        """Each of the tests that `and` joins with the scope it is worked out in: after a test
+        that a card is of some card types (`c is T`, or several joined by `or`), that card's."""
+        out = []
+        for test in tests:
+            out.append((test, scope))
+            tested = self._types_tested(test, scope)
+            if tested is not None:
+                scope = scope.narrowed(*tested)
+        return out
+
+    def _types_tested(self, e: ast.Expr, scope: Scope) -> tuple[str, frozenset[str]] | None:
+        """(name, types) when e holds only if the card `name` is of one of the card types."""
+        if isinstance(e, ast.BinOp) and e.op == "or":
+            left, right = self._types_tested(e.left, scope), self._types_tested(e.right, scope)
+            if left is None or right is None or left[0] != right[0]:
+                return None
+            return left[0], left[1] | right[1]
+        if (isinstance(e, ast.IsType) and not e.negated and e.type_name in self.names.card_types
+                and self._is_card(e.operand, scope)):
+            return e.operand.id, frozenset((e.type_name,))
+        return None
 
     def _short_circuit(self, e: ast.BinOp, scope: Scope) -> str:
         """`a and b`, `a or b` while `lowered`: a is always worked out; b, if it builds lists, is
@@ -581,12 +622,12 @@ class CodeGenerator(RolloutStatements):
         if self.is_player(e.obj, scope):
             if e.name == "seat":
                 return f"{obj}.seat"
-            if e.name in self.names.player_attributes and modified is not None and e.name not in modified:
+            if self._player_attribute_read(e, scope):
                 if isinstance(e.obj, ast.Index):  # players[K]
                     return f"g.player_attrs[{e.obj.index.value - 1}][{attr}]"
                 return f"{_player_attrs(obj)}[{attr}]"
         if self._is_card(e.obj, scope):
-            return self._card_attribute(e, obj, attr)
+            return self._card_attribute(e, obj, attr, scope.types.get(e.obj.id))
         place = _PLACE_PROPERTIES.get(e.name)
         if place is not None and not self._iterable_depth:  # where the card is (none once gone)
             held = self.temp("_w")
@@ -618,8 +659,9 @@ class CodeGenerator(RolloutStatements):
         return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None "
                 f"and {attr} in {stored} else g.read({held}, {attr}))")
 
-    def _card_attribute(self, e: ast.Attribute, card: str, attr: str) -> str:
-        """An attribute of a name that holds a card in the game (see `Scope.cards`)."""
+    def _card_attribute(self, e: ast.Attribute, card: str, attr: str, types: frozenset[str] | None) -> str:
+        """An attribute of a name that holds a card in the game (see `Scope.cards`), whose card
+        type may be known to be one of `types`."""
         modified = self.names.modified_attributes
         if e.name in _PLACE_PROPERTIES:
             return f"g.card_zone[{card}.id][{_PLACE_PROPERTIES[e.name]}]"
@@ -630,6 +672,8 @@ class CodeGenerator(RolloutStatements):
         if (modified is None or e.name in modified or e.name in CARD_PROPERTIES or self._iterable_depth
                 or e.name in self.names.player_attributes and e.name not in self.names.card_attributes):
             return f"g.read({card}, {attr})"
+        if types is not None and all(e.name in self.names.type_attributes[t] for t in types):
+            return f"g.attrs[{card}.id][{attr}]"  # (every card of these types has it)
         stored = self.temp("_d")
         return f"({stored}[{attr}] if {attr} in ({stored} := g.attrs[{card}.id]) else g.read({card}, {attr}))"
 
@@ -717,6 +761,10 @@ class CodeGenerator(RolloutStatements):
         inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var}, cards,
                       {k: v for k, v in scope.distinct.items() if k != var})
         inner.uses_frame_locals = scope.uses_frame_locals
+        inner.types = {k: v for k, v in scope.types.items() if k != var}
+        abilities = (isinstance(source, ast.Call) and source.func == "abilities"
+                     and "abilities" not in self.names.functions)
+        inner.abilities = scope.abilities | {var} if abilities else scope.abilities - {var}
         return inner, py
 
     def is_card_list(self, e: ast.Expr, scope: Scope) -> bool:
@@ -1081,7 +1129,13 @@ class CodeGenerator(RolloutStatements):
                 return f"_Labelled({self.ex(e.args[0], scope)}, None, (g, ({', '.join(written)},)))"
         if func == "ability_card" and isinstance(e.args[0], ast.Name):
             a = self.ex(e.args[0], scope)
+            if e.args[0].id in scope.abilities:
+                return f"{a}.card"
             return f"({a}.card if isinstance({a}, _AbilityRef) else None)"
+        if (func == "ability_cost" and isinstance(e.args[0], ast.Name) and e.args[0].id in scope.abilities
+                and not self._iterable_depth):
+            a, fixed = self.ex(e.args[0], scope), self.temp("_w")
+            return f"({fixed} if ({fixed} := {a}.ability.fixed_cost) is not None else g.ability_cost({a}))"
         if func in ("max_of", "min_of") and not (len(e.args) == 1 and isinstance(e.args[0], ast.Name)):
             return f"_bf_{func}(g, {self.ex(e.args[0], scope)})"
         if func in _LIST_ARGUMENTS:

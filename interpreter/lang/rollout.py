@@ -23,11 +23,16 @@ never stops half-way, so a game whose deciding function fails in it cannot go on
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import ast
 from . import codegen as _codegen  # (which imports this module: read its names when called)
 from .analysis import chooses_in
+from .values import Labelled
+
+# a list display of lists held in Python names, then a constant ("... or pass")
+_LISTS_THEN_CONSTANT = re.compile(r"\[((?:\*[A-Za-z_]\w*, )+)(_k\d+)\]")
 
 
 def _procedure_calls(body, procedures) -> list[ast.Call]:
@@ -214,13 +219,25 @@ class RolloutStatements:
                 # options that end with one written out ("... or pass") are often that one alone:
                 # then it is taken here, without a call (as `ask_one` would take it)
                 values = self.temp("_a")
-                lines += [*before, f"{values} = {self.as_list_code(c.source, scope, source)}"]
+                display = self.as_list_code(c.source, scope, source)
                 who = chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+                lists = _LISTS_THEN_CONSTANT.fullmatch(display)
+                if lists is not None:  # (lists made already, and a constant: no list to make to see)
+                    lines += before
+                else:
+                    lines += [*before, f"{values} = {display}"]
                 if not (chooser.isidentifier() or chooser == "f.controller"):  # (worked out either way)
                     who = self.temp("_a")
                     lines.append(f"{who} = {chooser}")
-                lines.append(f"{var} = ({values}[0].value if type({values}[0]) is _Labelled else {values}[0]) "
-                             f"if len({values}) == 1 else {self._ask_now(c, scope, values, who)}")
+                if lists is not None:
+                    last = self.ns.values[lists[2]]
+                    lines += [f"if {' or '.join(lists[1].replace('*', '').split(', ')[:-1])}:",
+                              f"    {values} = {display}",
+                              f"    {var} = {self._ask_now(c, scope, values, who)}",
+                              "else:", f"    {var} = {self.const(last.value) if type(last) is Labelled else lists[2]}"]
+                else:
+                    lines.append(f"{var} = ({values}[0].value if type({values}[0]) is _Labelled else {values}[0]) "
+                                 f"if len({values}) == 1 else {self._ask_now(c, scope, values, who)}")
             else:
                 lines += [*before, f"{var} = {self._ask_now(c, scope, source)}"]
             subst[id(c)] = var

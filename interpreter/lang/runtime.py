@@ -161,6 +161,8 @@ class Names:
         self.static_reads: set[str] = set()  # attributes that static abilities read
         # zones whose contents continuous effects and abilities depend on (set by the builder)
         self.watched_zones: frozenset[str] = frozenset()
+        # card type -> the attributes every card of the type has (set by the builder)
+        self.type_attributes: dict[str, frozenset[str]] = {}
         # attributes (and globals) declared to hold a player, `controller` and `owner` among them
         self.player_valued: set[str] = set()
         # attributes with no limits that no continuous effect reads: set in place by compiled code
