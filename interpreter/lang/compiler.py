@@ -81,6 +81,16 @@ class Compiler(NativeStatements):
         code.run = dispatch(code.entries)
         code.source = (tuple(body), (*code.params, *bound))
 
+    def blocks(self) -> list[tuple[tuple, tuple[str, ...], str | None]]:
+        """Every block of rule code compiled so far, as (statements, the names it starts with,
+        the procedure it is the body of or None): procedures, cards' and keywords' blocks, the
+        main program."""
+        own = {id(code) for code in self.procedure_codes.values()}
+        found = [(proc.body, proc.params, name) for name, proc in self.names.procedures.items()]
+        found += [(*code.source, None) for code in self.codes.values() if id(code) not in own]
+        found.append((tuple(i for i in self._main_items if not isinstance(i, tuple)), self._main_bound, None))
+        return found
+
     def compile_rollout(self) -> None:
         """Write every procedure and block in its rollout form (`rollout`: decisions answered as
         they come, nothing to resume), on first use; blocks made since (a scenario's cards) too."""

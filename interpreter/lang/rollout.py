@@ -95,11 +95,7 @@ class RolloutStatements:
 
     def _guess_player_parameters(self) -> dict[str, frozenset[str]]:
         procedures = self.names.procedures
-        host = self.host
-        own_codes = {id(code) for code in host.procedure_codes.values()}
-        blocks = [(proc.body, proc.params, name) for name, proc in procedures.items()]
-        blocks += [(*code.source, None) for code in host.codes.values() if id(code) not in own_codes]
-        blocks.append(([i for i in host._main_items if not isinstance(i, tuple)], host._main_bound, None))
+        blocks = self.host.blocks()
         given = {name: set(proc.params) for name, proc in procedures.items()}
         called: set[str] = set()
         changed = True
