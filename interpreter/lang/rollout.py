@@ -10,6 +10,9 @@ procedure and block can run as plain Python, as the procedures that never suspen
   the chooses of a statement are asked before it, in the order the resumable form asks them
   (`chooses_in`), so that both forms take the same decisions in the same order;
 - a call of any procedure is `r_NAME(g, f, ...)` (a procedure that never suspends has one form);
+  where every call in the rules gives a parameter a player, `r_NAME` is written for a player
+  there, and a test at its start hands any other value to `ru_NAME`, written for any value
+  (`player_parameters`);
 - `run`, `use` and `aim` run their block at once, in its rollout form (`Game.roll_part`,
   `roll_ability`); the triggered abilities of an event have their frames pushed by the engine as
   ever and run right after their statement (`Game.descend`), each in its rollout form;
