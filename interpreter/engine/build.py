@@ -102,8 +102,8 @@ class Rules:
             names.ending_only_events = {
                 event: [e.when for e in ruleset.end if event in e.check_on]
                 for event in ending - set(triggers) - self.until_events}
-        names.card_attributes = {a for t in ruleset.card_types.values() for a in t.attributes}
         names.type_attributes = {name: frozenset(t.attributes) for name, t in ruleset.card_types.items()}
+        names.card_attributes = set().union(*names.type_attributes.values())
         names.player_valued = {"active", "controller", "owner"} | {
             a.name for a in _declared_attributes(ruleset) if a.type == "player"}
         compiler = Compiler(names)
