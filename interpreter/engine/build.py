@@ -6,11 +6,12 @@ creates the cards of the decks and starts the main program (set-up, then the tur
 
 from __future__ import annotations
 
+import math
 import random
 import string
 from typing import Any
 
-from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, Span, did_you_mean
+from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, RuntimeRuleError, Span, did_you_mean
 from ..lang import ast
 from ..lang.analysis import constant
 from ..lang.compiler import SET_UP_START, Compiler
@@ -18,7 +19,7 @@ from ..lang.runtime import Frame, Names
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
 from ..rules.checker import Definitions
 from ..rules.decks import Deck, load_deck
-from ..rules.model import Ruleset
+from ..rules.model import EVALUATED_PLAYER, Ruleset
 from .game import Game
 
 
@@ -155,6 +156,7 @@ class Rules:
         for ev in events:
             self.end_checks[ev] = [c for on, c in checks if on is None or ev in on]
         self.end_checks_any = [c for on, c in checks if on is None]
+        self._evaluate = compiler.expression(ruleset.evaluate) if ruleset.evaluate is not None else None
 
         self.main, self.phase_pcs, self.set_up_start = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
         self.set_up_pc = self.phase_pcs.pop(SET_UP_START, 0)  # where a game goes on after that start
@@ -215,6 +217,27 @@ class Rules:
             raise ErrorList(errors) if len(errors) > 1 else errors[0]
 
     # ------------------------------------------------------------------ games
+    @property
+    def has_evaluation(self) -> bool:
+        """Whether the ruleset declares `evaluate:` (else every unfinished position is worth 0)."""
+        return self._evaluate is not None
+
+    def evaluate(self, game: Game, seat: int) -> float:
+        """How well the player in `seat` stands: +inf for a game they won, -inf for one they
+        lost, 0 for a draw; in a game not over, the ruleset's `evaluate:` expression with `p`
+        bound to them, or 0 if it declares none."""
+        result = game.result
+        if result is not None:
+            if result.winner is None:
+                return 0.0
+            return math.inf if result.winner == seat else -math.inf
+        if self._evaluate is None:
+            return 0.0
+        value = self._evaluate(game, Frame(None, {EVALUATED_PLAYER: game.players[seat - 1]}))
+        if type(value) is bool or not isinstance(value, (int, float)):
+            raise RuntimeRuleError(f"evaluate: gave {value!r}, not a number", self.ruleset.evaluate.span)
+        return float(value)
+
     def deck(self, source: Any, seat: int = 1) -> Deck:
         """Load and validate one deck: a deck file path, a mapping {card: count} or a list of names."""
         return load_deck(source, self, seat)

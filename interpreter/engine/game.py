@@ -260,6 +260,16 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         new._computing = set()
         return new
 
+    def determinize(self, player: int | PlayerRef, rng: random.Random) -> Game:
+        """An independent copy in which everything `player` may not see (hidden cards, hidden
+        picks of others, the random generator) is drawn anew from `rng`, consistently with what
+        they see: the copy gives them the same observation and options. Two games that differ
+        only in what is hidden from them give the same copy for the same `rng`. For search by
+        a player who must not peek (see engine/determinize.py)."""
+        from .determinize import determinize
+
+        return determinize(self, player if isinstance(player, int) else player.seat, rng)
+
     def observation(self, player: int | PlayerRef) -> dict:
         from .observe import observation
 

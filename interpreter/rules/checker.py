@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import ErrorList, ValidationError, did_you_mean
 from ..lang import ast
 from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
-from .model import Ruleset
+from .model import EVALUATED_PLAYER, Ruleset
 
 TYPE_CHECKS = {
     "int": lambda v: isinstance(v, ast.IntLit) or (isinstance(v, ast.Neg) and isinstance(v.operand, ast.IntLit)),
@@ -123,6 +123,8 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
         checker.code(phase.body)
     for req in ruleset.requires:
         checker.condition(req.that)
+    if ruleset.evaluate is not None:
+        checker.condition(ruleset.evaluate, {EVALUATED_PLAYER})
     known_events = {*ctx.events, *BUILTIN_EVENTS}
     for end in ruleset.end:
         for event in end.check_on or ():

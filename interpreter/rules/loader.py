@@ -324,6 +324,7 @@ class _Builder:
             that = self.guarded(self.expression, raw["that"], "requires", i, "that")
             if that is not None:
                 requires.append(Requirement(that, raw["message"], self.span("requires", i, "that")))
+        evaluate = self.guarded(self.expression, d["evaluate"], "evaluate") if "evaluate" in d else None
         decks = None
         if "decks" in d:
             decks = self.deck_rules(d["decks"], options)
@@ -335,7 +336,7 @@ class _Builder:
             globals=globals_, player_attributes=player_attrs, card_types=card_types,
             events=dict(d.get("events") or {}), modules=modules, card_modules=card_modules, setup=setup or (),
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
-            step_budget=int(d.get("step_budget", 200_000)))
+            step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate)
         if self.deck_format_option is not None:
             ruleset.extra["deck_format_option"] = self.deck_format_option
         from .checker import check_ruleset

@@ -128,6 +128,9 @@ class DeckRules:
     cover: DeckCover | None = None
 
 
+# the name the ruleset's `evaluate:` expression gives the player it weighs
+EVALUATED_PLAYER = "p"
+
 @dataclass
 class Ruleset:
     name: str
@@ -150,6 +153,7 @@ class Ruleset:
     decks: DeckRules | None
     requires: list[Requirement] = field(default_factory=list)
     step_budget: int = 200_000
+    evaluate: ast.Expr | None = None  # how well player `p` stands (see `Rules.evaluate`)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def code_nodes(self):

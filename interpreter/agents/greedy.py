@@ -1,0 +1,66 @@
+"""The greedy agent: one ply of lookahead, scored by the ruleset's evaluation.
+
+Each option is applied to a copy of a determinized game (`view.determinize`: the unseen drawn
+anew, so the agent never peeks) and the position it leads to, at the next decision, is scored by
+`Rules.evaluate` for the deciding player: a win is worth most, a loss least, else the ruleset's
+`evaluate:` expression (0 without one, which makes greedy random among the options that neither
+win nor lose at once). The best option is taken; ties are broken at random, seeded.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .base import DecisionView
+from .registry import Param
+
+WON = 1e18  # (a win or loss, finite so that averages over samples stay numbers)
+
+
+def scores(game, seat: int) -> list[float]:
+    """The evaluation for `seat` after each option of the game's pending decision, each applied
+    to a copy of `game`."""
+    rules = game.rules
+    out = []
+    for index in range(len(game.pending)):
+        after = game.clone()
+        after.apply(index)
+        out.append(max(-WON, min(WON, rules.evaluate(after, seat))))
+    return out
+
+
+def best_option(game, rng: random.Random) -> int:
+    """The index of a best-scoring option of the game's pending decision (see `scores`) for the
+    player who takes it, ties broken by `rng`. Used on a game the caller may see whole."""
+    values = scores(game, game.pending.seat)
+    best = max(values)
+    ties = [i for i, v in enumerate(values) if v == best]
+    return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
+
+
+class GreedyAgent:
+    """One-ply lookahead on determinized copies, scored by the ruleset's evaluation."""
+
+    PARAMS = (Param("samples", int, 1, 1, help="determinized games each option is scored on (averaged)"),)
+    SUMMARY = "one ply ahead, the ruleset's evaluate: scores it"
+    searches = True
+
+    def __init__(self, seed: int | str | None = None, samples: int = 1) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.samples = samples
+
+    def act(self, view: DecisionView) -> int:
+        n = len(view.options)
+        if n == 1:
+            return 0
+        totals = [0.0] * n
+        for _ in range(self.samples):
+            for i, v in enumerate(scores(view.determinize(self.rng), view.seat)):
+                totals[i] += v
+        best = max(totals)
+        ties = [i for i, v in enumerate(totals) if v == best]
+        return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
+
+    def __repr__(self) -> str:
+        return f"GreedyAgent(seed={self.seed!r}, samples={self.samples})"

@@ -1,0 +1,198 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+Each iteration draws a determinized game from the acting player's view (`view.determinize`:
+what they may not see drawn anew, hidden picks of others included), walks one shared tree down
+it by UCT, adds one node, plays on to the end (or `depth` decisions, then judged by the
+ruleset's evaluation) and backs the result up. Tree edges are options by their label, so the
+same play from different draws of the unseen is one edge; an edge's UCT term counts the
+iterations in which it was available, not its parent's visits. Every node is scored for the
+player who took the decision leading to it, so any number of players, and any decision of any
+of them, is searched the same way. The option of the root visited most is chosen.
+
+Seeded: the same seed, game and parameters give the same choice (unless `time` cuts searches
+short). `last_search` keeps the last search's statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from .base import DecisionView
+from .greedy import best_option
+from .registry import Param
+
+
+class _Node:
+    __slots__ = ("seat", "children", "visits", "total", "available")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # who took the decision that leads here (its results are theirs)
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 1
+
+
+class _Cut(Exception):
+    """A playout reached its depth."""
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """One search: iterations, seconds, and per root option (label, visits, mean result)."""
+
+    iterations: int
+    seconds: float
+    options: tuple[tuple[str, int, float], ...]
+
+    def to_dict(self) -> dict:
+        return {"iterations": self.iterations, "seconds": self.seconds,
+                "options": [{"label": k, "visits": v, "mean": m} for k, v, m in self.options]}
+
+
+class MctsAgent:
+    """ISMCTS over determinized copies of the game: see the module's docstring."""
+
+    PARAMS = (
+        Param("iterations", int, 200, 1, help="iterations per decision (default 200; unbounded with time only)"),
+        Param("c", float, 0.7, 0.0, help="UCT exploration constant (results are 0..1)"),
+        Param("time", float, None, 0.001, help="seconds per decision at most"),
+        Param("playout", str, "random", choices=("random", "greedy"), help="how playouts decide"),
+        Param("depth", int, 0, 0, help="decisions a playout plays before the evaluation judges it (0: to the end)"),
+    )
+    SUMMARY = "information-set Monte Carlo tree search"
+    searches = True
+
+    def __init__(self, seed: int | str | None = None, iterations: int | None = None, c: float = 0.7,
+                 time: float | None = None, playout: str = "random", depth: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = iterations if iterations is not None else (None if time is not None else 200)
+        self.c = c
+        self.time = time
+        self.playout = playout
+        self.depth = depth
+        self.last_search: SearchStats | None = None
+
+    def act(self, view: DecisionView) -> int:
+        options = view.options
+        if len(options) == 1:
+            self.last_search = None
+            return 0
+        root = self.search(view)
+        index_of: dict[str, int] = {}
+        for i, option in enumerate(options):
+            index_of.setdefault(option.label, i)
+        ranked = sorted(index_of, key=lambda k: (-_visits(root, k), -_mean(root, k), index_of[k]))
+        return index_of[ranked[0]]
+
+    def search(self, view: DecisionView) -> _Node:
+        """Run the iterations from the view; the root node (also summed up in `last_search`)."""
+        rng = self.rng
+        root = _Node(view.seat)
+        start = time.perf_counter()
+        deadline = start + self.time if self.time is not None else math.inf
+        limit = self.iterations if self.iterations is not None else math.inf
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            self._iterate(root, view.determinize(rng), rng)
+            done += 1
+        seconds = time.perf_counter() - start
+        self.last_search = SearchStats(done, seconds, tuple(
+            (k, n.visits, n.total / n.visits if n.visits else 0.0) for k, n in root.children.items()))
+        return root
+
+    def _iterate(self, root: _Node, game, rng: random.Random) -> None:
+        node = root
+        path = []
+        c = self.c
+        while game.result is None:
+            seat, options = game.decision()
+            n = len(options)
+            if n == 1:
+                game.apply(0)
+                continue
+            index_of: dict[str, int] = {}
+            for i in range(n):
+                index_of.setdefault(options[i].label, i)
+            children = node.children
+            untried = [k for k in index_of if k not in children]
+            for k in index_of:
+                child = children.get(k)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                key = untried[rng.randrange(len(untried))]
+                child = children[key] = _Node(seat)
+                game.apply(index_of[key])
+                path.append(child)
+                break
+            best_key, best = None, -math.inf
+            for k in index_of:
+                child = children[k]
+                score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                if score > best:
+                    best_key, best = k, score
+            node = children[best_key]
+            game.apply(index_of[best_key])
+            path.append(node)
+        rewards = self._play(game, rng)
+        for child in path:
+            child.visits += 1
+            child.total += rewards[child.seat - 1]
+
+    def _play(self, game, rng: random.Random) -> list[float]:
+        """Play the game on (randomly or greedily, cut at `depth`); each seat's result, 0..1."""
+        if game.result is None:
+            depth = self.depth or math.inf
+            taken = 0
+            greedy = self.playout == "greedy"
+
+            def decide(g):
+                nonlocal taken
+                taken += 1
+                if taken > depth:
+                    raise _Cut
+                return best_option(g, rng) if greedy else rng.randrange(len(g.pending))
+
+            try:
+                game.play_out(decide, fast=not greedy)  # (greedy copies the game at each decision)
+            except _Cut:
+                pass
+        return results(game)
+
+    def __repr__(self) -> str:
+        return (f"MctsAgent(seed={self.seed!r}, iterations={self.iterations}, c={self.c}, time={self.time}, "
+                f"playout={self.playout!r}, depth={self.depth})")
+
+
+def results(game) -> list[float]:
+    """Each seat's result, 0..1: 1 a win, 0 a loss, 0.5 each in a draw; in a game not over, by
+    rank of the ruleset's evaluation (first 1, last 0, ties shared)."""
+    seats = range(1, len(game.players) + 1)
+    r = game.result
+    if r is not None:
+        return [0.5] * len(seats) if r.winner is None else [1.0 if s == r.winner else 0.0 for s in seats]
+    values = [game.rules.evaluate(game, s) for s in seats]
+    n = len(values)
+    if n == 1:
+        return [0.5]
+    out = []
+    for v in values:
+        below = sum(1 for w in values if w < v)
+        equal = sum(1 for w in values if w == v) - 1
+        out.append((below + equal / 2) / (n - 1))
+    return out
+
+
+def _visits(root: _Node, key: str) -> int:
+    child = root.children.get(key)
+    return child.visits if child is not None else 0
+
+
+def _mean(root: _Node, key: str) -> float:
+    child = root.children.get(key)
+    return child.total / child.visits if child is not None and child.visits else 0.0

@@ -1,0 +1,174 @@
+"""Determinization: a copy of a game in which what one player may not see is drawn anew.
+
+A searching agent may know only its own observation. `determinize(game, seat, rng)` gives it
+a full game to search that agrees with everything `seat` sees, and with nothing else of the
+true state:
+
+- the cards `seat` may not see (not in a zone public to it, not revealed), are shuffled among
+  the places of such cards, each card among the places of cards of the same owner (the
+  opponent's hand and deck mix; a player's own deck mixes with nothing of another's). Every
+  zone keeps its size; visible cards stay where they are;
+- a reference to a hidden card elsewhere in the state (an attribute, a local of the running
+  rules, a pending option) follows its place: it names the card now at that place, so a
+  hidden pick of another player (Initiative's `selection`, cards of their hand) becomes a pick
+  of the cards drawn anew there;
+- the random generator is a new one, seeded from `rng`: the true game's generator would tell
+  the order of future shuffles and draws;
+- the log is dropped (it names hidden cards) and the copy logs nothing.
+
+The hidden cards are put in order of their ids before they are shuffled, and ids do not tell
+a hidden card's place: so two games that differ only in where their hidden cards are give the
+very same copy for the same `rng` (tests/test_determinize.py checks that, and the agents' test
+that no search reads the true state relies on it).
+
+Kept as they are, being part of the running rules rather than of the table: a hidden card that
+runs an ability now (a frame's `self`), has an ability handle referred to, is attached to
+another card, or has a replacement marked applied. What a player saw of a card before it went
+into a hidden zone is not remembered unless the rules revealed it (`revealed`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..lang.values import ATTACHED, OWNER, AbilityRef, CardRef, Labelled, PlayerRef
+from .decisions import Pending
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def determinize(game: Game, seat: int, rng: random.Random) -> Game:
+    """An independent copy of `game` with everything `seat` may not see drawn anew from `rng`
+    (see the module's docstring)."""
+    if game.pending is not None:
+        game.pending.settle()  # (its lazy prompt and labels read the true state: read them first)
+    new = game.clone(random.Random(rng.getrandbits(64)))
+    new.log_entries = []
+    new.logging = False
+    new.seed = None
+    pinned = _pinned_ids(new)
+    places = _hidden_places(new, seat, pinned)
+    mapping: dict[int, CardRef] = {}
+    for group in places.values():
+        cards = sorted((card for _key, _index, card in group), key=lambda c: c.id)
+        rng.shuffle(cards)
+        for (key, index, old), card in zip(group, cards):
+            new.zones[key][index] = card
+            new.card_zone[card.id] = key
+            if card is not old:
+                mapping[old.id] = card
+    if mapping:
+        _follow(new, mapping)
+    new.version += 1
+    new.layout += 1
+    new.static_layout += 1
+    new.listener_layout += 1
+    return new
+
+
+def hidden_from(game: Game, seat: int) -> list[CardRef]:
+    """The cards in zones that `seat` may not see and that were not revealed, zone by zone."""
+    return [card for group in _hidden_places(game, seat, set()).values() for _k, _i, card in group]
+
+
+def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[int, list[tuple]]:
+    """(zone key, index, card) of every card `seat` may not see, grouped by the card's owner's
+    seat (0: no owner), in zone order."""
+    zones = game.rules.zones
+    revealed = game.revealed
+    attrs = game.attrs
+    groups: dict[int, list[tuple]] = {}
+    for key, cards in game.zones.items():
+        if not cards:
+            continue
+        visibility = zones[key[0]].visibility
+        if visibility == "public" or (visibility == "owner" and key[1] == seat):
+            continue
+        for index, card in enumerate(cards):
+            if card.id in revealed or card.id in pinned:
+                continue
+            owner = attrs[card.id][OWNER]
+            groups.setdefault(owner.seat if type(owner) is PlayerRef else 0, []).append((key, index, card))
+    return groups
+
+
+def _pinned_ids(game: Game) -> set[int]:
+    """Cards the running rules hold by more than a reference to their place (see the module)."""
+    pinned = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
+    pinned |= game.attached_ids
+    for f in game.frames:
+        if f.self_card is not None:
+            pinned.add(f.self_card.id)
+        pinned.update(cid for cid, _key in f.applied)
+        _ability_cards(f.locals, pinned)
+        _ability_cards(f.event, pinned)
+    for d in (*game.player_attrs, game.globals, *game.attrs.values()):
+        _ability_cards(d, pinned)
+    _ability_cards(game.temp_mods, pinned)
+    _ability_cards(game.temp_grants, pinned)
+    if game.pending is not None:
+        _ability_cards(game.pending._values, pinned)
+    return pinned
+
+
+def _ability_cards(value: Any, out: set[int]) -> None:
+    t = type(value)
+    if t is AbilityRef:
+        out.add(value.card.id)
+    elif t is list or t is tuple:
+        for v in value:
+            _ability_cards(v, out)
+    elif t is dict:
+        for v in value.values():
+            _ability_cards(v, out)
+    elif t is Labelled:
+        _ability_cards(value.value, out)
+
+
+def _follow(game: Game, mapping: dict[int, CardRef]) -> None:
+    """Point every reference to a card that was moved at the card now in its place."""
+    game.attrs = {cid: _remapped_dict(d, mapping) for cid, d in game.attrs.items()}
+    game.player_attrs = [_remapped_dict(d, mapping) for d in game.player_attrs]
+    game.globals = _remapped_dict(game.globals, mapping)
+    game.temp_mods = [_remapped(m, mapping) for m in game.temp_mods]
+    game.temp_grants = [_remapped(m, mapping) for m in game.temp_grants]
+    for f in game.frames:
+        f.locals = _remapped_dict(f.locals, mapping)
+        if f.event is not None:
+            f.event = _remapped(f.event, mapping)
+        if f.controller is not None:
+            f.controller = _remapped(f.controller, mapping)
+    pending = game.pending
+    if pending is not None:
+        values = _remapped(pending._values, mapping)
+        if any(a is not b for a, b in zip(values, pending._values)):
+            game.pending = Pending(pending.seat, pending.var, pending.prompt, values, game, pending._unwrap,
+                                   pending.span)
+
+
+def _remapped_dict(d: dict, mapping: dict[int, CardRef]) -> dict:
+    for v in d.values():
+        if type(v) in _CONTAINERS:
+            return {k: _remapped(v, mapping) for k, v in d.items()}
+    return d
+
+
+def _remapped(value: Any, mapping: dict[int, CardRef]) -> Any:
+    t = type(value)
+    if t is CardRef:
+        return mapping.get(value.id, value)
+    if t is list:
+        return [_remapped(v, mapping) for v in value]
+    if t is tuple:
+        return tuple(_remapped(v, mapping) for v in value)
+    if t is dict:
+        return {k: _remapped(v, mapping) for k, v in value.items()}
+    if t is Labelled:
+        inner = _remapped(value.value, mapping)
+        return value if inner is value.value else Labelled(inner, value.label)
+    return value
+
+
+_CONTAINERS = frozenset((CardRef, list, tuple, dict, Labelled))
