@@ -11,7 +11,9 @@ true state:
 - a reference to a hidden card elsewhere in the state (an attribute, a local of the running
   rules, a pending option) follows its place: it names the card now at that place, so a
   hidden pick of another player (Initiative's `selection`, cards of their hand) becomes a pick
-  of the cards drawn anew there;
+  of the cards drawn anew there. Such a place is given a card of the same card type as the
+  card it held, since what the running rules do next with it may depend on its type (the
+  attributes it has): the types of referred hidden cards are the one thing kept;
 - the random generator is a new one, seeded from `rng`: the true game's generator would tell
   the order of future shuffles and draws;
 - the log is dropped (it names hidden cards) and the copy logs nothing.
@@ -48,13 +50,13 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     new.log_entries = []
     new.logging = False
     new.seed = None
-    pinned = _pinned_ids(new)
+    pinned, referenced = _references(new)
     places = _hidden_places(new, seat, pinned)
     mapping: dict[int, CardRef] = {}
     for group in places.values():
         cards = sorted((card for _key, _index, card in group), key=lambda c: c.id)
         rng.shuffle(cards)
-        for (key, index, old), card in zip(group, cards):
+        for (key, index, old), card in zip(group, _dealt(group, cards, referenced)):
             new.zones[key][index] = card
             new.card_zone[card.id] = key
             if card is not old:
@@ -66,6 +68,20 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     new.static_layout += 1
     new.listener_layout += 1
     return new
+
+
+def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> list[CardRef]:
+    """The shuffled `cards` dealt to the places of `group` in order, except that a place whose
+    card is referred to elsewhere gets the first card of that card's type: what the rules do
+    next with it may depend on its type (its attributes, the statements it runs)."""
+    dealt: list[CardRef | None] = [None] * len(group)
+    for j, (_key, _index, old) in enumerate(group):
+        if old.id in referenced:
+            card_type = old.defn.type
+            k = next(i for i, c in enumerate(cards) if c.defn.type == card_type)
+            dealt[j] = cards.pop(k)
+    rest = iter(cards)
+    return [card if card is not None else next(rest) for card in dealt]
 
 
 def hidden_from(game: Game, seat: int) -> list[CardRef]:
@@ -94,37 +110,49 @@ def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[int, list[tu
     return groups
 
 
-def _pinned_ids(game: Game) -> set[int]:
-    """Cards the running rules hold by more than a reference to their place (see the module)."""
+def _references(game: Game) -> tuple[set[int], set[int]]:
+    """(pinned, referenced): the cards the running rules hold by more than a reference to their
+    place (see the module), and the cards referred to anywhere but in the zones."""
     pinned = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
     pinned |= game.attached_ids
+    referenced: set[int] = set()
+    walk = _Walk(pinned, referenced)
     for f in game.frames:
         if f.self_card is not None:
             pinned.add(f.self_card.id)
         pinned.update(cid for cid, _key in f.applied)
-        _ability_cards(f.locals, pinned)
-        _ability_cards(f.event, pinned)
+        walk(f.locals)
+        walk(f.event)
     for d in (*game.player_attrs, game.globals, *game.attrs.values()):
-        _ability_cards(d, pinned)
-    _ability_cards(game.temp_mods, pinned)
-    _ability_cards(game.temp_grants, pinned)
+        walk(d)
+    walk(game.temp_mods)
+    walk(game.temp_grants)
     if game.pending is not None:
-        _ability_cards(game.pending._values, pinned)
-    return pinned
+        walk(game.pending._values)
+    return pinned, referenced
 
 
-def _ability_cards(value: Any, out: set[int]) -> None:
-    t = type(value)
-    if t is AbilityRef:
-        out.add(value.card.id)
-    elif t is list or t is tuple:
-        for v in value:
-            _ability_cards(v, out)
-    elif t is dict:
-        for v in value.values():
-            _ability_cards(v, out)
-    elif t is Labelled:
-        _ability_cards(value.value, out)
+class _Walk:
+    """Collects the cards a value refers to, and the cards of the ability handles in it."""
+
+    def __init__(self, abilities: set[int], cards: set[int]) -> None:
+        self.abilities = abilities
+        self.cards = cards
+
+    def __call__(self, value: Any) -> None:
+        t = type(value)
+        if t is CardRef:
+            self.cards.add(value.id)
+        elif t is AbilityRef:
+            self.abilities.add(value.card.id)
+        elif t is list or t is tuple:
+            for v in value:
+                self(v)
+        elif t is dict:
+            for v in value.values():
+                self(v)
+        elif t is Labelled:
+            self(value.value)
 
 
 def _follow(game: Game, mapping: dict[int, CardRef]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, CardRef, PlayerRef
+from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, AbilityRef, CardRef, Labelled, PlayerRef
 from .game import Game
 
 
@@ -19,6 +19,10 @@ def _public(value: Any) -> Any:
         return {"card": value.id, "name": value.defn.name}
     if isinstance(value, PlayerRef):
         return f"P{value.seat}"
+    if isinstance(value, AbilityRef):
+        return {"ability": value.index + 1, "card": value.card.id, "name": value.card.defn.name}
+    if isinstance(value, Labelled):
+        return _public(value.value)
     if isinstance(value, (list, tuple)):
         return [_public(v) for v in value]
     if isinstance(value, dict):
@@ -40,8 +44,14 @@ def _masked(game: Game, value: Any, viewer: int) -> Any:
     """Card references in attribute values are shown only if the card itself is visible."""
     if isinstance(value, CardRef):
         return _public(value) if _visible_card(game, value, viewer) else {"card": "hidden"}
+    if isinstance(value, AbilityRef):
+        return _public(value) if _visible_card(game, value.card, viewer) else {"ability": "hidden"}
+    if isinstance(value, Labelled):
+        return _masked(game, value.value, viewer)
     if isinstance(value, (list, tuple)):
         return [_masked(game, v, viewer) for v in value]
+    if isinstance(value, dict):
+        return {k: _masked(game, v, viewer) for k, v in value.items()}
     return _public(value)
 
 

@@ -1,0 +1,140 @@
+"""Determinization (`Game.determinize`) in random games of every shipped ruleset: the copy shows
+its player exactly what the true game shows, offers the same options, keeps every card (each
+hidden card among places of its owner's hidden cards), plays on to an end, and does not depend
+on where the hidden cards truly are."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from playout import zone_consistency
+
+from interpreter import load
+from interpreter.engine.determinize import hidden_from
+
+GAMES = ("initiative", "lanes", "bases")
+RULES = {name: load(name) for name in GAMES}
+
+
+def _options(game):
+    return [(o.id, o.label) for o in game.decision()[1]]
+
+
+def _hidden_places(game, seat):
+    """{owner seat: sorted places} of the cards hidden from `seat` (a place: zone key, index)."""
+    places: dict = {}
+    for key, cards in game.zones.items():
+        for index, card in enumerate(cards):
+            if not game.visible(card, seat):
+                owner = game.attrs[card.id]["$owner"]
+                places.setdefault(owner.seat if owner else 0, []).append((key, index))
+    return places
+
+
+def _check_copy(game, copy, viewer: int) -> None:
+    assert json.dumps(copy.observation(viewer), sort_keys=True) == json.dumps(game.observation(viewer), sort_keys=True)
+    if game.decision()[0] == viewer:
+        assert _options(copy) == _options(game)
+    # the same cards, the same zone sizes, each card in one zone
+    zone_consistency(copy)
+    assert Counter(c.id for cards in copy.zones.values() for c in cards) == Counter(
+        c.id for cards in game.zones.values() for c in cards)
+    assert {k: len(v) for k, v in copy.zones.items()} == {k: len(v) for k, v in game.zones.items()}
+    # visible cards stay; hidden ones move only among the places of their owner's hidden cards
+    for key, cards in game.zones.items():
+        for index, card in enumerate(cards):
+            if game.visible(card, viewer):
+                assert copy.zones[key][index] is card
+    assert _hidden_places(copy, viewer) == _hidden_places(game, viewer)
+    assert {c.id for c in hidden_from(copy, viewer)} == {c.id for c in hidden_from(game, viewer)}
+    for seat, places in _hidden_places(game, viewer).items():
+        assert Counter(game.zones[k][i].id for k, i in places) == Counter(copy.zones[k][i].id for k, i in places)
+    assert copy.log_entries == [] and not copy.logging
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1))
+def test_determinized_copies_agree_with_what_the_player_sees(name, seed):
+    rules = RULES[name]
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed, log=False)
+    checked = 0
+    while not game.is_over:
+        if rng.random() < 0.15:
+            seat = game.decision()[0]
+            for viewer in (seat, 3 - seat):
+                copy = game.determinize(viewer, random.Random(rng.random()))
+                _check_copy(game, copy, viewer)
+                checked += 1
+                if rng.random() < 0.1:  # the copy is a game that goes on to an end
+                    copy.play_out(lambda g: rng.randrange(len(g.pending)), fast=True)
+                    assert copy.is_over
+        game.apply(rng.randrange(len(game.decision()[1])))
+    assert checked > 0 or game.answered < 10
+
+
+def _state(game) -> str:
+    return json.dumps(game.to_json(), sort_keys=True)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 120))
+def test_where_hidden_cards_truly_are_does_not_change_the_copy(name, seed, steps):
+    """A game and another that differs only in what is hidden from the viewer (a determinized
+    copy of it) give the very same copy for the same generator."""
+    rules = RULES[name]
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed, log=False)
+    for _ in range(steps):
+        if game.is_over:
+            return
+        game.apply(rng.randrange(len(game.decision()[1])))
+    if game.is_over:
+        return
+    viewer = game.decision()[0]
+    other = game.determinize(viewer, random.Random(seed + 1))
+    moved = sum(a is not b for key in game.zones for a, b in zip(game.zones[key], other.zones[key]))
+    assert _state(game.determinize(viewer, random.Random(7))) == _state(other.determinize(viewer, random.Random(7)))
+    assert moved > 0 or len(hidden_from(game, viewer)) < 2 or len(set(c.defn.name for c in hidden_from(game, viewer))) < 2
+
+
+def test_a_hidden_pick_of_the_other_player_is_drawn_anew():
+    """Initiative: P1 picks two hand cards hidden from P2; in P2's copies the pick is two cards
+    of P1's (redrawn) hand, and differs between copies."""
+    rules = RULES["initiative"]
+    game = rules.new_game(seed=4, log=False)
+    assert game.decision()[0] == 1
+    game.apply(0)
+    assert game.decision()[0] == 2
+    true_pick = game.read(game.players[0], "selection")
+    picks = set()
+    for s in range(20):
+        copy = game.determinize(2, random.Random(s))
+        pick = copy.read(copy.players[0], "selection")
+        hand = copy.zones[("hand", 1, "")]
+        assert len(pick) == len(true_pick) == 2 and all(c in hand for c in pick)
+        assert [hand.index(c) for c in pick] == [game.zones[("hand", 1, "")].index(c) for c in true_pick]
+        picks.add(tuple(sorted(c.defn.name for c in pick)))
+    assert len(picks) > 1
+    # P1's own copies keep their pick as it is: they see it
+    copy = game.determinize(1, random.Random(1))
+    assert copy.read(copy.players[0], "selection") == true_pick
+
+
+def test_the_true_generator_and_log_do_not_reach_the_copy():
+    game = RULES["bases"].new_game(seed=11)
+    for _ in range(12):
+        game.apply(0)
+    a = game.determinize(1, random.Random(3))
+    b = game.determinize(1, random.Random(4))
+    assert a.rng.getstate() != game.rng.getstate() and a.rng.getstate() != b.rng.getstate()
+    assert a.log_entries == [] and game.log_entries
+    # and the true game is untouched
+    assert _state(game) == _state(game.clone())
