@@ -15,6 +15,7 @@ the ratio of times is larger than the ratio of instructions: see run.py for time
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import sys
@@ -70,14 +71,21 @@ def count_games(start, over, games: int, seed: int) -> tuple[OpCounter, OpCounte
     play, set_up = OpCounter(), OpCounter()
     rng = random.Random(seed)
     decisions = 0
-    for i in range(games):
-        with set_up:
-            game = start(seed + i)
-        with play:
-            while not over(game):
-                _seat, options = game.decision()
-                game.apply(rng.randrange(len(options)))
-                decisions += 1
+    # no garbage collection while counting: it would count the finalizers of earlier objects
+    # (generators closed, say), which depend on what the process did before
+    gc.collect()
+    gc.disable()
+    try:
+        for i in range(games):
+            with set_up:
+                game = start(seed + i)
+            with play:
+                while not over(game):
+                    _seat, options = game.decision()
+                    game.apply(rng.randrange(len(options)))
+                    decisions += 1
+    finally:
+        gc.enable()
     return play, set_up, decisions
 
 

@@ -3,7 +3,8 @@
 A spec is a name with optional parameters after a colon: `random`, `greedy`, `mcts:200` (the
 first parameter by position), `mcts:iterations=500,c=1.4,time=0.5,playout=greedy,seed=3`; or a
 class of the user's by dotted path, `mypkg.mybot:Bot` (its parameters after a second colon,
-`mypkg.mybot:Bot:depth=2`), made with `seed=` if it takes one. `register_agent` adds a name.
+`mypkg.mybot:Bot:depth=2`), made with `seed=` if it takes one; the current folder is searched
+for the module too. `register_agent` adds a name.
 A bad spec raises AgentSpecError (a usage error: the command line is wrong).
 """
 
@@ -12,7 +13,9 @@ from __future__ import annotations
 import difflib
 import importlib
 import inspect
+import os
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -176,6 +179,8 @@ def _by_path(spec: str, module_name: str, rest: str, seed) -> Agent:
     class_name = class_name.strip()
     if not class_name:
         raise AgentSpecError(f"agent {spec!r}: a dotted path names module:Class, e.g. mypkg.mybot:Bot")
+    if os.getcwd() not in sys.path and "" not in sys.path:  # (as `python -m` would; uvicorn does the same)
+        sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except Exception as err:  # (whatever the user's module raises on import)

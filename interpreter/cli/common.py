@@ -33,8 +33,11 @@ def parse_option_pairs(pairs: Sequence[str] | None) -> dict[str, str]:
 
 
 def split_names(text: str | None, count: int, what: str, default: str) -> list[str]:
-    """'random,human' -> one name per seat; a single name is used for every seat."""
-    names = [n.strip() for n in (text or default).split(",") if n.strip()]
+    """'random,human' -> one agent spec per seat ('mcts:iterations=50,c=1,random' is two, see
+    `split_agent_specs`); a single spec is used for every seat."""
+    from ..agents import split_agent_specs
+
+    names = split_agent_specs(text or default)
     if not names:
         raise UsageError(f"{what}: give one name per player, e.g. {default}")
     if len(names) == 1:

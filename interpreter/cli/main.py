@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..agents import UnknownAgentError, agent_names
+from ..agents import AgentSpecError, agent_names, make_agent
 from ..errors import CardrulesError
 from .common import UsageError, parse_option_pairs
 
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cardrules {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    agents = ", ".join(agent_names())
+    agents = ", ".join(agent_names()) + ", module:Class; parameters as mcts:200 or mcts:iterations=500,c=1.4"
 
     p = sub.add_parser("validate", help="check rulesets, card files, decks and scenarios",
                        description="Check files and print one line per file. Without PATH: every shipped "
@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME")
     p.add_argument("--games", "-n", type=_positive, required=True, metavar="N")
     p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i (default 0)")
-    p.add_argument("--agents", metavar="A,B", help="one agent per seat (random, first); default random")
+    p.add_argument("--agents", metavar="A,B", help=f"one agent per seat ({agents.replace(', human', '')}); "
+                                                  "default random")
     p.add_argument("--workers", "-j", type=_positive, default=1, metavar="K", help="worker processes")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -117,7 +118,9 @@ def run(args: argparse.Namespace) -> int:
         rules = _load(args)
         names = split_names(args.agents, rules.player_count, "--agents", "random")
         if any(n.lower() == "human" for n in names):
-            raise UsageError("--agents: simulate plays without a person; use random or first")
+            raise UsageError("--agents: simulate plays without a person; use random, greedy, mcts or your own")
+        for name in names:  # (a wrong spec is a usage error before any game starts)
+            make_agent(name)
         return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json)
     if command == "test":
         from .testrun import run_tests
@@ -143,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
     try:
         return run(args)
-    except (UsageError, UnknownAgentError) as err:
+    except (UsageError, AgentSpecError) as err:
         sys.stdout.flush()
         sys.stderr.write(f"cardrules {args.command}: error: {err}\n")
         return EXIT_USAGE

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..agents import HumanQuit, make_agent, view_of
+from ..agents import HumanQuit, answer_of, make_agent, view_of
 from ..engine.serialize import log_entry
 from ..lang.values import CardRef, PlayerRef
 from .common import agent_seed, split_names
@@ -99,6 +99,7 @@ class Printer:
         self.out = out
         self.cursor = 0
         self.decision_text: str | None = None
+        self.thought: str | None = None
 
     def hidden(self) -> set[int]:
         ids: set[int] = set()
@@ -106,8 +107,10 @@ class Printer:
             ids |= hidden_card_ids(self.game, seat)
         return ids
 
-    def before_decision(self, seat: int, option) -> None:
-        """Decide how the coming decision is shown (while the chosen cards are where they were)."""
+    def before_decision(self, seat: int, option, thought: str | None = None) -> None:
+        """Decide how the coming decision is shown (while the chosen cards are where they were);
+        `thought`: a line to print after it (how long a searching agent thought)."""
+        self.thought = thought
         if seat in self.humans:
             self.decision_text = ""  # the human saw their own answer
         elif self.humans and any(c.id in self.hidden() for c in _cards_in(option.value)):
@@ -133,11 +136,23 @@ class Printer:
                     self.decision_text = None
                 else:
                     line = f"P{entry[1]} chooses: {entry[3]}"
+                if self.thought:
+                    line = (line + "\n" if line else "") + self.thought
+                    self.thought = None
             else:
                 line = None  # the end: the result line follows
             if line is not None:
                 self.out.write(line + "\n")
         self.out.flush()
+
+
+def thinking_line(agent, seat: int, name: str) -> str | None:
+    """How long a searching agent thought about the decision it just took, and how far."""
+    search = getattr(agent, "last_search", None)
+    if search is None:
+        return None
+    agent.last_search = None
+    return f"  ({name} thought {search.seconds:.2f} s, {search.iterations} iterations)"
 
 
 def header(game, players: list[str]) -> dict:
@@ -177,9 +192,10 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
         printer.flush()
         while not game.is_over:
             view = view_of(game)
-            answer = agents[view.seat - 1].act(view)
-            option = view.options[answer] if isinstance(answer, int) and not isinstance(answer, bool) else answer
-            printer.before_decision(view.seat, option)
+            agent = agents[view.seat - 1]
+            answer = answer_of(agent, view)
+            option = view.options[answer] if type(answer) is int else answer
+            printer.before_decision(view.seat, option, thinking_line(agent, view.seat, names[view.seat - 1]))
             game.apply(option)
             printer.flush()
     except HumanQuit:

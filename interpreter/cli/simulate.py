@@ -14,9 +14,15 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..agents import decider, make_agent
+from ..agents import decider, make_agent, searches
 from ..errors import CardrulesError
 from .common import agent_seed, err_console, out_console
+
+class SimulationError(CardrulesError):
+    """A game of the simulation stopped: a rule error or an agent's, with the game's seed."""
+
+    phase = "simulation"
+
 
 # (winner seat or None, end reason, turns, decisions) or ("error", message)
 GameResult = tuple
@@ -28,7 +34,11 @@ def play_one(rules, agent_names: list[str], seed: int) -> GameResult:
     """One game to its end; a rule error comes back as ('error', message) with the seed."""
     try:
         agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(agent_names, start=1)]
-        game = rules.play_out(decider(agents), seed=seed)  # (a game that fails is reported, not resumed)
+        if searches(agents):  # (they copy the game at their decisions: the form that can be copied)
+            game = rules.new_game(seed=seed, log=False)
+            game.play_out(decider(agents))
+        else:
+            game = rules.play_out(decider(agents), seed=seed)  # (a game that fails is reported, not resumed)
         decisions = game.answered
         r = game.result
         return (r.winner, r.reason, r.turns, decisions)
@@ -149,7 +159,7 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
     with GameRunner(rules, game_arg, options, agent_names, games, seed, workers) as runner, progress:
         for result in runner:
             if result[0] == "error":
-                raise CardrulesError(result[1])
+                raise SimulationError(result[1])
             summary.add(result)
             advance()
     elapsed = time.perf_counter() - start

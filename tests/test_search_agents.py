@@ -1,0 +1,215 @@
+"""The agents that search (greedy, mcts): they never read the true state, they are seeded, their
+specs are checked, and they beat random play. Also agents of a user's own by dotted path, and
+agents that misbehave."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import load
+from interpreter.agents import (
+    AgentError,
+    AgentSpecError,
+    DecisionView,
+    GreedyAgent,
+    MctsAgent,
+    UnknownAgentError,
+    make_agent,
+    play_decision,
+    split_agent_specs,
+    view_of,
+)
+from interpreter.engine.determinize import _references
+
+GAMES = ("initiative", "lanes", "bases")
+RULES = {name: load(name) for name in GAMES}
+
+
+# ---------------------------------------------------------------- no peeking
+def _position(rules, seed: int, min_decisions: int):
+    """A game at a decision after at least `min_decisions` random ones, where the player not
+    deciding holds two hidden, unreferenced cards of different names (to swap)."""
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed, log=False)
+    taken = 0
+    while not game.is_over:
+        if taken >= min_decisions:
+            seat = game.decision()[0]
+            if len(game.decision()[1]) > 1:
+                pair = _swappable(game, seat)
+                if pair is not None:
+                    return game, seat, pair
+        game.apply(rng.randrange(len(game.decision()[1])))
+        taken += 1
+    raise AssertionError("no position found")
+
+
+def _swappable(game, seat):
+    pinned, referenced = _references(game)
+    other = 3 - seat
+    places = [(key, i, c) for key, cards in game.zones.items() for i, c in enumerate(cards)
+              if key[1] == other and not game.visible(c, seat) and c.id not in referenced | pinned]
+    hand = [p for p in places if p[0][0] == "hand"]
+    rest = [p for p in places if p[0][0] != "hand"] or hand
+    for a in hand:
+        for b in rest:
+            if a[2].defn.name != b[2].defn.name:
+                return a, b
+    return None
+
+
+def _swapped(game, pair):
+    """A copy of the game with two cards hidden from the viewer exchanged (their places)."""
+    twin = game.clone()
+    (key_a, i, a), (key_b, j, b) = pair
+    twin.zones[key_a][i], twin.zones[key_b][j] = b, a
+    twin.card_zone[a.id], twin.card_zone[b.id] = key_b, key_a
+    twin.layout += 1
+    twin.version += 1
+    return twin
+
+
+def _peeking_view(game):
+    """A view whose 'determinize' is a plain copy of the true game: a search that peeks."""
+    view = view_of(game)
+    return DecisionView(view.seat, view.prompt, view.options, {}, game.rules,
+                        lambda rng: game.clone(random.Random(rng.random())))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_mcts_and_greedy_never_read_what_their_player_cannot_see(name):
+    rules = RULES[name]
+    game, seat, pair = _position(rules, seed=5, min_decisions=12)
+    twin = _swapped(game, pair)
+    assert game.observation(seat) == twin.observation(seat)
+    assert [o.id for o in game.decision()[1]] == [o.id for o in twin.decision()[1]]
+    other = 3 - seat
+    hands = [[c.defn.name for c in g.zones[pair[0][0]]] for g in (game, twin)]
+    assert hands[0] != hands[1] or pair[0][0] == pair[1][0]  # the other player's hand truly differs
+
+    searched = []
+    for g in (game, twin):
+        agent = MctsAgent(seed=3, iterations=60)
+        choice = agent.act(view_of(g))
+        searched.append((choice, agent.last_search.options, agent.last_search.iterations))
+    assert searched[0] == searched[1]
+    greedy = [GreedyAgent(seed=4, samples=3).act(view_of(g)) for g in (game, twin)]
+    assert greedy[0] == greedy[1]
+    # the test can fail: a search that copies the true game sees the swap
+    peeked = []
+    for g in (game, twin):
+        agent = MctsAgent(seed=3, iterations=60)
+        agent.act(_peeking_view(g))
+        peeked.append(agent.last_search.options)
+    assert peeked[0] != peeked[1], f"P{other}'s swapped cards made no difference to a peeking search"
+
+
+# ---------------------------------------------------------------- seeded, specs
+def test_the_same_seed_game_and_spec_give_the_same_choice():
+    game = RULES["initiative"].new_game(seed=9, log=False)
+    runs = []
+    for _ in range(2):
+        agent = make_agent("mcts:iterations=40,c=1.0", seed="9/P1")
+        runs.append((agent.act(view_of(game)), agent.last_search.options))
+    assert runs[0] == runs[1]
+    other = make_agent("mcts:iterations=40,c=1.0", seed="10/P1")
+    other.act(view_of(game))
+    assert other.last_search.options != runs[0][1]
+
+
+def test_agent_specs():
+    agent = make_agent("mcts:200")
+    assert isinstance(agent, MctsAgent) and agent.iterations == 200 and agent.name == "mcts:200"
+    agent = make_agent("mcts:iterations=500,c=1.4,time=0.5,playout=greedy,seed=3,depth=6")
+    assert (agent.iterations, agent.c, agent.time, agent.playout, agent.seed, agent.depth) == (
+        500, 1.4, 0.5, "greedy", "3", 6)
+    assert make_agent("mcts:time=0.2").iterations is None  # a time alone bounds the search
+    assert make_agent("mcts").iterations == 200
+    assert isinstance(make_agent("greedy:samples=2"), GreedyAgent)
+    assert split_agent_specs("mcts:iterations=500,c=1.4,random") == ["mcts:iterations=500,c=1.4", "random"]
+    assert split_agent_specs("mcts:200,random") == ["mcts:200", "random"]
+    assert split_agent_specs("samplebots.bots:LastBot:offset=1,greedy") == ["samplebots.bots:LastBot:offset=1",
+                                                                            "greedy"]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:abc", "iterations must be a whole number, not 'abc'"),
+    ("mcts:iterations=-1", "iterations must be at least 1, not -1"),
+    ("mcts:c=x", "c must be a number, not 'x'"),
+    ("mcts:playout=smart", "playout is one of random, greedy, not 'smart'"),
+    ("mcts:iteration=5", "has no parameter 'iteration' (did you mean 'iterations'?)"),
+    ("mcts:5,6", "takes only its first parameter by position"),
+    ("random:3", "takes no parameters"),
+    ("mtcs", "unknown agent 'mtcs' (did you mean 'mcts'?)"),
+    ("nosuchpkg.bot:Bot", "cannot import 'nosuchpkg.bot': ModuleNotFoundError"),
+    ("samplebots.bots:Missing", "module 'samplebots.bots' has no class 'Missing'"),
+    ("samplebots.bots:NoAct", "NoAct has no act(view) method"),
+    ("samplebots.bots:LastBot:wrong=1", "LastBot(wrong, seed) failed: TypeError"),
+])
+def test_bad_agent_specs_are_usage_errors_naming_the_agent(spec, message):
+    with pytest.raises(AgentSpecError) as caught:
+        make_agent(spec)
+    assert message in str(caught.value)
+    assert isinstance(caught.value, UnknownAgentError) == spec.startswith("mtcs")
+
+
+def test_an_agent_of_ones_own_by_dotted_path():
+    agent = make_agent("samplebots.bots:LastBot:offset=1", seed=5)
+    assert agent.offset == 1 and agent.seed == 5 and agent.name == "samplebots.bots:LastBot:offset=1"
+    game = RULES["initiative"].new_game(seed=1, log=False)
+    n = len(game.decision()[1])
+    option = play_decision(game, [agent, agent])
+    assert option.index == n - 2
+
+
+@pytest.mark.parametrize("spec, text", [
+    ("samplebots.bots:Crashing", "raised ZeroDivisionError: the bot divided by zero at the decision"),
+    ("samplebots.bots:Illegal", "which is not one of the"),
+])
+def test_a_misbehaving_agent_is_an_error_naming_it_and_the_decision(spec, text):
+    game = RULES["initiative"].new_game(seed=1)
+    before = game.to_json()
+    with pytest.raises(AgentError) as caught:
+        play_decision(game, [make_agent(spec), make_agent("random")])
+    message = str(caught.value)
+    assert f"agent {spec!r} (P1)" in message and text in message and game.prompt in message
+    assert game.to_json() == before  # left at that decision
+
+
+# ---------------------------------------------------------------- evaluation, strength
+def test_rulesets_declare_an_evaluation_and_greedy_follows_it():
+    rules = RULES["initiative"]
+    game = rules.new_game(seed=2, log=False)
+    p1, p2 = game.players
+    game.write(p2, "health", 13)
+    assert rules.evaluate(game, 1) == 7 and rules.evaluate(game, 2) == -7
+    assert all(RULES[n].has_evaluation for n in GAMES)
+
+
+def _match(rules, spec: str, opponent: str, games: int) -> list[int]:
+    """[wins, losses, draws] of `spec` against `opponent`, seats alternating."""
+    tally = [0, 0, 0]
+    for i in range(games):
+        seat = 1 + i % 2
+        agents = [make_agent(opponent, seed=f"{i}/opp")] * 2
+        agents[seat - 1] = make_agent(spec, seed=f"{i}/me")
+        game = rules.new_game(seed=1000 + i, log=False)
+        from interpreter.agents import play_out
+
+        play_out(game, agents)
+        w = game.result.winner
+        tally[0 if w == seat else 2 if w is None else 1] += 1
+    return tally
+
+
+@pytest.mark.parametrize("name, games", [("initiative", 8), ("lanes", 6)])
+def test_mcts_beats_random(name, games):
+    wins, losses, draws = _match(RULES[name], "mcts:40", "random", games)
+    assert wins > losses and wins >= games * 0.6, (wins, losses, draws)
+
+
+def test_greedy_beats_random_in_initiative():
+    wins, losses, _draws = _match(RULES["initiative"], "greedy", "random", 10)
+    assert wins > losses
