@@ -52,7 +52,7 @@ def _check_copy(game, copy, viewer: int) -> None:
                 assert copy.zones[key][index] is card
     assert _hidden_places(copy, viewer) == _hidden_places(game, viewer)
     assert {c.id for c in hidden_from(copy, viewer)} == {c.id for c in hidden_from(game, viewer)}
-    for seat, places in _hidden_places(game, viewer).items():
+    for _seat, places in _hidden_places(game, viewer).items():
         assert Counter(game.zones[k][i].id for k, i in places) == Counter(copy.zones[k][i].id for k, i in places)
     assert copy.log_entries == [] and not copy.logging
 

@@ -18,6 +18,7 @@ from ..agents import decider, make_agent, searches
 from ..errors import CardrulesError
 from .common import agent_seed, err_console, out_console
 
+
 class SimulationError(CardrulesError):
     """A game of the simulation stopped: a rule error or an agent's, with the game's seed."""
 

@@ -10,7 +10,7 @@ true state:
   zone keeps its size; visible cards stay where they are;
 - a reference to a hidden card elsewhere in the state (an attribute, a local of the running
   rules, a pending option) follows its place: it names the card now at that place, so a
-  hidden pick of another player (Initiative's `selection`, cards of their hand) becomes a pick
+  hidden pick of another player (an attribute holding cards of their hand) becomes a pick
   of the cards drawn anew there. Such a place is given a card of the same card type as the
   card it held, since what the running rules do next with it may depend on its type (the
   attributes it has): the types of referred hidden cards are the one thing kept;
