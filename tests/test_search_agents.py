@@ -213,3 +213,23 @@ def test_mcts_beats_random(name, games):
 def test_greedy_beats_random_in_initiative():
     wins, losses, _draws = _match(RULES["initiative"], "greedy", "random", 10)
     assert wins > losses
+
+
+def test_a_module_without_dots_and_a_registered_name(tmp_path, monkeypatch):
+    (tmp_path / "mybots_for_test.py").write_text(
+        "class Cautious:\n    def __init__(self, seed=None):\n        self.seed = seed\n"
+        "    def act(self, view):\n        return 0\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    agent = make_agent("mybots_for_test:Cautious", seed=4)
+    assert type(agent).__name__ == "Cautious" and agent.seed == 4
+    from interpreter.agents import register_agent
+    from interpreter.agents.registry import _REGISTERED
+
+    register_agent("cautious-test", lambda seed=None: type(agent)(seed))
+    try:
+        assert make_agent("cautious-test", seed=9).seed == 9
+        with pytest.raises(AgentSpecError, match="lower-case"):
+            register_agent("Bad Name", lambda seed=None: agent)
+    finally:
+        _REGISTERED.pop("cautious-test", None)

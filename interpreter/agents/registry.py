@@ -2,7 +2,7 @@
 
 A spec is a name with optional parameters after a colon: `random`, `greedy`, `mcts:200` (the
 first parameter by position), `mcts:iterations=500,c=1.4,time=0.5,playout=greedy,seed=3`; or a
-class of the user's by dotted path, `mypkg.mybot:Bot` (its parameters after a second colon,
+class of the user's by module path, `mypkg.mybot:Bot` or `mybot:Bot` (its parameters after a second colon,
 `mypkg.mybot:Bot:depth=2`), made with `seed=` if it takes one; the current folder is searched
 for the module too. `register_agent` adds a name.
 A bad spec raises AgentSpecError (a usage error: the command line is wrong).
@@ -122,10 +122,10 @@ def make_agent(spec: str, seed: int | str | None = None, **kwargs) -> Agent:
     spec = spec.strip()
     name, _, args = spec.partition(":")
     name = name.strip()
-    if "." in name:
+    entries = registry()
+    if "." in name or (name.lower() not in entries and re.fullmatch(r"[A-Za-z_]\w*", args.partition(":")[0].strip())):
         agent = _by_path(spec, name, args, seed)
     else:
-        entries = registry()
         entry = entries.get(name.lower())
         if entry is None:
             close = difflib.get_close_matches(name, list(entries), n=1, cutoff=0.5)
