@@ -47,7 +47,7 @@ def _position(rules, seed: int, min_decisions: int):
 
 
 def _swappable(game, seat):
-    pinned, referenced = _references(game)
+    pinned, referenced, _holders = _references(game)
     other = 3 - seat
     places = [(key, i, c) for key, cards in game.zones.items() for i, c in enumerate(cards)
               if key[1] == other and not game.visible(c, seat) and c.id not in referenced | pinned]
@@ -233,3 +233,19 @@ def test_a_module_without_dots_and_a_registered_name(tmp_path, monkeypatch):
             register_agent("Bad Name", lambda seed=None: agent)
     finally:
         _REGISTERED.pop("cautious-test", None)
+
+
+def test_an_agent_that_determinizes_without_saying_it_searches_is_told_what_to_do():
+    game_rules = RULES["initiative"]
+    agents = [make_agent("samplebots.bots:SearchesWithoutSaying"), make_agent("random")]
+    from interpreter.agents import decider
+
+    with pytest.raises(AgentError, match="searches = True"):
+        game_rules.play_out(decider(agents), seed=3)
+    # told, it runs: played in the form that can be copied
+    agents[0].searches = True
+    game = game_rules.new_game(seed=3, log=False)
+    from interpreter.agents import play_out
+
+    play_out(game, agents, fast=True)
+    assert game.is_over

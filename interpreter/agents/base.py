@@ -80,8 +80,15 @@ def view_of(game) -> DecisionView:
     """The view of the pending decision, for the player who must take it."""
     seat, options = game.decision()
     pending = game.pending
+
+    def determinize(rng: random.Random):
+        if game.rolling:
+            raise AgentError("view.determinize: this game is played out in the form that cannot be copied; "
+                             "an agent that searches says so with `searches = True` (docs/agents.md)")
+        return game.determinize(seat, rng)
+
     return DecisionView(seat, lambda: pending.prompt, options, lambda: game.observation(seat), game.rules,
-                        lambda rng: game.determinize(seat, rng))
+                        determinize)
 
 
 def agent_name(agent: Agent) -> str:

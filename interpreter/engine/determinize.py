@@ -50,7 +50,7 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     new.log_entries = []
     new.logging = False
     new.seed = None
-    pinned, referenced = _references(new)
+    pinned, referenced, holders = _references(new)
     places = _hidden_places(new, seat, pinned)
     mapping: dict[int, CardRef] = {}
     for group in places.values():
@@ -59,10 +59,10 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
         for (key, index, old), card in zip(group, _dealt(group, cards, referenced)):
             new.zones[key][index] = card
             new.card_zone[card.id] = key
-            if card is not old:
+            if card is not old and old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
-        _follow(new, mapping)
+        _follow(new, mapping, holders)
     new.version += 1
     new.layout += 1
     new.static_layout += 1
@@ -110,9 +110,11 @@ def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[int, list[tu
     return groups
 
 
-def _references(game: Game) -> tuple[set[int], set[int]]:
-    """(pinned, referenced): the cards the running rules hold by more than a reference to their
-    place (see the module), and the cards referred to anywhere but in the zones."""
+def _references(game: Game) -> tuple[set[int], set[int], set[int]]:
+    """(pinned, referenced, holders): the cards the running rules hold by more than a reference
+    to their place (see the module), the cards referred to anywhere but in the zones, and the
+    cards whose attributes refer to cards."""
+    holders: set[int] = set()
     pinned = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
     pinned |= game.attached_ids
     referenced: set[int] = set()
@@ -123,13 +125,18 @@ def _references(game: Game) -> tuple[set[int], set[int]]:
         pinned.update(cid for cid, _key in f.applied)
         walk(f.locals)
         walk(f.event)
-    for d in (*game.player_attrs, game.globals, *game.attrs.values()):
+    for d in (*game.player_attrs, game.globals):
         walk(d)
+    for cid, d in game.attrs.items():
+        before = walk.found
+        walk(d)
+        if walk.found != before:
+            holders.add(cid)
     walk(game.temp_mods)
     walk(game.temp_grants)
     if game.pending is not None:
         walk(game.pending._values)
-    return pinned, referenced
+    return pinned, referenced, holders
 
 
 class _Walk:
@@ -138,26 +145,39 @@ class _Walk:
     def __init__(self, abilities: set[int], cards: set[int]) -> None:
         self.abilities = abilities
         self.cards = cards
+        self.found = 0  # card references met so far
 
     def __call__(self, value: Any) -> None:
         t = type(value)
-        if t is CardRef:
-            self.cards.add(value.id)
-        elif t is AbilityRef:
-            self.abilities.add(value.card.id)
+        if t is dict:
+            items = value.values()
         elif t is list or t is tuple:
-            for v in value:
-                self(v)
-        elif t is dict:
-            for v in value.values():
-                self(v)
+            items = value
         elif t is Labelled:
-            self(value.value)
+            items = (value.value,)
+        else:
+            items = (value,)
+        cards = self.cards
+        for v in items:
+            t = type(v)
+            if t is CardRef:
+                cards.add(v.id)
+                self.found += 1
+            elif t is AbilityRef:
+                self.abilities.add(v.card.id)
+            elif t in _NESTED:
+                self(v)
 
 
-def _follow(game: Game, mapping: dict[int, CardRef]) -> None:
-    """Point every reference to a card that was moved at the card now in its place."""
-    game.attrs = {cid: _remapped_dict(d, mapping) for cid, d in game.attrs.items()}
+_NESTED = frozenset((list, tuple, dict, Labelled))
+
+
+def _follow(game: Game, mapping: dict[int, CardRef], holders: set[int]) -> None:
+    """Point every reference to a card that was moved at the card now in its place (`holders`:
+    the cards whose attributes hold references)."""
+    attrs = game.attrs
+    for cid in holders:
+        attrs[cid] = _remapped_dict(attrs[cid], mapping)
     game.player_attrs = [_remapped_dict(d, mapping) for d in game.player_attrs]
     game.globals = _remapped_dict(game.globals, mapping)
     game.temp_mods = [_remapped(m, mapping) for m in game.temp_mods]
@@ -171,28 +191,36 @@ def _follow(game: Game, mapping: dict[int, CardRef]) -> None:
     pending = game.pending
     if pending is not None:
         values = _remapped(pending._values, mapping)
-        if any(a is not b for a, b in zip(values, pending._values)):
+        if values is not pending._values:
             game.pending = Pending(pending.seat, pending.var, pending.prompt, values, game, pending._unwrap,
                                    pending.span)
 
 
 def _remapped_dict(d: dict, mapping: dict[int, CardRef]) -> dict:
-    for v in d.values():
+    """The dict with its values remapped: `d` itself if none changes."""
+    out = None
+    for k, v in d.items():
         if type(v) in _CONTAINERS:
-            return {k: _remapped(v, mapping) for k, v in d.items()}
-    return d
+            new = _remapped(v, mapping)
+            if new is not v:
+                if out is None:
+                    out = dict(d)
+                out[k] = new
+    return d if out is None else out
 
 
 def _remapped(value: Any, mapping: dict[int, CardRef]) -> Any:
+    """The value with the cards of `mapping` replaced: `value` itself if none is in it."""
     t = type(value)
     if t is CardRef:
         return mapping.get(value.id, value)
-    if t is list:
-        return [_remapped(v, mapping) for v in value]
-    if t is tuple:
-        return tuple(_remapped(v, mapping) for v in value)
     if t is dict:
-        return {k: _remapped(v, mapping) for k, v in value.items()}
+        return _remapped_dict(value, mapping)
+    if t is list or t is tuple:
+        items = [_remapped(v, mapping) if type(v) in _CONTAINERS else v for v in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        return items if t is list else tuple(items)
     if t is Labelled:
         inner = _remapped(value.value, mapping)
         return value if inner is value.value else Labelled(inner, value.label)

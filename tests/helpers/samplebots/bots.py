@@ -26,3 +26,13 @@ class Illegal:
 
 class NoAct:
     pass
+
+
+class SearchesWithoutSaying:
+    """Determinizes, but does not set `searches = True`."""
+
+    def act(self, view):
+        import random
+
+        view.determinize(random.Random(1))
+        return 0
