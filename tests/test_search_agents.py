@@ -204,9 +204,13 @@ def _match(rules, spec: str, opponent: str, games: int) -> list[int]:
     return tally
 
 
-@pytest.mark.parametrize("name, games", [("initiative", 8), ("lanes", 6)])
-def test_mcts_beats_random(name, games):
-    wins, losses, draws = _match(RULES[name], "mcts:40", "random", games)
+@pytest.mark.parametrize("name, spec, games", [
+    ("initiative", "mcts:40", 8),
+    ("lanes", "mcts:40", 6),
+    ("bases", "mcts:iterations=20,depth=30", 4),  # (playouts cut short: a Bases game is long)
+])
+def test_mcts_beats_random(name, spec, games):
+    wins, losses, draws = _match(RULES[name], spec, "random", games)
     assert wins > losses and wins >= games * 0.6, (wins, losses, draws)
 
 
