@@ -155,6 +155,18 @@ def thinking_line(agent, seat: int, name: str) -> str | None:
     return f"  ({name} thought {search.seconds:.2f} s, {search.iterations} iterations)"
 
 
+def deck_entry(deck) -> dict:
+    """A deck as the log keeps it: its name and, for its cards and each other part (a section,
+    such as the cards that start in another zone), the counts in the order they were dealt."""
+    entry = {"name": deck.name, "cards": deck.counts()}
+    for section, cards in deck.sections:
+        counts: dict[str, int] = {}
+        for card in cards:
+            counts[card] = counts.get(card, 0) + 1
+        entry[section] = counts
+    return entry
+
+
 def header(game, players: list[str]) -> dict:
     rules = game.rules
     return {
@@ -165,7 +177,7 @@ def header(game, players: list[str]) -> dict:
         "version": __version__,
         "seed": game.seed,
         "players": list(players),
-        "decks": [list(deck.cards) for deck in game.decks],
+        "decks": [deck_entry(deck) for deck in game.decks],
     }
 
 

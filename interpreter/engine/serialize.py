@@ -67,9 +67,12 @@ def decode(value: Any, game: Game) -> Any:
 
 
 def readable(value: Any, game: Game) -> Any:
-    """A value for a log line: cards as 'Name#id', players as 'P1', abilities by their label."""
+    """A value for a log line: cards as 'Name#id', players as 'P1', abilities as 'Name#id: label'
+    (nothing that changes while the game goes on: a log line reads the same whenever it is
+    written out)."""
     if isinstance(value, AbilityRef):
-        return game.label(value)
+        ability = value.ability.label or f"ability {value.index + 1}"
+        return f"{value.card.defn.name}#{value.card.id}: {ability}"
     if isinstance(value, CardRef):
         return f"{value.defn.name}#{value.id}"
     if isinstance(value, PlayerRef):
