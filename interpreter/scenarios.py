@@ -119,9 +119,55 @@ class _Setter:
                     continue
                 self.pending_refs.append((card, attr, raw, (*path, i, attr)))
 
+    def spec_of(self, obj: Any, attr: str) -> tuple[str, int | None, int | None] | None:
+        """(type, min, max) declared for the attribute of a card, player or the game; None for
+        one the ruleset does not declare (writing it reports that)."""
+        rules = self.game.rules
+        if type(obj) is CardRef:
+            if attr in ("controller", "owner"):
+                return ("player", None, None)
+            if attr == "attached_to":
+                return ("host", None, None)
+            if attr == "part":
+                return ("text", None, None)
+            spec = rules.ruleset.card_types[obj.defn.type].attributes.get(attr)
+        elif type(obj) is PlayerRef:
+            spec = rules.ruleset.player_attributes.get(attr)
+        else:
+            if attr == "active":
+                return ("player", None, None)
+            spec = rules.ruleset.globals.get(attr)
+        return None if spec is None else (spec.type, spec.min, spec.max)
+
+    def check_value(self, obj: Any, attr: str, value: Any, path: tuple) -> None:
+        """A value of the wrong type, or outside the declared limits, is an error at its line."""
+        spec = self.spec_of(obj, attr)
+        if spec is None:
+            return
+        kind, lo, hi = spec
+        wanted = {"int": "a whole number", "bool": "true or false", "text": "text", "list": "a list",
+                  "player": "a player (P1, P2, ...)", "card": "a card ($label of a card given here)",
+                  "host": "a card ($label) or a player (P1, ...)"}.get(kind)
+        ok = {
+            "int": lambda v: type(v) is int,
+            "bool": lambda v: type(v) is bool,
+            "text": lambda v: type(v) is str,
+            "list": lambda v: type(v) is list,
+            "player": lambda v: v is None or type(v) is PlayerRef,
+            "card": lambda v: v is None or type(v) is CardRef,
+            "host": lambda v: v is None or type(v) in (CardRef, PlayerRef),
+        }.get(kind, lambda v: True)
+        if not ok(value):
+            raise RulesError(f"{attr!r} takes {wanted}, not {_norm(value)!r}", self.span(*path))
+        if kind == "int" and ((lo is not None and value < lo) or (hi is not None and value > hi)):
+            bounds = " and ".join(x for x in (f"at least {lo}" if lo is not None else "",
+                                              f"at most {hi}" if hi is not None else "") if x)
+            raise RulesError(f"{attr!r} is {bounds}, not {value}", self.span(*path))
+
     def apply_refs(self) -> None:
         for obj, attr, raw, path in self.pending_refs:
             value = self.value(raw, *path)
+            self.check_value(obj, attr, value, path)
             try:
                 if attr == "attached_to":
                     self.game.attach(obj, value)
