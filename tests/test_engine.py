@@ -616,3 +616,34 @@ def test_the_index_of_static_effects_is_rebuilt_only_when_a_card_with_one_moves(
     assert game._statics() == {}
     restored = load_game_json(game.to_json(), rules)
     assert restored.read(restored.cards[big.id], "power") == 3
+
+
+def test_an_option_of_an_earlier_decision_is_refused_even_with_the_same_id():
+    """An Option remembers its decision: one kept from an earlier decision whose id equals a
+    current option's id ('pass', say) is refused, and the state is unchanged."""
+    import random
+
+    from interpreter import IllegalDecisionError, load
+
+    rules = load("bases")
+    game = rules.new_game(seed=1)
+    rng = random.Random(1)
+    stale = None
+    while stale is None and not game.is_over:
+        kept = list(game.decision()[1])
+        game.apply(kept[rng.randrange(len(kept))])
+        if game.is_over:
+            break
+        current = {o.id for o in game.decision()[1]}
+        stale = next((o for o in kept if o.id in current), None)
+    assert stale is not None
+    before = game.to_json()
+    with pytest.raises(IllegalDecisionError, match="an option of an earlier decision"):
+        game.apply(stale)
+    assert game.to_json() == before
+    # an option of this decision is taken, in the game or in a copy that waits on it too
+    twin = game.clone()
+    option = next(o for o in game.decision()[1] if o.id == stale.id)
+    twin.apply(option)
+    game.apply(option)
+    assert twin.to_json()["log"] == game.to_json()["log"]

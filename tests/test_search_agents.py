@@ -253,3 +253,17 @@ def test_an_agent_that_determinizes_without_saying_it_searches_is_told_what_to_d
 
     play_out(game, agents, fast=True)
     assert game.is_over
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_evaluation_is_a_number_at_every_decision_of_random_games(name):
+    """Greedy reads it at every decision, in every phase (a Lanes draft has no keep yet)."""
+    rules = RULES[name]
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = rules.new_game(seed=seed, log=False)
+        while not game.is_over:
+            for seat in (1, 2):
+                value = rules.evaluate(game, seat)
+                assert isinstance(value, float) and value == -rules.evaluate(game, 3 - seat)
+            game.apply(rng.randrange(len(game.decision()[1])))

@@ -23,14 +23,16 @@ class Option:
     The id and label are computed on first use: an agent that picks by index never pays for them.
     """
 
-    __slots__ = ("value", "index", "_id", "_label", "_game")
+    __slots__ = ("value", "index", "_id", "_label", "_game", "decision")
 
-    def __init__(self, id: str | None, label: str | None, value: Any, index: int, game: Game | None = None) -> None:
+    def __init__(self, id: str | None, label: str | None, value: Any, index: int, game: Game | None = None,
+                 decision: OptionList | None = None) -> None:
         self.value = value
         self.index = index
         self._id = id
         self._label = label
         self._game = game
+        self.decision = decision  # the decision it is an option of (an older one's is refused)
 
     @property
     def id(self) -> str:
@@ -104,10 +106,10 @@ class OptionList(Sequence):
     def _make(self, index: int) -> Option:
         v = self._values[index]
         if self._unwrap:
-            return Option(None, self._game.label(v), self.value_at(index), index)
+            return Option(None, self._game.label(v), self.value_at(index), index, None, self)
         if type(v) is Labelled:
-            return Option(None, v.label, v.value, index)
-        return Option(None, None, v, index, self._game)
+            return Option(None, v.label, v.value, index, None, self)
+        return Option(None, None, v, index, self._game, self)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self)!r})"
@@ -142,6 +144,8 @@ class Pending(OptionList):
         """A decision whose options are already made (a saved game's)."""
         new = cls(seat, var, prompt, [o.value for o in options], None)
         new._built = list(options)
+        for o in options:
+            o.decision = new
         return new
 
     @property

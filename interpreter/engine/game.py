@@ -172,6 +172,10 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         if isinstance(option, Option):
             if option.index < len(options) and options[option.index] is option:
                 return option
+            if option.decision is not None and option.decision is not pending:
+                raise IllegalDecisionError(
+                    f"{option!r} is an option of an earlier decision, not of P{pending.seat}'s decision "
+                    f"'{pending.prompt}': take the options from game.decision()")
             for o in options:
                 if o.id == option.id:
                     return o
