@@ -32,18 +32,26 @@ NO_SPAN = Span("<builtin>", 0, 0)
 
 # Source texts by file name, so an error can show the offending line with a caret.
 _SOURCES: dict[str, str] = {}
+# Their lines, split once per text on first use: formatting n errors of one file must not split it n times.
+_LINES: dict[str, list[str]] = {}
 
 
 def register_source(file: str, text: str) -> None:
     """Remember a file's text so errors located in it can quote the line."""
     _SOURCES[file] = text
+    _LINES.pop(file, None)
 
 
 def source_line(span: Span) -> str | None:
-    text = _SOURCES.get(span.file)
-    if text is None or span.line <= 0:
+    """The text of the line ``span`` starts on, if its file was registered and has that line."""
+    if span.line <= 0:
         return None
-    lines = text.splitlines()
+    lines = _LINES.get(span.file)
+    if lines is None:
+        text = _SOURCES.get(span.file)
+        if text is None:
+            return None
+        lines = _LINES[span.file] = text.splitlines()
     if span.line > len(lines):
         return None
     return lines[span.line - 1]

@@ -4,6 +4,7 @@
 ``rulesets/schema/ruleset.schema.json`` (draft 2020-12) and raises a `RulesError` (one problem) or
 an `ErrorList` (several), each with ``file:line:col``, the dotted key path, a plain message, and a
 did-you-mean for a misspelt key. ``schema_errors(...)`` returns the list instead of raising.
+At most `MAX_ERRORS` errors are given for one document, then one saying how many more there are.
 
 Schemas may carry an ``x-message`` next to any keyword: it replaces the generic text of errors
 raised by that subschema (used for ``oneOf``/``anyOf``/``not`` whose stock messages are unreadable).
@@ -25,7 +26,11 @@ from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean
 from ..paths import schema_path
 from .yamlload import Marks, format_path
 
-__all__ = ["load_schema", "schema_errors", "validate", "validator"]
+__all__ = ["MAX_ERRORS", "load_schema", "schema_errors", "validate", "validator"]
+
+# Errors shown for one document; the rest are only counted. A file with thousands of mistakes (a
+# generated or hostile one) would otherwise print thousands of screens of them.
+MAX_ERRORS = 50
 
 _TYPE_NAMES = {
     "object": "a mapping",
@@ -77,7 +82,8 @@ def schema_errors(
     file: str | None = None,
     error: type[CardrulesError] = RulesError,
 ) -> list[CardrulesError]:
-    """Every schema problem of ``data`` as located errors, sorted by position in the file."""
+    """Every schema problem of ``data`` as located errors, sorted by position in the file; past
+    `MAX_ERRORS`, one error located at the first left out says how many more there are."""
     file = file or (marks.file if marks is not None else "<data>")
     found: list[tuple[tuple[int, int], str, CardrulesError]] = []
     seen: set[tuple[str, str]] = set()
@@ -90,7 +96,17 @@ def schema_errors(
             where = (located.span.line, located.span.column) if located.span else (0, 0)
             found.append((where, located.message, located))
     found.sort(key=lambda item: (item[0], item[1]))
-    return [e for _, _, e in found]
+    return _capped([e for _, _, e in found], error)
+
+
+def _capped(errors: list[CardrulesError], error: type[CardrulesError]) -> list[CardrulesError]:
+    """The first `MAX_ERRORS` of ``errors``, then one saying how many more there are."""
+    if len(errors) <= MAX_ERRORS:
+        return errors
+    rest = len(errors) - MAX_ERRORS
+    more = error(f"and {rest:,} more error{'' if rest == 1 else 's'} from here on (at most {MAX_ERRORS} are "
+                 "shown for one file)", errors[MAX_ERRORS].span)
+    return errors[:MAX_ERRORS] + [more]
 
 
 # -- turning one jsonschema error into readable located errors -------------------------------------

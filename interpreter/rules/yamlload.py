@@ -14,7 +14,17 @@ The loader is PyYAML's SafeLoader (no Python tags, no object construction) with 
 - booleans are only ``true``/``false`` (YAML 1.2): ``yes``/``no``/``on``/``off`` stay text, so a
   card named "No" or an event named ``on`` is not silently a boolean;
 - dates stay text (``2024-01-01`` is a string), so data stays JSON-like;
-- a key repeated in one mapping is an error (PyYAML keeps the last one silently).
+- a key repeated in one mapping is an error (PyYAML keeps the last one silently);
+- only JSON-like data: the tags ``!!binary``, ``!!timestamp``, ``!!set``, ``!!omap`` and
+  ``!!pairs`` are refused, and so are numbers that JSON or the engine cannot hold (see below).
+
+Hostile input is refused early, before it costs time or memory, by these limits (module constants):
+
+- `MAX_FILE_BYTES`: a file of more than 2 MB (a rule file, deck or scenario is a few KB);
+- `MAX_DEPTH`: lists and mappings nested more than 100 levels (PyYAML composes recursively);
+- `MAX_NODES`: more than 100,000 values in one document, each use of an alias (``*name``)
+  counted in full, which stops "billion laughs" alias bombs; an alias inside what it names is refused;
+- `MAX_NUMBER`: a number beyond 10^15 in absolute value, infinity or NaN.
 
 Every problem is a `RulesError` (or the class given as ``error``) with ``file:line:col``.
 """
@@ -22,6 +32,7 @@ Every problem is a `RulesError` (or the class given as ``error``) with ``file:li
 from __future__ import annotations
 
 import bisect
+import math
 import os
 import re
 from collections.abc import Hashable, Iterator, Sequence
@@ -29,29 +40,203 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import yaml
+from yaml.error import Mark
+from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.reader import ReaderError
 
 from ..errors import CardrulesError, RulesError, Span, register_source
 
-__all__ = ["Loader", "Marks", "Origin", "load_yaml", "load_yaml_text"]
+__all__ = [
+    "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "MAX_NUMBER", "Loader", "Marks", "Origin", "load_yaml",
+    "load_yaml_text",
+]
 
 Path_ = tuple[Hashable, ...]
+
+# The limits. The largest shipped file is about 5 KB, 500 values and 8 levels deep; these leave a
+# wide margin while keeping the worst input PyYAML (pure Python, some microseconds a character or
+# value) and the marks kept for every value can be made to chew on to a few seconds and megabytes.
+MAX_FILE_BYTES = 2_000_000  # one YAML file (or text), in bytes (characters for a text)
+MAX_DEPTH = 100  # lists and mappings inside each other; PyYAML's composer recurses ~3 frames a level
+MAX_NODES = 100_000  # values in one document, an alias counted as all it stands for (billion laughs)
+MAX_NUMBER = 10**15  # beyond this a count or amount is a mistake or an attack; JSON doubles end at 2^53
+# Significant characters of an integer literal: more means more than MAX_NUMBER in any base, and
+# Python refuses to convert decimal literals of more than 4,300 digits at all.
+_MAX_INT_CHARS = 64
 
 _BOOL = "tag:yaml.org,2002:bool"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MERGE = "tag:yaml.org,2002:merge"
+# Tags whose values are not JSON-like (bytes, dates, sets, pairs): refused if written explicitly.
+_NOT_JSON = ("binary", "timestamp", "set", "omap", "pairs")
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what PyYAML counts as a new line
+_COMMENT_END = re.compile("[\0\r\n\x85\u2028\u2029]")
+
+
+class _Refused(Exception):
+    """Input over a limit, raised from inside PyYAML's machinery; `load_yaml_text` locates it."""
+
+    def __init__(self, message: str, mark: Mark, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+        self.hint = hint
 
 
 class Loader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 booleans and no implicit timestamps."""
+    """SafeLoader with YAML 1.2 booleans, no implicit timestamps, JSON-like values only, and the
+    limits of this module checked while composing (so before anything recursive goes deep)."""
 
     yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_BOOL, _TIMESTAMP)]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
+    yaml_constructors = {
+        tag: constructor for tag, constructor in yaml.SafeLoader.yaml_constructors.items()
+        if tag is None or tag.rpartition(":")[2] not in _NOT_JSON
+    }
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        # one [values, depth below] per collection being composed, outermost first
+        self._open: list[list[int]] = []
+        # (values, depth) of every finished collection, by id: what an alias to it stands for
+        self._expanded: dict[int, tuple[int, int]] = {}
+        self._aliases = False  # whether an alias was met (to say why the values are too many)
+
+    # -- composing, with the depth and size limits -------------------------------------------------
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        """PyYAML's, counting what each node stands for and refusing what goes over the limits."""
+        event = self.peek_event()
+        if isinstance(event, AliasEvent):
+            node = super().compose_node(parent, index)
+            self._count_alias(node, event)
+            return node
+        if isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+            if len(self._open) >= MAX_DEPTH:
+                raise _nested_too_deeply(event.start_mark)
+            self._open.append([1, 0])
+            node = super().compose_node(parent, index)
+            values, below = self._open.pop()
+            self._expanded[id(node)] = (values, below + 1)
+            self._count(values, below + 1, event.start_mark)
+            return node
+        node = super().compose_node(parent, index)
+        self._count(1, 0, event.start_mark)
+        return node
+
+    def _count_alias(self, node: Node, event: AliasEvent) -> None:
+        """Count an alias as the whole node it names; refuse one inside that node (a cycle)."""
+        self._aliases = True
+        if isinstance(node, ScalarNode):
+            self._count(1, 0, event.start_mark)
+            return
+        expanded = self._expanded.get(id(node))
+        if expanded is None:
+            raise _Refused(f"the alias *{event.anchor} is inside the list or mapping it names",
+                           event.start_mark, hint="data with a loop in it cannot be loaded")
+        self._count(*expanded, event.start_mark)
+
+    def _count(self, values: int, depth: int, mark: Mark) -> None:
+        """Add ``values`` values ``depth`` levels deep to the collection being composed."""
+        if not self._open:
+            return
+        if len(self._open) + depth > MAX_DEPTH:
+            raise _nested_too_deeply(mark)
+        top = self._open[-1]
+        top[0] += values
+        top[1] = max(top[1], depth)
+        if top[0] > MAX_NODES:
+            hint = "aliases that repeat other aliases multiply (\"billion laughs\")" if self._aliases else ""
+            raise _Refused(f"too many values: at most {MAX_NODES:,} in one file, each use of an alias "
+                           "(*name) counted as all it stands for", mark, hint=hint)
+
+    # -- scanning: comments skipped at once instead of a character at a time ------------------------
+
+    def scan_to_next_token(self) -> None:
+        if self.raw_buffer is not None:  # text still being decoded from a stream: PyYAML's own way
+            super().scan_to_next_token()
+            return
+        if self.index == 0 and self.peek() == "\uFEFF":
+            self.forward()
+        found = False
+        while not found:
+            while self.peek() == " ":
+                self.forward()
+            if self.peek() == "#":
+                self._skip_comment()
+            if self.scan_line_break():
+                if not self.flow_level:
+                    self.allow_simple_key = True
+            else:
+                found = True
+
+    def _skip_comment(self) -> None:
+        """Move to the end of the comment's line (the buffer ends with a NUL, so there is one)."""
+        end = _COMMENT_END.search(self.buffer, self.pointer).start()
+        skipped = end - self.pointer
+        self.column += skipped - self.buffer.count("\uFEFF", self.pointer, end)
+        self.index += skipped
+        self.pointer = end
+
+    # -- constructing numbers and booleans: located errors, sane sizes ------------------------------
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        text = self.construct_scalar(node)
+        digits = text.replace("_", "").lstrip("+-")
+        digits = digits[2:] if digits[:2] in ("0x", "0b") else digits
+        if len(digits.lstrip("0")) > _MAX_INT_CHARS:
+            raise _number_too_large(text, node.start_mark)
+        try:
+            value = super().construct_yaml_int(node)
+        except (ValueError, IndexError):
+            raise _Refused(f"{_shown(text)} is not a whole number", node.start_mark) from None
+        if abs(value) > MAX_NUMBER:
+            raise _number_too_large(text, node.start_mark)
+        return value
+
+    def construct_yaml_float(self, node: ScalarNode) -> float:
+        text = self.construct_scalar(node)
+        try:
+            value = super().construct_yaml_float(node)
+        except (ValueError, IndexError, OverflowError):
+            raise _Refused(f"{_shown(text)} is not a number", node.start_mark) from None
+        if not math.isfinite(value) and text.replace("_", "").lstrip("+-").lower() in (".inf", ".nan"):
+            raise _Refused(f"{_shown(text)} is not a number JSON can hold", node.start_mark,
+                           hint="infinity and NaN are not allowed")
+        if not abs(value) <= MAX_NUMBER:
+            raise _number_too_large(text, node.start_mark)
+        return value
+
+    def construct_yaml_bool(self, node: ScalarNode) -> bool:
+        text = self.construct_scalar(node)
+        if not isinstance(text, str) or text.lower() not in self.bool_values:
+            raise _Refused(f"{_shown(text)} is not true or false", node.start_mark)
+        return super().construct_yaml_bool(node)
 
 
 Loader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
+Loader.add_constructor("tag:yaml.org,2002:float", Loader.construct_yaml_float)
+Loader.add_constructor("tag:yaml.org,2002:bool", Loader.construct_yaml_bool)
+
+
+def _nested_too_deeply(mark: Mark) -> _Refused:
+    return _Refused(f"nested too deeply, at most {MAX_DEPTH} levels of lists and mappings", mark,
+                    hint="a rule file, deck or scenario needs a handful of levels")
+
+
+def _number_too_large(text: str, mark: Mark) -> _Refused:
+    return _Refused(f"number too large: at most 10^{len(str(MAX_NUMBER)) - 1} in absolute value, got "
+                    f"{_shown(text)}", mark)
+
+
+def _shown(text: Any) -> str:
+    """``text`` quoted, cut to a readable length."""
+    text = str(text)
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 class Origin(NamedTuple):
@@ -87,6 +272,7 @@ class Marks:
         self._entries: dict[Path_, _Entry] = entries if entries is not None else {}
         self._loose: dict[tuple[str, ...], Path_] = {_loose(p): p for p in self._entries}
         self._line_starts: dict[str, list[int]] = {}
+        self._lines: dict[str, list[str]] = {}
 
     # -- lookups -----------------------------------------------------------------------------------
 
@@ -150,7 +336,7 @@ class Marks:
         style = node.style or "plain"
         if style in ("|", ">"):
             first_line = node.start_mark.line + 1  # 0-based index of the first content line
-            lines = entry.text.splitlines()
+            lines = self._split(entry.file, entry.text)
             value_lines = node.value.split("\n")
             indent = _block_indent(lines, first_line, value_lines)
             return Origin(first_line + 1, indent + 1, style)
@@ -177,7 +363,7 @@ class Marks:
         offset = min(offset, len(node.value))
         start = node.start_mark.index
         if origin.style == ">":
-            start = _offset_of(entry.text, origin.line, 1)
+            start = _offset_of(self._starts(entry.file, entry.text), len(entry.text), origin.line, 1)
         elif origin.style in ("'", '"'):
             start += 1
         src = _align(node.value, entry.text, start, node.end_mark.index, offset)
@@ -186,11 +372,19 @@ class Marks:
         return Span(entry.file, row + 1, src - starts[row] + 1)
 
     def _starts(self, file: str, text: str) -> list[int]:
+        """The offset of each line of ``text`` (found once per file)."""
         starts = self._line_starts.get(file)
         if starts is None:
             starts = [0] + [m.end() for m in re.finditer("\n", text)]
             self._line_starts[file] = starts
         return starts
+
+    def _split(self, file: str, text: str) -> list[str]:
+        """The lines of ``text`` (split once per file: a lookup must not cost the whole file)."""
+        lines = self._lines.get(file)
+        if lines is None:
+            lines = self._lines[file] = text.splitlines()
+        return lines
 
     # -- combining ---------------------------------------------------------------------------------
 
@@ -251,14 +445,12 @@ def _block_indent(lines: list[str], first: int, value_lines: list[str]) -> int:
     return 0
 
 
-def _offset_of(text: str, line: int, column: int) -> int:
-    index = 0
-    for _ in range(line - 1):
-        nl = text.find("\n", index)
-        if nl < 0:
-            return len(text)
-        index = nl + 1
-    return index + column - 1
+def _offset_of(starts: list[int], size: int, line: int, column: int) -> int:
+    """The offset of 1-based ``line``, ``column`` in a text of ``size`` characters whose lines start
+    at ``starts``; the end of the text for a line past its end."""
+    if line - 1 >= len(starts):
+        return size
+    return starts[max(line, 1) - 1] + column - 1
 
 
 def _align(value: str, text: str, start: int, end: int, target: int) -> int:
@@ -343,6 +535,24 @@ def _check_duplicates(node: Node, loader: Loader, file: str, error: type[Cardrul
             _check_duplicates(item, loader, file, error, seen)
 
 
+def _reader_error(exc: ReaderError, text: str, file: str,
+                  error: type[CardrulesError]) -> CardrulesError:
+    """A character YAML does not allow, located: PyYAML gives only its offset in the text."""
+    line, column = _line_column(text, exc.position)
+    character = exc.character if isinstance(exc.character, int) else ord(exc.character)
+    return error(f"YAML does not allow the character U+{character:04X} (control characters and "
+                 "non-characters such as U+FFFF may not appear in YAML text)", Span(file, line, column),
+                 hint=f"remove it, or write it as the escape \\u{character:04x} inside a double-quoted string")
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of ``offset`` in ``text``, counting lines as PyYAML does."""
+    line, start = 1, 0
+    for match in _LINE_BREAK.finditer(text, 0, offset):
+        line, start = line + 1, match.end()
+    return line, offset - start + 1
+
+
 def _yaml_error(exc: yaml.YAMLError, file: str, error: type[CardrulesError]) -> CardrulesError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
@@ -358,25 +568,43 @@ def _yaml_error(exc: yaml.YAMLError, file: str, error: type[CardrulesError]) -> 
         hint = "YAML indentation must use spaces, not tabs"
     elif "mapping values are not allowed" in problem:
         hint = "a value containing ': ' must be quoted"
+    elif "could not determine a constructor" in problem:
+        hint = "only text, numbers, true/false, null, lists and mappings are allowed"
     return error(message, span, hint=hint)
+
+
+def _too_large(file: str, size: str, error: type[CardrulesError]) -> CardrulesError:
+    """The error for a file over `MAX_FILE_BYTES`; its text is not kept to quote."""
+    register_source(file, "")
+    return error(f"the file is too large ({size}): a YAML file may have at most {MAX_FILE_BYTES:,} bytes "
+                 f"({MAX_FILE_BYTES / 1e6:g} MB)", Span(file, 1, 1),
+                 hint="rule files, decks and scenarios are a few kilobytes; is this the right file?")
 
 
 def load_yaml_text(text: str, file: str, error: type[CardrulesError] = RulesError) -> tuple[Any, Marks]:
     """Load YAML from a string already read; ``file`` names it in errors."""
+    if len(text) > MAX_FILE_BYTES:
+        raise _too_large(file, f"{len(text):,} characters", error)
     register_source(file, text)
     if not text.strip():
         raise error("the file is empty", Span(file, 1, 1), hint="expected a YAML mapping")
-    loader = Loader(text)
+    loader: Loader | None = None
     try:
+        loader = Loader(text)
         node = loader.get_single_node()
         if node is None:
             raise error("the file is empty (only comments)", Span(file, 1, 1), hint="expected a YAML mapping")
         _check_duplicates(node, loader, file, error, set())
         data = loader.construct_document(node)
+    except ReaderError as exc:
+        raise _reader_error(exc, text, file, error) from None
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, file, error) from None
+    except _Refused as exc:
+        raise error(exc.message, Span(file, exc.mark.line + 1, exc.mark.column + 1), hint=exc.hint) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     entries: dict[Path_, _Entry] = {(): _Entry(file, text, None, node)}
     _walk(node, loader, file, text, (), entries, set())
     return data, Marks(file, entries)
@@ -386,7 +614,8 @@ def load_yaml(path: str | os.PathLike[str], error: type[CardrulesError] = RulesE
     """Read and safely load one YAML file, keeping the position of every key and value.
 
     Raises ``error`` (RulesError by default; pass DeckError for decks) for a missing or unreadable
-    file, a binary file, an empty file, a YAML syntax error, several documents, or a duplicate key.
+    file, a binary file, an empty file, a file over `MAX_FILE_BYTES` (refused before it is read), a
+    YAML syntax error, several documents, a duplicate key, or anything over this module's limits.
     """
     file = os.fspath(path)
     p = Path(file)
@@ -395,9 +624,15 @@ def load_yaml(path: str | os.PathLike[str], error: type[CardrulesError] = RulesE
     if p.is_dir():
         raise error(f"{file} is a folder, not a YAML file")
     try:
-        raw = p.read_bytes()
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise _too_large(file, f"{size:,} bytes", error)
+        with p.open("rb") as stream:  # at most one byte over: a file may grow, or be endless (/dev/zero)
+            raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise error(f"cannot read {file}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise _too_large(file, f"more than {MAX_FILE_BYTES:,} bytes", error)
     if b"\x00" in raw:
         raise error("this is a binary file (it contains NUL bytes), not YAML text", Span(file, 1, 1))
     try:
