@@ -292,7 +292,7 @@ def test_comments_are_ignored():
     [
         ("0", IntLit(0)),
         ("0042", IntLit(42)),
-        ("123456789012345678901234567890", IntLit(123456789012345678901234567890)),
+        ("1000000000000000", IntLit(10**15)),  # the largest literal (MAX_INT)
         ('""', StrLit("")),
         (r'"a \"b\" \\ \n\t \u00e9"', StrLit('a "b" \\ \n\t é')),
         ('"é ✓ 🂡"', StrLit("é ✓ 🂡")),

@@ -175,7 +175,7 @@ _text = st.text(
 )
 _leaves = st.one_of(
     st.builds(ast.Name, _names),
-    st.builds(ast.IntLit, st.integers(0, 10**20)),
+    st.builds(ast.IntLit, st.integers(0, 10**15)),  # (larger literals are refused)
     st.builds(ast.StrLit, _text),
     st.builds(ast.BoolLit, st.booleans()),
     st.just(ast.NoneLit()),

@@ -460,12 +460,17 @@ class Module(Node):
 
 
 def walk(node: object) -> Iterator[Node]:
-    """Every node under `node` (a node, or a tuple of nodes), itself first, depth first."""
-    if isinstance(node, Node):
-        yield node
-        for value in node.__dict__.values():
-            if isinstance(value, (Node, tuple)):
-                yield from walk(value)
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from walk(item)
+    """Every node under `node` (a node, or a tuple of nodes), itself first, depth first.
+
+    An explicit stack rather than nested generators: those pass each node up through one
+    generator per level, which made a walk of a deep tree (a long chain `1 + 1 + ...`)
+    quadratic; this is linear at any depth.
+    """
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Node):
+            yield item
+            stack.extend(value for value in reversed(item.__dict__.values()) if isinstance(value, (Node, tuple)))
+        elif isinstance(item, tuple):
+            stack.extend(reversed(item))

@@ -3,6 +3,11 @@
 The parser is built once per process (`functools.lru_cache`), as python-hcl2 does. Syntax
 errors become `CardSyntaxError` with file:line:col, the source line, a caret and what was
 expected, in words.
+
+No input may break the passes after the parse, so the text is held to three limits, each refused
+with a located `CardSyntaxError`: its size (`MAX_TEXT_CHARS`, before Lark sees it), how deeply it
+nests (`MAX_NESTING`, measured on the parse tree without recursion before the transformer, the
+checker, the compiler and the printer walk it recursively) and its integer literals (`MAX_INT`).
 """
 
 from __future__ import annotations
@@ -13,13 +18,36 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import CardrulesError, CardSyntaxError, Span, register_source
 from . import ast
 
 GRAMMAR_FILE = "cardrules.lark"
+
+# The most characters one text may hold: a card or rule file, or the code of one entry of a rule
+# file. Loading is linear in the text but not fast (Lark parses some 60 KB of dense card text a
+# second here, and checking and compiling take about as long again): a file at the limit, some
+# 2,500 cards, loads in about 15 s, 45 times the largest shipped file (11 KB). Longer card sets
+# go in several files (a ruleset's `cards:` may name a folder of them).
+MAX_TEXT_CHARS = 500_000
+
+# The most levels of nesting, counted on the parse tree: each definition, ability, statement,
+# block, operator, call, argument list and list literal around a piece of code is a level (so is
+# each operator of a chain like `a + b + c`, which nests to the left; parentheses are free). The
+# transformer, the checker, the compiler and the printer are recursive, about two Python frames a
+# level, and the compiler writes Python source in which a level can cost two parentheses (Python
+# allows 200) or an indentation (Python allows 100): 64 keeps all of them far from those limits,
+# while shipped code nests at most 18 levels and a rule of 22 nested loops (past the 20 blocks
+# Python compiles, which the compiler reports itself) still reaches the compiler.
+MAX_NESTING = 64
+
+# The largest integer literal, 10^15: far beyond any count a game needs, exact in a JSON reader's
+# double (2^53 is about 9 * 10^15), and Python reads it, which it does not for one of more than
+# 4,300 digits.
+MAX_INT_EXPONENT = 15
+MAX_INT = 10**MAX_INT_EXPONENT
 
 
 def grammar_path() -> Path:
@@ -206,7 +234,42 @@ def _syntax_error(err: UnexpectedInput, file: str) -> CardSyntaxError:
     return CardSyntaxError(message, Span(file, line, column), hint=hint)
 
 
+def _check_size(text: str, span: Span, what: str) -> None:
+    """Refuse a text longer than MAX_TEXT_CHARS, before Lark reads any of it."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise CardSyntaxError(f"{what} is too large: {len(text):,} characters; card and rule text may hold "
+                              f"at most {MAX_TEXT_CHARS:,}", span,
+                              hint="split it into several files")
+
+
+def _first_past_limit(tree: Tree) -> Tree | None:
+    """The first node (in the order of the text) nested deeper than MAX_NESTING, or None.
+
+    An explicit stack, not recursion, so that a tree of any depth is measured safely.
+    """
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((child, depth + 1) for child in reversed(node.children) if isinstance(child, Tree))
+    return None
+
+
+def _check_nesting(tree: Tree, transformer: ToAst) -> None:
+    """Refuse a parse tree nested more than MAX_NESTING levels deep, at the node past the limit."""
+    node = _first_past_limit(tree)
+    if node is None:
+        return
+    raise CardSyntaxError(f"nested too deeply: at most {MAX_NESTING} levels", transformer._span(node.meta),
+                          hint="each block, operator, call and list around code is a level, and so is each "
+                               "operator of a long chain like a + b + c: compute parts with let, or move "
+                               "them into a function or procedure")
+
+
 def _transform(transformer: ToAst, tree):
+    """The AST of a parse tree, once its nesting is within the limit."""
+    _check_nesting(tree, transformer)
     try:
         return transformer.transform(tree)
     except VisitError as err:  # an error raised by the transformer (a reserved word as a name)
@@ -218,6 +281,7 @@ def _transform(transformer: ToAst, tree):
 def _parse_at(text: str, file: str, start: str, line: int, column: int, indent_all: bool):
     """Parse text that starts at (line, column) of `file`; with indent_all every line of the text
     is indented by column - 1 in the file (a YAML literal block), else only the first."""
+    _check_size(text, Span(file, line, column), "the code")
     if "\x00" in text:
         raise CardSyntaxError("the text is binary, not card text", Span(file, line, column))
     other = column - 1 if indent_all else 0
@@ -239,6 +303,9 @@ def _parse_at(text: str, file: str, start: str, line: int, column: int, indent_a
 
 def parse(text: str, file: str = "<text>", start: str = "start") -> ast.Module:
     """Parse a card or rule code file into an `ast.Module` (or another start rule's node)."""
+    if len(text) > MAX_TEXT_CHARS:  # quote no more of it than the start of its first line
+        register_source(file, text[:120].split("\n", 1)[0])
+        _check_size(text, Span(file, 1, 1), "the file")
     register_source(file, text)
     if "\x00" in text:
         raise CardSyntaxError("the file is binary, not card text", Span(file, 1, 1))
@@ -320,15 +387,28 @@ class ToAst(Transformer):
     def expr_start(self, items):
         return items[0]
 
+    def _token_span(self, token: Token) -> Span:
+        """Where a token starts in the file."""
+        line = token.line + self.line_offset
+        column = token.column + (self.col_offset if token.line == 1 else self.other_col_offset)
+        return Span(self.file, line, column)
+
     def _name(self, token) -> str:
         """A name the code introduces or uses: never a keyword of the language."""
         text = str(token)
         if text in reserved_words():
-            line = token.line + self.line_offset
-            column = token.column + (self.col_offset if token.line == 1 else self.other_col_offset)
             raise CardSyntaxError(f"'{text}' is a keyword of the language; it cannot be used as a name",
-                                  Span(self.file, line, column), hint="choose another name")
+                                  self._token_span(token), hint="choose another name")
         return text
+
+    def _int(self, token: Token) -> int:
+        """The value of an integer literal, at most MAX_INT (its digits are counted before Python
+        reads them: it cannot read more than 4,300)."""
+        digits = str(token).lstrip("0") or "0"
+        if len(digits) > MAX_INT_EXPONENT + 1 or int(digits) > MAX_INT:
+            raise CardSyntaxError(f"number too large: at most 10^{MAX_INT_EXPONENT}", self._token_span(token),
+                                  hint="no count in a game comes near it")
+        return int(digits)
 
     @v_args(meta=True)
     def card(self, meta, children):
@@ -543,7 +623,7 @@ class ToAst(Transformer):
             if count_tree.children:
                 count = count_tree.children[0]
                 if isinstance(count, Token):
-                    count = ast.IntLit(int(count), span=self._span(meta))
+                    count = ast.IntLit(self._int(count), span=self._span(meta))
         return ast.Choose(kind, count, _unquote(label) if label is not None else None, source, chooser, span=self._span(meta))
 
     @v_args(meta=True)
@@ -598,7 +678,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def int_lit(self, meta, children):
-        return ast.IntLit(int(children[0]), span=self._span(meta))
+        return ast.IntLit(self._int(children[0]), span=self._span(meta))
 
     @v_args(meta=True)
     def str_lit(self, meta, children):
