@@ -146,7 +146,7 @@ def test_log_header_and_replay(capsys, tmp_path):
     for key in ("ruleset_file", "options", "version", "players", "decks"):
         assert key in header
     assert header["players"] == ["random", "random"]
-    assert all(isinstance(d, list) and d for d in header["decks"])
+    assert all(isinstance(d, dict) and sum(d["cards"].values()) == 40 for d in header["decks"])
     entries = [json.loads(line) for line in lines[1:]]
     assert {e["type"] for e in entries} >= {"event", "decision", "end"}
     code, out, _ = run(capsys, "replay", str(log))

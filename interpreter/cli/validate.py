@@ -5,22 +5,30 @@ a ruleset file, a deck file, a scenario file (schema and load check, not the pla
 or a folder (everything in it). YAML files are told apart by their content: a scenario has
 `cites:` and `ruleset:` (or given/when/then), a deck has `cards:` and no ruleset key, anything
 else is a ruleset.
+
+Paths are shown all relative (to the current folder, or the shipped data) when every path given
+is under one of them, else all absolute: the file lines and the paths inside error messages alike.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..errors import CardrulesError, RulesError, did_you_mean, register_source
+from ..errors import NO_SPAN, CardrulesError, RulesError, did_you_mean, register_source, source_line
 from .common import flat_errors, indent, parse_option_pairs, shown
 
 RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
                 "card_types", "events", "setup", "end", "decks", "stack", "title", "options"}
 SCENARIO_KEYS = {"given", "when", "then"}
 YAML_SUFFIXES = (".yaml", ".yml")
+# an absolute path inside an error message: at the start or after a space, a quote, a bracket, a
+# comma or =, up to the next one of these or a colon
+ABSOLUTE_PATH = re.compile(r"(?<![^\s'\"(\[=,])/[^\s'\"(),;:]+")
 CARD_SUFFIX = ".cards"
 
 
@@ -36,22 +44,68 @@ def classify(data: Any) -> str:
 
 
 class Validator:
-    def __init__(self, out, ruleset_arg: str | None = None, options: dict | None = None) -> None:
+    def __init__(self, out, ruleset_arg: str | None = None, options: dict | None = None,
+                 relative: bool = True) -> None:
         self.out = out
+        self.relative = relative  # paths shown relative, or all absolute
         self.ruleset_arg = ruleset_arg
         self.options = options or {}
         self.rules_cache: dict[Path, tuple[Any, list[CardrulesError]]] = {}
         self.done: set[Path] = set()
-        self.printed: set[int] = set()
+        # errors printed, by id; kept, so that no later error can get the id of one freed
+        self.printed: dict[int, CardrulesError] = {}
         self.files = 0
         self.failed = 0
 
     # ------------------------------------------------------------ reporting
+    def show(self, path: str | os.PathLike[str]) -> str:
+        """A path as this run shows paths: relative (see `shown`; else to the current folder) or
+        absolute."""
+        text = os.fspath(path)
+        if text.startswith("<"):  # <deck>, <builtin>: no file
+            return text
+        p = Path(text)
+        try:
+            if not self.relative:
+                return str(p.resolve())
+            text = shown(p)
+            if Path(text).is_absolute():
+                text = os.path.relpath(p.resolve(), Path.cwd())
+        except (OSError, ValueError):  # (no relative path to another drive)
+            pass
+        return text
+
+    def show_paths(self, text: str) -> str:
+        """A message with each absolute path in it shown as this run shows paths."""
+        def one(match: re.Match) -> str:
+            path = match.group(0).rstrip(".")
+            folder = os.path.dirname(path)
+            if not (os.path.exists(path) or folder != os.path.dirname(folder) and os.path.isdir(folder)):
+                return match.group(0)  # not a path (or in the root folder), as far as we can tell
+            return self.show(path) + match.group(0)[len(path):]
+
+        return ABSOLUTE_PATH.sub(one, text)
+
+    def render(self, err: CardrulesError) -> str:
+        """An error as `str(err)` gives it, with its paths shown as this run shows paths (the
+        quoted source line left as it is)."""
+        text = str(err)
+        span = err.span
+        quoted = None
+        if span is not None and span is not NO_SPAN:
+            quoted = source_line(span)
+            head = f"{span}: "
+            if text.startswith(head):
+                text = f"{self.show(span.file)}:{span.line}:{span.column}: " + text[len(head):]
+        lines = text.split("\n")
+        return "\n".join(line if quoted is not None and line == "    " + quoted else self.show_paths(line)
+                         for line in lines)
+
     def report(self, path: str | Path, errors: list[CardrulesError], note: str = "",
                failed: bool | None = None) -> None:
         """One line for a file, then its errors not printed before."""
         self.files += 1
-        name = shown(path)
+        name = self.show(path)
         failed = bool(errors) if failed is None else failed
         suffix = f"  ({note})" if note else ""
         if not failed:
@@ -62,11 +116,11 @@ class Validator:
         for err in errors:
             if id(err) in self.printed:
                 continue
-            self.printed.add(id(err))
-            self.out.write(indent(str(err)) + "\n")
+            self.printed[id(err)] = err
+            self.out.write(indent(self.render(err)) + "\n")
 
     def skip(self, path: Path, why: str) -> None:
-        self.out.write(f"skip  {shown(path)}  ({why})\n")
+        self.out.write(f"skip  {self.show(path)}  ({why})\n")
 
     def first_time(self, path: Path) -> bool:
         key = path.resolve()
@@ -150,26 +204,52 @@ class Validator:
             self.check_yaml(f)
 
     def check_decks_of(self, ruleset: Path) -> None:
+        """The decks in the ruleset's decks/ folder and every default deck it names (those of
+        each format too, with that format's rules); a default deck file that is missing is an
+        error at its entry in the ruleset."""
         decks: list[Path] = []
         folder = ruleset.parent / "decks"
         if folder.is_dir():
             decks += sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES)
-        rules, _errors = self.rules_for(ruleset)
-        if rules is not None and rules.ruleset.decks is not None:
-            decks += [Path(p) for p in rules.ruleset.decks.defaults]
+        formats: dict[Path, str | None] = {}
+        for default in self.default_decks(ruleset):
+            if not default.path.is_file():
+                if self.first_time(default.path):
+                    self.report(default.path, [RulesError(f"the default deck {self.show(default.path)} does not "
+                                                          "exist", default.span)])
+                continue
+            key = default.path.resolve()
+            if key not in formats:
+                formats[key] = default.format
+                if key not in {d.resolve() for d in decks}:
+                    decks.append(default.path)
         for deck in decks:
-            self.check_deck(deck, ruleset)
+            self.check_deck(deck, ruleset, chosen=formats.get(deck.resolve()))
+
+    def default_decks(self, ruleset: Path) -> list:
+        """The default decks a ruleset names (none if its rule files cannot be read: that is
+        reported with the ruleset)."""
+        from ..rules.loader import default_decks
+
+        try:
+            return default_decks(ruleset.resolve())[1]
+        except CardrulesError:
+            return []
 
     # ------------------------------------------------------------ card files
     def check_card_file(self, path: Path, via: Path | None = None) -> None:
         if not self.first_time(path):
             return
         from ..lang.parser import parse
+        from ..rules.loader import read_text
 
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            self.report(path, [RulesError(f"cannot read {path}: {err}")])
+            text = read_text(path.resolve())
+        except OSError as err:
+            self.report(path, [RulesError(f"cannot read {path}: {err.strerror or err}")])
+            return
+        except CardrulesError as err:
+            self.report(path, [err])
             return
         try:
             parse(text, str(path.resolve()))
@@ -191,7 +271,7 @@ class Validator:
             # errors in the ruleset's own files matter here when the ruleset is not listed itself
             theirs = [e for e in errors if _file_of(e) not in card_files]
             if not mine and theirs and ruleset.resolve() not in self.done:
-                self.report(path, theirs, f"its ruleset {shown(ruleset)} has errors")
+                self.report(path, theirs, f"its ruleset {self.show(ruleset)} has errors")
             else:
                 self.report(path, mine)
             return
@@ -201,9 +281,9 @@ class Validator:
         register_source(str(path.resolve()), text)
         try:
             load_ruleset(str(ruleset.resolve()), self.options, [(text, str(path.resolve()), 1, 1)])
-            self.report(path, [], f"checked with {shown(ruleset)}")
+            self.report(path, [], f"checked with {self.show(ruleset)}")
         except CardrulesError as err:
-            self.report(path, flat_errors(err), f"checked with {shown(ruleset)}")
+            self.report(path, flat_errors(err), f"checked with {self.show(ruleset)}")
 
     def ruleset_for_cards(self, path: Path) -> Path | None:
         if self.ruleset_arg:
@@ -228,10 +308,12 @@ class Validator:
                 candidate = folder / f"{folder.name}{suffix}"
                 if candidate.is_file():
                     return candidate
-        raise RulesError(f"cannot tell which ruleset the deck {shown(path)} is for",
+        raise RulesError(f"cannot tell which ruleset the deck {self.show(path)} is for",
                          hint="give --ruleset GAME, or put 'ruleset: GAME' in the deck file")
 
-    def check_deck(self, path: Path, ruleset: Path | None = None, data: Any = None) -> None:
+    def check_deck(self, path: Path, ruleset: Path | None = None, data: Any = None,
+                   chosen: str | None = None) -> None:
+        """A deck file, with the rules of the format it is a default of (`chosen`) or declares."""
         if not self.first_time(path):
             return
         try:
@@ -239,22 +321,32 @@ class Validator:
         except CardrulesError as err:
             self.report(path, [err])
             return
-        rules, errors = self.rules_for(ruleset)
-        deck_format = _deck_format(path)
-        option = rules.ruleset.extra.get("deck_format_option") if rules is not None else None
-        if deck_format is not None and option is not None:  # a deck of a format: its deck rules
-            rules, errors = self.rules_for(ruleset, {option: deck_format})
+        rules, errors = self.deck_rules(path, ruleset, chosen)
         if rules is None:
             if ruleset.resolve() in self.done:
-                self.skip(path, f"its ruleset {shown(ruleset)} has errors")
+                self.skip(path, f"its ruleset {self.show(ruleset)} has errors")
             else:
-                self.report(path, errors, f"its ruleset {shown(ruleset)} has errors")
+                self.report(path, errors, f"its ruleset {self.show(ruleset)} has errors")
             return
         try:
-            rules.deck(str(path))
+            rules.deck(str(path if self.relative else path.resolve()))
             self.report(path, [])
         except CardrulesError as err:
             self.report(path, flat_errors(err))
+
+    def deck_rules(self, path: Path, ruleset: Path, chosen: str | None) -> tuple[Any, list[CardrulesError]]:
+        """The rules to check a deck with: those of its format (the one it is a default of, else
+        the one it declares), or the ruleset's as loaded when that is no format of the ruleset
+        (then `Rules.deck` says so, at the deck's `format:`)."""
+        rules, errors = self.rules_for(ruleset)
+        option = rules.ruleset.extra.get("deck_format_option") if rules is not None else None
+        wanted = chosen or _deck_format(path)
+        if option is None or wanted is None:
+            return rules, errors
+        spec = rules.ruleset.option_specs.get(option)
+        if spec is not None and spec.values and wanted not in spec.values:
+            return rules, errors
+        return self.rules_for(ruleset, {option: wanted})
 
     def check_scenario(self, path: Path) -> None:
         if not self.first_time(path):
@@ -323,6 +415,8 @@ class Validator:
 
     def check_path(self, text: str) -> None:
         path = Path(text)
+        if not self.relative and path.exists():
+            path = path.resolve()
         if path.is_dir():
             self.check_folder(path)
         elif path.is_file():
@@ -358,9 +452,30 @@ def _file_of(err: CardrulesError) -> str | None:
         return span.file
 
 
+def relative_paths(path_args: list[str | None]) -> bool:
+    """Whether a run shows paths relative: when every path given is in the current folder or the
+    shipped data (games given by name are)."""
+    roots = []
+    for root in (Path.cwd(), paths.data_root()):
+        try:
+            roots.append(root.resolve())
+        except OSError:
+            continue
+    for text in path_args:
+        if text is None:
+            continue
+        path = Path(text)
+        if not path.exists():
+            continue
+        resolved = path.resolve()
+        if not any(resolved == root or root in resolved.parents for root in roots):
+            return False
+    return True
+
+
 def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: list[str] | None) -> int:
     out = sys.stdout
-    validator = Validator(out, ruleset_arg, parse_option_pairs(option_pairs))
+    validator = Validator(out, ruleset_arg, parse_option_pairs(option_pairs), relative_paths([*path_args, ruleset_arg]))
     if path_args:
         for text in path_args:
             validator.check_path(text)

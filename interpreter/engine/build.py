@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import random
-import string
 from typing import Any
 
 from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, RuntimeRuleError, Span, did_you_mean
@@ -17,10 +16,11 @@ from ..lang.analysis import constant
 from ..lang.compiler import SET_UP_START, Compiler
 from ..lang.runtime import Frame, Names
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
-from ..rules.checker import Definitions
+from ..rules.checker import Definitions, label_fields
 from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
 from .game import Game
+from .playout import RULE_ERRORS
 
 
 class EndCheck:
@@ -180,7 +180,7 @@ class Rules:
         defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
         defn.label = ctype.label
         defn.keyword_names = frozenset(k for k, _args in defn.keywords)
-        defn.label_fields = [n for _lit, n, _spec, _conv in string.Formatter().parse(ctype.label or "") if n]
+        defn.label_fields = label_fields(ctype.label)  # (the loader checked the template)
         bound = [(a, {}) for a in defn.abilities]
         for kw_name, args in defn.keywords:
             params = self.ruleset.extra["definitions"].keywords[kw_name].params
@@ -233,7 +233,10 @@ class Rules:
             return math.inf if result.winner == seat else -math.inf
         if self._evaluate is None:
             return 0.0
-        value = self._evaluate(game, Frame(None, {EVALUATED_PLAYER: game.players[seat - 1]}))
+        try:
+            value = self._evaluate(game, Frame(None, {EVALUATED_PLAYER: game.players[seat - 1]}))
+        except RULE_ERRORS as err:  # (as `Game._located` reports them in rule code)
+            raise RuntimeRuleError(f"evaluate: {type(err).__name__}: {err}", self.ruleset.evaluate.span) from None
         if type(value) is bool or not isinstance(value, (int, float)):
             raise RuntimeRuleError(f"evaluate: gave {value!r}, not a number", self.ruleset.evaluate.span)
         return float(value)

@@ -1,16 +1,28 @@
 """Check a whole ruleset: collect its definitions, build the name context, check every piece of code.
 
 Duplicate definitions, card types and attributes that do not exist, attribute values of the wrong
-type, missing required attributes, and every error of `lang.checker` are gathered and raised
-together.
+type or outside their declared `min`/`max`, missing required attributes, card names in strings
+that reach `create` (through procedure and keyword parameters) naming no card, and every error of
+`lang.checker` are gathered and raised together. `label_problems` checks a card type's label.
 """
 
 from __future__ import annotations
+
+import string
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import ErrorList, ValidationError, did_you_mean
 from ..lang import ast
 from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
 from .model import EVALUATED_PLAYER, Ruleset
+
+# What a card's label may show besides its type's attributes: the card properties that every card
+# has (`seat` is a player's).
+LABEL_PROPERTIES = frozenset(CARD_PROPERTIES - {"seat"})
+# The kind of value of a property, for the format specs a label may give it.
+_PROPERTY_KINDS = {"name": "text", "type": "text", "id": "int"}
+_SPEC_SAMPLES: dict[str, tuple[Any, ...]] = {"int": (0, -1), "bool": (True,), "text": ("",)}
 
 TYPE_CHECKS = {
     "int": lambda v: isinstance(v, ast.IntLit) or (isinstance(v, ast.Neg) and isinstance(v.operand, ast.IntLit)),
@@ -65,6 +77,77 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
     )
 
 
+def label_fields(template: str | None) -> list[str]:
+    """The attribute and property names a (checked) label template shows."""
+    return [f for _lit, f, _spec, _conv in string.Formatter().parse(template or "") if f]
+
+
+def label_problems(template: str, type_name: str, attributes: dict) -> list[str]:
+    """What is wrong with a card type's label template: stray braces, fields that are not a name
+    of the type's attributes or of a card property, format specs its values cannot take."""
+    head = f"card type {type_name!r}: the label {template!r}"
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as err:
+        return [f"{head} has a stray brace ({err}); write {{{{ or }}}} for one"]
+    known = [*attributes, *LABEL_PROPERTIES]
+    problems = []
+    for _literal, field_name, spec, conversion in parsed:
+        if field_name is None:
+            continue
+        if not field_name.isidentifier():
+            problems.append(f"{head} shows {{{field_name}}}: write an attribute's name alone, like {{name}}")
+        elif field_name not in attributes and field_name not in LABEL_PROPERTIES:
+            problems.append(f"{head} shows {{{field_name}}}, but {type_name!r} has no attribute {field_name!r}"
+                            f"{did_you_mean(field_name, known)}")
+        elif conversion not in (None, "r", "s", "a"):
+            problems.append(f"{head} shows {{{field_name}!{conversion}}}: only !r, !s and !a convert a value")
+        elif spec and not _spec_fits(spec, "text" if conversion else _field_kind(field_name, attributes)):
+            problems.append(f"{head} shows {{{field_name}:{spec}}}, a format its values cannot take")
+    return problems
+
+
+def _field_kind(name: str, attributes: dict) -> str:
+    spec = attributes.get(name)
+    return spec.type if spec is not None else _PROPERTY_KINDS.get(name, "other")
+
+
+def _spec_fits(spec: str, kind: str) -> bool:
+    """Whether every value of this kind can be shown with this format spec."""
+    samples = _SPEC_SAMPLES.get(kind)
+    if samples is None:  # cards, players, lists, none: no spec is safe for all of them
+        return False
+    try:
+        for sample in samples:
+            format(sample, spec)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _int_value(e: ast.Expr) -> int | None:
+    """The value of an int literal (or a negated one), else None."""
+    if isinstance(e, ast.IntLit):
+        return e.value
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    return None
+
+
+def _check_limits(card: ast.CardDef, a: ast.AttrDef, spec, errors: list) -> None:
+    """A printed int within its attribute's declared min and max."""
+    value = _int_value(a.value)
+    if value is None or spec.clamp is None:
+        return
+    low, high = spec.clamp
+    if low is not None and value < low:
+        errors.append(ValidationError(f"attribute {a.name!r} of {card.name!r} is {value}; {card.type} cards have "
+                                      f"it at least {low}", a.value.span))
+    elif high is not None and value > high:
+        errors.append(ValidationError(f"attribute {a.name!r} of {card.name!r} is {value}; {card.type} cards have "
+                                      f"it at most {high}", a.value.span))
+
+
 def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
     ctype = ruleset.card_types.get(card.type)
     if ctype is None:
@@ -87,6 +170,8 @@ def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
         if check is not None and not check(a.value):
             errors.append(ValidationError(f"attribute {a.name!r} of {card.name!r} must be a constant of type "
                                           f"{spec.type}", a.value.span))
+        elif spec.type == "int":
+            _check_limits(card, a, spec, errors)
     if not ctype.token:
         for name, spec in ctype.attributes.items():
             if spec.required and name not in given:
@@ -97,6 +182,88 @@ def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
         if part_names.count(p.name) > 1:
             errors.append(ValidationError(f"card {card.name!r} has two parts named {p.name!r}", p.span))
             break
+
+
+# ------------------------------------------------------------------ card names that reach `create`
+# A callable that can take a card name: ("procedure" or "keyword", name).
+Callable = tuple[str, str]
+
+
+def _bodies(defs: Definitions) -> Iterator[tuple[Callable, tuple[str, ...], Any]]:
+    """Each procedure and keyword: its key, its parameters and its code."""
+    for name, p in defs.procedures.items():
+        yield ("procedure", name), p.params, p.body
+    for name, k in defs.keywords.items():
+        yield ("keyword", name), k.params, k.abilities
+
+
+def _rebound(body: Any) -> set[str]:
+    """The names a body binds anew (let, for, all/each, create ... as, assignment): a parameter
+    rebound somewhere no longer surely holds what the caller passed."""
+    names: set[str] = set()
+    for n in ast.walk(body):
+        if isinstance(n, ast.Let):
+            names.add(n.name)
+        elif isinstance(n, (ast.For, ast.Comprehension, ast.Select)):
+            names.add(n.var)
+        elif isinstance(n, ast.Create) and n.bind:
+            names.add(n.bind)
+        elif isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+            names.add(n.target.id)
+    return names
+
+
+def _passed(node: Any, defs: Definitions) -> Iterator[tuple[Callable, int, ast.Expr]]:
+    """The arguments a node passes to a procedure or keyword: (callee, parameter index, argument)."""
+    if isinstance(node, ast.Call) and node.func in defs.procedures:
+        params = defs.procedures[node.func].params
+        for i, arg in enumerate(node.args):
+            yield ("procedure", node.func), i, arg
+        for named in node.kwargs:
+            if named.name in params:
+                yield ("procedure", node.func), params.index(named.name), named.value
+    elif isinstance(node, (ast.KeywordUse, ast.GrantUntil, ast.StaticGrant)):
+        name = node.name if isinstance(node, ast.KeywordUse) else node.keyword
+        if name in defs.keywords:
+            for i, arg in enumerate(node.args):
+                yield ("keyword", name), i, arg
+
+
+def name_parameters(defs: Definitions) -> dict[Callable, set[int]]:
+    """The parameters of procedures and keywords whose value becomes the name in `create NAME`,
+    directly or passed on to another such parameter (to a fixed point)."""
+    sinks: dict[Callable, set[int]] = {}
+    bodies = [(key, params, [*ast.walk(body)], set(params) - _rebound(body)) for key, params, body in _bodies(defs)]
+    changed = True
+    while changed:
+        changed = False
+        for key, params, nodes, held in bodies:
+            found = sinks.get(key, set())
+            before = len(found)
+            for node in nodes:
+                if isinstance(node, ast.Create) and isinstance(node.card_name, ast.Name):
+                    if node.card_name.id in held:
+                        found.add(params.index(node.card_name.id))
+                for callee, i, arg in _passed(node, defs):
+                    if isinstance(arg, ast.Name) and arg.id in held and i in sinks.get(callee, ()):
+                        found.add(params.index(arg.id))
+            if len(found) != before:
+                sinks[key] = found
+                changed = True
+    return sinks
+
+
+def check_created_names(ruleset: Ruleset, defs: Definitions, errors: list) -> None:
+    """A text passed where a procedure or keyword makes a card of that name must name a card."""
+    sinks = name_parameters(defs)
+    if not sinks:
+        return
+    for node in ruleset.code_nodes():
+        for callee, i, arg in _passed(node, defs):
+            if isinstance(arg, ast.StrLit) and i in sinks.get(callee, ()) and arg.value not in defs.cards:
+                errors.append(ValidationError(f"no card named {arg.value!r}{did_you_mean(arg.value, defs.cards)}",
+                                              arg.span, f"the {callee[0]} {callee[1]!r} makes a card of the name "
+                                              "given here"))
 
 
 def check_ruleset(ruleset: Ruleset) -> Definitions:
@@ -123,6 +290,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
         checker.code(phase.body)
     for req in ruleset.requires:
         checker.condition(req.that)
+    check_created_names(ruleset, defs, errors)
     if ruleset.evaluate is not None:
         checker.condition(ruleset.evaluate, {EVALUATED_PLAYER})
     known_events = {*ctx.events, *BUILTIN_EVENTS}

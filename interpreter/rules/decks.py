@@ -1,7 +1,10 @@
 """Deck lists: read a deck (file, mapping or list of names) and check it against the deck rules.
 
-A deck that breaks its size, a max-copies rule or an allowed card type is rejected before the
-game starts, with an error that names the deck file and the card.
+A deck that breaks its size, a max-copies rule (in any part of the deck) or an allowed card type
+is rejected before the game starts, with an error that names the deck file and the card, located
+at the card's name (or at its count, for a count that is wrong). Every name and count is checked,
+and every size summed from the counts, before the list of cards is made: a count above
+`MAX_COPIES` is an error too, not a list too long to build.
 """
 
 from __future__ import annotations
@@ -27,15 +30,33 @@ class Deck:
         return out
 
 
+# No deck holds more copies of one card: a count is checked before any list of names is built.
+MAX_COPIES = 10_000
+
+
 def _check_format(data: dict, marks, path: Path, rules) -> None:
-    """A deck that declares its format must be loaded with the rules of that format."""
+    """A deck that declares its format must be loaded with the rules of that format (one of the
+    values of the ruleset's format option)."""
     option = rules.ruleset.extra.get("deck_format_option")
     wanted = data.get("format")
     if option is None or wanted is None or str(wanted) == str(rules.options.get(option)):
         return
-    raise DeckError(f"deck {data.get('name', path.stem)!r} ({path}) is a {wanted} deck, but the rules are loaded "
+    deck = f"deck {data.get('name', path.stem)!r} ({path})"
+    spec = rules.ruleset.option_specs.get(option)
+    if spec is not None and spec.values and str(wanted) not in spec.values:
+        raise DeckError(f"{deck} is a {wanted} deck, but {rules.name} has no format {str(wanted)!r}"
+                        f"{did_you_mean(str(wanted), spec.values)}", marks.span(("format",)),
+                        hint=f"formats: {', '.join(spec.values)}")
+    raise DeckError(f"{deck} is a {wanted} deck, but the rules are loaded "
                     f"with {option} = {rules.options.get(option)}", marks.span(("format",)),
                     hint=f"load the rules with the option {option}={wanted}")
+
+
+def _counts(value: Any, what: str) -> dict[Any, Any]:
+    """A part of a deck given in Python: a mapping of card names to counts."""
+    if not isinstance(value, dict):
+        raise DeckError(f"{what} of a deck is a mapping of card names to counts, not {value!r}")
+    return dict(value)
 
 
 def _read(source: Any, rules) -> tuple[str, str, dict[str, int], Any, dict[str, dict[str, int]]]:
@@ -51,70 +72,150 @@ def _read(source: Any, rules) -> tuple[str, str, dict[str, int], Any, dict[str, 
         others = {k: dict(v) for k, v in data.items() if isinstance(v, dict) and k != "cards"}
         return str(data.get("name", path.stem)), str(path), dict(data["cards"]), marks, others
     if isinstance(source, dict):
-        cards = source.get("cards", source)
+        cards = _counts(source.get("cards", source), "the cards")
         others = {k: dict(v) for k, v in source.items() if isinstance(v, dict) and k != "cards"}
-        return str(source.get("name", "deck")), "<deck>", dict(cards), None, others
+        return str(source.get("name", "deck")), "<deck>", cards, None, others
     if isinstance(source, (list, tuple)):
         counts: dict[str, int] = {}
         for name in source:
+            if not isinstance(name, str):
+                raise DeckError(f"a deck list holds card names, not {name!r}")
             counts[name] = counts.get(name, 0) + 1
         return "deck", "<deck>", counts, None, {}
     raise DeckError(f"a deck is a file, a mapping of card names to counts or a list of names, not {source!r}")
 
 
 def load_deck(source: Any, rules, seat: int = 1) -> Deck:
+    """Read a deck and check it against the deck rules: every name, count and size is checked
+    before the list of cards is made."""
     name, file, counts, marks, others = _read(source, rules)
 
-    def where(card: str | None = None, part: str = "cards") -> Span | None:
+    def where(card: str | None = None, part: str = "cards", key: bool = False) -> Span | None:
+        """Where a part, a card's name (key=True) or its count is in the deck file."""
         if marks is None:
             return None
         try:
-            return marks.span((part, card) if card else (part,))
+            return marks.span((part, card) if card else (part,), key=key)
         except (KeyError, IndexError, TypeError):
             return None
 
     rule = rules.ruleset.decks
-    cards = _checked_cards(rules, name, file, counts, rule, where)
-    sections = []
     declared = {sec.name: sec for sec in (rule.sections if rule is not None else ())}
     for part in others:
         if part not in declared:
             raise DeckError(f"deck {name!r} ({file}) has a part {part!r} that {rules.name} decks do not have"
                             f"{did_you_mean(part, declared)}", where(part=part))
+    deck = _DeckCheck(rules, name, file, where)
+    deck.main(counts, rule)
+    parts = {sec.name: others.get(sec.name, {}) for sec in declared.values()}
     for sec in declared.values():
-        part_cards = _section_cards(rules, name, file, sec, others.get(sec.name, {}), where)
-        sections.append((sec.name, tuple(part_cards)))
+        deck.section(sec, parts[sec.name])
+    deck.copies(rule, {"cards": counts, **parts})
+    cards = _names(counts)
+    sections = [(sec.name, tuple(_names(parts[sec.name]))) for sec in declared.values()]
     if rule is not None and rule.cover is not None:
         _check_cover(rules, name, file, cards, dict(sections), rule.cover, where)
     return Deck(name, file, tuple(cards), tuple(sections))
+
+
+def _names(counts: dict[str, int]) -> list[str]:
+    """One name per copy, in list order (counts already checked)."""
+    cards: list[str] = []
+    for card, count in counts.items():
+        cards.extend([card] * count)
+    return cards
 
 
 def _values(value: Any) -> list:
     return list(value) if isinstance(value, (list, tuple)) else ([] if value in (None, "") else [value])
 
 
-def _section_cards(rules, name: str, file: str, sec, counts: dict[str, int], where) -> list[str]:
-    cards: list[str] = []
-    for card, count in counts.items():
-        defn = rules.card_defs.get(card)
-        if defn is None:
-            raise DeckError(f"deck {name!r} ({file}), {sec.name}: {rules.unknown_card(card)}", where(card, sec.name))
-        if sec.allowed_types is not None and defn.type not in sec.allowed_types:
-            raise DeckError(f"deck {name!r} ({file}), {sec.name}: {card!r} is a {defn.type}, which this part may "
-                            f"not hold (allowed: {', '.join(sec.allowed_types)})", where(card, sec.name))
-        cards.extend([card] * count)
-    if sec.size is not None and len(cards) != sec.size:
-        raise DeckError(f"deck {name!r} ({file}) has {len(cards)} cards in {sec.name}; {rules.name} decks have "
-                        f"exactly {sec.size} there", where(part=sec.name))
-    if sec.min_size is not None and len(cards) < sec.min_size:
-        raise DeckError(f"deck {name!r} ({file}) has {len(cards)} cards in {sec.name}; {rules.name} decks need at "
-                        f"least {sec.min_size} there", where(part=sec.name))
-    for attribute, value, count in sec.counts:
-        have = sum(1 for c in cards if value in _values(rules.card_defs[c].initial.get(attribute)))
-        if have != count:
-            raise DeckError(f"deck {name!r} ({file}) has {have} cards with {attribute} {value!r} in {sec.name}; "
-                            f"{rules.name} decks have {count}", where(part=sec.name))
-    return cards
+class _DeckCheck:
+    """The checks of one deck's parts, on their counts alone (nothing is built here)."""
+
+    def __init__(self, rules, name: str, file: str, where) -> None:
+        self.rules = rules
+        self.head = f"deck {name!r} ({file})"
+        self.name = name
+        self.file = file
+        self.where = where
+
+    def entry(self, card: Any, count: Any, part: str, allowed: tuple[str, ...] | None) -> None:
+        """One card of a part: a card of the ruleset (not a token), a count in 1..MAX_COPIES, a type
+        the part may hold."""
+        rules = self.rules
+        head = self.head if part == "cards" else f"{self.head}, {part}"
+        defn = rules.card_defs.get(card) if isinstance(card, str) else None
+        if defn is None or (part == "cards" and defn.token):
+            what = rules.unknown_card(card) if isinstance(card, str) else f"a card name is text, not {card!r}"
+            raise DeckError(f"{head}: {what}", self.where(card, part, key=True))
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise DeckError(f"{head}: the count of {card!r} must be a whole number ≥ 1, not {count!r}",
+                            self.where(card, part))
+        if count > MAX_COPIES:
+            raise DeckError(f"{head}: {count} copies of {card!r}; no deck holds more than {MAX_COPIES} copies "
+                            f"of a card", self.where(card, part))
+        if allowed is not None and defn.type not in allowed:
+            where = "decks" if part == "cards" else "this part"
+            raise DeckError(f"{head}: {card!r} is a {defn.type}, which {where} may not hold "
+                            f"(allowed: {', '.join(allowed)})", self.where(card, part, key=True))
+
+    def main(self, counts: dict, rule) -> None:
+        """The main deck's cards, then its size."""
+        allowed = rule.allowed_types if rule is not None else None
+        for card, count in counts.items():
+            self.entry(card, count, "cards", allowed)
+            if rule is not None and rule.max_copies is not None:
+                self.at_most(card, count, rule.max_copies, "cards")
+        if rule is None:
+            return
+        size = sum(counts.values())
+        if rule.size is not None and size != rule.size:
+            raise DeckError(f"{self.head} has {size} cards; {self.rules.name} decks have exactly "
+                            f"{rule.size}", self.where())
+        if rule.min_size is not None and size < rule.min_size:
+            raise DeckError(f"{self.head} has {size} cards; {self.rules.name} decks need at least "
+                            f"{rule.min_size}", self.where())
+
+    def section(self, sec, counts: dict) -> None:
+        """Another part of the deck: its cards, its size and its counts of attribute values."""
+        rules, part = self.rules, sec.name
+        for card, count in counts.items():
+            self.entry(card, count, part, sec.allowed_types)
+        size = sum(counts.values())
+        if sec.size is not None and size != sec.size:
+            raise DeckError(f"{self.head} has {size} cards in {part}; {rules.name} decks have "
+                            f"exactly {sec.size} there", self.where(part=part))
+        if sec.min_size is not None and size < sec.min_size:
+            raise DeckError(f"{self.head} has {size} cards in {part}; {rules.name} decks need at "
+                            f"least {sec.min_size} there", self.where(part=part))
+        for attribute, value, want in sec.counts:
+            have = sum(n for c, n in counts.items() if value in _values(rules.card_defs[c].initial.get(attribute)))
+            if have != want:
+                raise DeckError(f"{self.head} has {have} cards with {attribute} {value!r} in {part}; "
+                                f"{rules.name} decks have {want}", self.where(part=part))
+
+    def at_most(self, card: str, count: int, attribute: str, part: str) -> None:
+        """At most as many copies as the card's max_copies attribute says."""
+        limit = self.rules.card_defs[card].initial.get(attribute)
+        if isinstance(limit, int) and not isinstance(limit, bool) and count > limit:
+            head = self.head if part == "cards" else f"{self.head}, {part}"
+            raise DeckError(f"{head}: {count} copies of {card!r}, but at most {limit} are allowed",
+                            self.where(card, part))
+
+    def copies(self, rule, parts: dict[str, dict]) -> None:
+        """max_copies holds for the whole deck: the other parts' cards too, and a card in two
+        parts counts its copies in both."""
+        if rule is None or rule.max_copies is None:
+            return
+        total: dict[str, int] = {}
+        last: dict[str, str] = {}
+        for part, counts in parts.items():
+            for card, count in counts.items():
+                total[card] = total.get(card, 0) + count
+                last[card] = part
+        for card, count in total.items():
+            self.at_most(card, count, rule.max_copies, last[card])
 
 
 def _check_cover(rules, name: str, file: str, cards: list[str], sections: dict, cover, where) -> None:
@@ -127,35 +228,7 @@ def _check_cover(rules, name: str, file: str, cards: list[str], sections: dict, 
         if missing:
             have = ", ".join(sorted(map(str, offered))) or "none"
             raise DeckError(f"deck {name!r} ({file}): {card!r} needs {cover.attribute} {', '.join(map(str, missing))}, "
-                            f"which no card of its {cover.section} has ({cover.by}: {have})", where(card))
-
-
-def _checked_cards(rules, name: str, file: str, counts: dict[str, int], rule, where) -> list[str]:
-    cards: list[str] = []
-    for card, count in counts.items():
-        defn = rules.card_defs.get(card)
-        if defn is None or defn.token:
-            raise DeckError(f"deck {name!r} ({file}): {rules.unknown_card(card)}", where(card))
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise DeckError(f"deck {name!r} ({file}): the count of {card!r} must be a whole number ≥ 1, "
-                            f"not {count!r}", where(card))
-        if rule is not None and rule.allowed_types is not None and defn.type not in rule.allowed_types:
-            raise DeckError(f"deck {name!r} ({file}): {card!r} is a {defn.type}, which decks may not hold "
-                            f"(allowed: {', '.join(rule.allowed_types)})", where(card))
-        if rule is not None and rule.max_copies is not None:
-            limit = defn.initial.get(rule.max_copies)
-            if isinstance(limit, int) and count > limit:
-                raise DeckError(f"deck {name!r} ({file}): {count} copies of {card!r}, but at most {limit} "
-                                f"are allowed", where(card))
-        cards.extend([card] * count)
-    if rule is not None:
-        if rule.size is not None and len(cards) != rule.size:
-            raise DeckError(f"deck {name!r} ({file}) has {len(cards)} cards; {rules.name} decks have exactly "
-                            f"{rule.size}", where())
-        if rule.min_size is not None and len(cards) < rule.min_size:
-            raise DeckError(f"deck {name!r} ({file}) has {len(cards)} cards; {rules.name} decks need at least "
-                            f"{rule.min_size}", where())
-    return cards
+                            f"which no card of its {cover.section} has ({cover.by}: {have})", where(card, key=True))
 
 
 def unknown(name: str, known) -> str:

@@ -1,12 +1,16 @@
 """Load a ruleset: YAML rule files (with `extends:`), their code and card files, into a `Ruleset`.
 
 Every problem is reported with the file, line and column: YAML and schema errors through
-`yamlload`/`schema`, code errors through the parser and the checker. Nothing is half-loaded:
-either a complete, checked `Ruleset` comes back or a `CardrulesError` is raised.
+`yamlload`/`schema`, code errors through the parser and the checker; here, at their YAML entries,
+card-type labels, attribute defaults outside their `min`/`max`, `code:` and `cards:` entries that
+name nothing (and at the first bad byte, a code or card file that is not UTF-8). Nothing is
+half-loaded: either a complete, checked `Ruleset` comes back or a `CardrulesError` is raised.
+`default_decks` lists the default deck files of every format, for `cardrules validate`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +18,7 @@ from .. import paths
 from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean, register_source
 from ..lang import ast
 from ..lang.parser import parse, parse_block, parse_expression
+from .checker import label_problems
 from .model import (
     AttrSpec,
     CardType,
@@ -173,6 +178,35 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     return builder.build(options or {})
 
 
+@dataclass(frozen=True)
+class DefaultDeck:
+    """A deck file a ruleset names as a default: of one format (or of the ruleset, format None)."""
+
+    path: Path
+    format: str | None
+    span: Span  # its entry in the ruleset file
+
+
+def default_decks(name_or_path: str | Path) -> tuple[str | None, list[DefaultDeck]]:
+    """A ruleset's deck format option (or None) and every default deck file it names, those of
+    each format too, through `extends:`. Raises CardrulesError if the rule files cannot be read."""
+    data, located, _top = _read_chain(paths.ruleset_path(str(name_or_path)))
+    decks = data.get("decks")
+    if not isinstance(decks, dict):
+        return None, []
+    found: list[DefaultDeck] = []
+    places = [((), None)] + [(("formats", f), str(f)) for f in decks.get("formats") or {}]
+    for inner, fmt in places:
+        key_path = ("decks", *inner, "default")
+        entries = data
+        for key in key_path:
+            entries = entries.get(key) if isinstance(entries, dict) else None
+        for i, file in enumerate(entries or ()):
+            found.append(DefaultDeck(Path(file), fmt, located.source(*key_path).span(*key_path, i)))
+    option = decks.get("format_option")
+    return (str(option) if option is not None else None), found
+
+
 class _Builder:
     def __init__(self, data: dict, located: _Located, top: Source) -> None:
         self.data = data
@@ -198,8 +232,29 @@ class _Builder:
             default = []
         elif default is None and "default" not in raw:
             default = {"int": 0, "bool": False, "text": ""}.get(kind)
+        self.check_limits(raw, default, key_path)
         return AttrSpec(name, kind, default, raw.get("min"), raw.get("max"), raw.get("visibility", "public"),
                         required, self.span(*key_path))
+
+    def check_limits(self, raw: dict, default: Any, key_path: tuple) -> None:
+        """An attribute's `min` is not above its `max`, and its default is within them."""
+        low, high = raw.get("min"), raw.get("max")
+        if _is_int(low) and _is_int(high) and low > high:
+            self.errors.append(RulesError(f"attribute {key_path[-1]!r}: its min {low} is above its max {high}",
+                                          self.span(*key_path, "min")))
+        elif _is_int(default) and "default" in raw and not _within(default, low, high):
+            self.errors.append(RulesError(f"attribute {key_path[-1]!r}: its default {default} is "
+                                          f"{_outside(default, low, high)}",
+                                          self.span(*key_path, "default")))
+
+    def label(self, tname: str, template: Any, attributes: dict[str, AttrSpec]) -> str | None:
+        """A card type's label, checked: its fields name attributes of that card type or card
+        properties, each shown plainly (a format spec only on a number or a text)."""
+        if template is None:
+            return None
+        for problem in label_problems(str(template), tname, attributes):
+            self.errors.append(RulesError(problem, self.span("card_types", tname, "label")))
+        return str(template)
 
     def code(self, text: str, *key_path) -> tuple[ast.Stmt, ...]:
         src = self.located.source(*key_path)
@@ -219,7 +274,7 @@ class _Builder:
             if option not in options:
                 self.errors.append(RulesError(f"decks.format_option names {option!r}, which is not an option"
                                               f"{did_you_mean(option, options)}", self.span("decks", "format_option")))
-            else:
+            elif options[option] is not None:  # (None: the option's value is wrong, and reported)
                 chosen = (raw.get("formats") or {}).get(str(options[option]))
                 if chosen is None:
                     self.errors.append(RulesError(f"decks.formats has no entry for {option} = {options[option]!r}",
@@ -238,6 +293,15 @@ class _Builder:
         return DeckRules(raw.get("zone", "deck"), raw.get("size"), raw.get("min_size"), raw.get("max_copies"),
                          tuple(raw["allowed_types"]) if "allowed_types" in raw else None,
                          tuple(raw.get("default", ())), self.span("decks"), tuple(sections), cover)
+
+    def read_entry(self, path: Path, key: str, index: int) -> list[ast.Module]:
+        """The modules of one `code:` or `cards:` entry; one that names nothing is an error at
+        the entry."""
+        if not path.exists():
+            what = "file" if key == "code" else "card folder or file"
+            raise RulesError(f"no such {what}: {path}", self.span(key, index),
+                             hint=f"{key}: entries are relative to the ruleset file's folder")
+        return _parse_file(path, ".rules") if key == "code" else _parse_cards(path)
 
     def guarded(self, fn, *args):
         try:
@@ -284,17 +348,17 @@ class _Builder:
         for tname, raw in (d.get("card_types") or {}).items():
             attrs = {n: self.attr_spec(n, r, "card_types", tname, "attributes", n)
                      for n, r in (raw.get("attributes") or {}).items()}
-            card_types[tname] = CardType(tname, attrs, bool(raw.get("token", False)), raw.get("label"),
-                                         self.span("card_types", tname))
+            card_types[tname] = CardType(tname, attrs, bool(raw.get("token", False)),
+                                         self.label(tname, raw.get("label"), attrs), self.span("card_types", tname))
 
         modules = []
-        for file in d.get("code") or []:
-            m = self.guarded(_parse_file, Path(file), ".rules")
+        for i, file in enumerate(d.get("code") or []):
+            m = self.guarded(self.read_entry, Path(file), "code", i)
             if m is not None:
                 modules.extend(m)
         card_modules = []
-        for folder in d.get("cards") or []:
-            m = self.guarded(_parse_cards, Path(folder))
+        for i, folder in enumerate(d.get("cards") or []):
+            m = self.guarded(self.read_entry, Path(folder), "cards", i)
             if m is not None:
                 card_modules.extend(m)
 
@@ -345,22 +409,48 @@ class _Builder:
         return ruleset
 
 
-def _read_text(path: Path) -> str:
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _within(value: int, low: Any, high: Any) -> bool:
+    return not (_is_int(low) and value < low) and not (_is_int(high) and value > high)
+
+
+def _outside(value: int, low: Any, high: Any) -> str:
+    """Why value is not within [low, high]: 'below its min 0' or 'above its max 10'."""
+    return f"below its min {low}" if _is_int(low) and value < low else f"above its max {high}"
+
+
+def _byte_span(file: str, raw: bytes, offset: int) -> Span:
+    """The line and column (in characters) of a byte of a file."""
+    start = raw.rfind(b"\n", 0, offset) + 1
+    column = len(raw[start:offset].decode("utf-8", errors="replace")) + 1
+    return Span(file, raw.count(b"\n", 0, offset) + 1, column)
+
+
+def read_text(path: Path) -> str:
+    """A code or card file's text; a file that is not UTF-8 text is an error at its first bad byte."""
     if not path.exists():
         raise RulesError(f"no such file: {path}")
     raw = path.read_bytes()
+    bad, why = None, ""
     if b"\x00" in raw:
-        raise RulesError(f"{path}: the file is binary, not text")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise RulesError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        bad, why = raw.index(b"\x00"), "the file is binary, not text (a NUL byte)"
+    else:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            bad, why = err.start, f"not UTF-8 text ({err.reason}: byte {raw[err.start]:#04x})"
+    if bad is not None:
+        register_source(str(path), raw.decode("utf-8", errors="replace").replace("\x00", " "))
+        raise RulesError(why, _byte_span(str(path), raw, bad), hint="save the file as UTF-8 text")
     register_source(str(path), text)
     return text
 
 
 def _parse_file(path: Path, suffix: str) -> list[ast.Module]:
-    return [parse(_read_text(path), str(path))]
+    return [parse(read_text(path), str(path))]
 
 
 def _parse_text_at(text: str, file: str, line: int, column: int) -> ast.Module:
