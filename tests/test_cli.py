@@ -246,12 +246,19 @@ def test_test_command_summary(capsys, tmp_path):
     assert "broken.yaml:" in out  # located message for the malformed file
 
 
-def test_test_command_default_folder(capsys, monkeypatch):
-    if not (ROOT / "tests" / "scenarios").is_dir():
+def test_test_command_default_folder(capsys, monkeypatch, tmp_path):
+    """Without paths, `test` runs tests/scenarios under the current folder (every scenario of the
+    checkout runs in test_scenarios.py: here two copies of one, in a folder of their own)."""
+    scenarios = sorted((ROOT / "tests" / "scenarios" / GAME).glob("*.yaml"))
+    if not scenarios:
         pytest.skip("no scenarios folder")
-    monkeypatch.chdir(ROOT)
+    folder = tmp_path / "tests" / "scenarios" / GAME
+    folder.mkdir(parents=True)
+    for name in ("a.yaml", "b.yaml"):
+        (folder / name).write_text(scenarios[0].read_text())
+    monkeypatch.chdir(tmp_path)
     code, out, _ = run(capsys, "test")
-    assert re.fullmatch(r"\d+ passed, \d+ failed", out.splitlines()[-1])
+    assert out.splitlines()[-1] == "2 passed, 0 failed" and code == 0
 
 
 # ---------------------------------------------------------------- cards

@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playout import cards_of, played_out_log, playout, replay_log, same_json
+from playout import cards_of, examples, played_out_log, playout, replay_log, same_json
 
 from interpreter import load, load_game_json
 
@@ -25,7 +25,7 @@ def initiative_invariants(game) -> None:
         assert len(game.zones[("hand", player.seat, "")]) <= 5
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), agent_seed=st.integers(0, 2**31 - 1))
 def test_random_games_keep_invariants_and_end(seed, agent_seed):
     game, choices = playout(RULES, seed, agent_seed, initiative_invariants)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playout import cards_of, played_out_log, playout, replay_log
+from playout import cards_of, examples, played_out_log, playout, replay_log
 
 from interpreter import load
 
@@ -44,7 +44,7 @@ def lanes_invariants(game) -> None:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-@settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(75), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), agent_seed=st.integers(0, 2**31 - 1))
 def test_random_lanes_games_keep_invariants_and_end(variant, seed, agent_seed):
     rules = VARIANTS[variant]

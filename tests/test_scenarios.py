@@ -40,5 +40,6 @@ def cited(folder: str) -> set[str]:
 def test_every_rule_id_is_cited(game, prefix):
     ids = rule_ids(prefix)
     assert len(ids) > 10
-    missing = [i for i in ids if i not in cited(game)]
+    citations = cited(game)
+    missing = [i for i in ids if i not in citations]
     assert not missing, f"{game}: rule ids without a scenario: {missing}"

@@ -2,17 +2,27 @@
 
 Generic invariants hold for every ruleset (each card in exactly one zone, declared attribute
 limits respected, hidden zones and owner-only attributes absent from other players'
-observations); each game adds its own through `extra`.
+observations, observations, options and log entries plain JSON); each game adds its own through
+`extra`.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable
 
 from interpreter.engine.game import Game
 from interpreter.lang.values import CardRef
+
+LONG = os.environ.get("CARDRULES_LONG") == "1"
+
+
+def examples(long_run: int) -> int:
+    """How many random games a property test plays: `long_run` with CARDRULES_LONG=1 (the long
+    run, README), a tenth of it (at least 5) in the default suite, which CI runs."""
+    return long_run if LONG else max(5, long_run // 10)
 
 
 def zone_consistency(game: Game) -> None:
@@ -53,12 +63,21 @@ def _card_ids_in(value) -> set[int]:
     return out
 
 
+def observations(game: Game) -> list[dict]:
+    """Every player's observation of the game as it is now (worked out once per state: the
+    checks below share them)."""
+    key = (id(game.pending), game.steps, game.log_length, game.is_over)
+    cached = getattr(game, "_observations", None)
+    if cached is None or cached[0] != key:
+        cached = game._observations = (key, [game.observation(v) for v in range(1, len(game.players) + 1)])
+    return cached[1]
+
+
 def hidden_information(game: Game) -> None:
     """No observation names a card that stands, unrevealed, in a zone its viewer may not see,
     nor shows another player's owner-only attributes."""
     rules = game.rules
-    for viewer in range(1, len(game.players) + 1):
-        obs = game.observation(viewer)
+    for viewer, obs in enumerate(observations(game), start=1):
         shown = _card_ids_in(obs)
         for key, cards in game.zones.items():
             spec = rules.zones[key[0]]
@@ -77,7 +96,36 @@ def hidden_information(game: Game) -> None:
             assert "options" not in decision
 
 
-GENERIC = (zone_consistency, attribute_limits, hidden_information)
+def _plain(value) -> bool:
+    """Only what JSON holds: dicts with text keys, lists, text, numbers (finite), booleans, null."""
+    if value is None or isinstance(value, (bool, str)):
+        return True
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        return value == value and value not in (float("inf"), float("-inf"))
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
+
+
+def plain_json(game: Game) -> None:
+    """Every observation, the pending decision's options and every new log entry are plain JSON."""
+    for viewer, obs in enumerate(observations(game), start=1):
+        assert _plain(obs), f"P{viewer}'s observation is not plain JSON: {obs!r}"
+    if game.pending is not None:
+        for option in game.decision()[1]:
+            assert type(option.id) is str and type(option.label) is str and type(option.index) is int
+    if game.logging:
+        start = getattr(game, "_json_checked", 0)
+        for entry in game.log_since(start):
+            assert _plain(entry), f"log entry is not plain JSON: {entry!r}"
+        game._json_checked = game.log_length
+
+
+GENERIC = (zone_consistency, attribute_limits, hidden_information, plain_json)
 
 
 def playout(rules, seed: int, agent_seed: int, extra: Callable[[Game], None] | None = None,
