@@ -23,7 +23,7 @@ from interpreter.errors import (
 )
 from interpreter.paths import ruleset_path
 from interpreter.rules import schema as schema_module
-from interpreter.rules import yamlload
+from interpreter.rules import yamlload, yamlsafe
 from interpreter.rules.schema import MAX_ERRORS, schema_errors, validate
 from interpreter.rules.yamlload import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, load_yaml, load_yaml_text
 
@@ -175,7 +175,7 @@ def test_modest_aliases_still_load():
 
 
 def test_too_many_values_without_aliases_are_refused(monkeypatch):
-    monkeypatch.setattr(yamlload, "MAX_NODES", 50)
+    monkeypatch.setattr(yamlsafe, "MAX_NODES", 50)
     load_yaml_text("a: [" + ", ".join(["1"] * 47) + "]\n", "ok.yaml")  # the mapping, its key, the list
     err = refused("a: [" + ", ".join(["1"] * 48) + "]\n")
     assert "too many values: at most 50" in err.message and not err.hint

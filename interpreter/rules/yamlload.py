@@ -9,7 +9,7 @@ None) and a `Marks` object answering "where is this?" for any key path::
     marks.value_origin(("setup",))                     # (line, column, style) where its text begins
     marks.span_in_value(("setup",), 1, 5)               # file Span of line 1, column 5 of the string
 
-The loader is PyYAML's SafeLoader (no Python tags, no object construction) with three changes:
+The loader (yamlsafe.py) is PyYAML's SafeLoader (no Python tags, no object construction) with these changes:
 
 - booleans are only ``true``/``false`` (YAML 1.2): ``yes``/``no``/``on``/``off`` stay text, so a
   card named "No" or an event named ``on`` is not silently a boolean;
@@ -32,7 +32,6 @@ Every problem is a `RulesError` (or the class given as ``error``) with ``file:li
 from __future__ import annotations
 
 import bisect
-import math
 import os
 import re
 from collections.abc import Hashable, Iterator, Sequence
@@ -40,12 +39,20 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import yaml
-from yaml.error import Mark
-from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
 from ..errors import CardrulesError, RulesError, Span, register_source
+from .yamlsafe import (
+    LINE_BREAK,
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_NODES,
+    MAX_NUMBER,
+    MERGE_TAG,
+    Loader,
+    Refused,
+)
 
 __all__ = [
     "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "MAX_NUMBER", "Loader", "Marks", "Origin", "load_yaml",
@@ -53,191 +60,6 @@ __all__ = [
 ]
 
 Path_ = tuple[Hashable, ...]
-
-# The limits. The largest shipped file is about 5 KB, 500 values and 8 levels deep; these leave a
-# wide margin while keeping the worst input PyYAML (pure Python, some microseconds a character or
-# value) and the marks kept for every value can be made to chew on to a few seconds and megabytes.
-MAX_FILE_BYTES = 2_000_000  # one YAML file (or text), in bytes (characters for a text)
-MAX_DEPTH = 100  # lists and mappings inside each other; PyYAML's composer recurses ~3 frames a level
-MAX_NODES = 100_000  # values in one document, an alias counted as all it stands for (billion laughs)
-MAX_NUMBER = 10**15  # beyond this a count or amount is a mistake or an attack; JSON doubles end at 2^53
-# Significant characters of an integer literal: more means more than MAX_NUMBER in any base, and
-# Python refuses to convert decimal literals of more than 4,300 digits at all.
-_MAX_INT_CHARS = 64
-
-_BOOL = "tag:yaml.org,2002:bool"
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
-_MERGE = "tag:yaml.org,2002:merge"
-# Tags whose values are not JSON-like (bytes, dates, sets, pairs): refused if written explicitly.
-_NOT_JSON = ("binary", "timestamp", "set", "omap", "pairs")
-_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what PyYAML counts as a new line
-_COMMENT_END = re.compile("[\0\r\n\x85\u2028\u2029]")
-
-
-class _Refused(Exception):
-    """Input over a limit, raised from inside PyYAML's machinery; `load_yaml_text` locates it."""
-
-    def __init__(self, message: str, mark: Mark, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.mark = mark
-        self.hint = hint
-
-
-class Loader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 booleans, no implicit timestamps, JSON-like values only, and the
-    limits of this module checked while composing (so before anything recursive goes deep)."""
-
-    yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_BOOL, _TIMESTAMP)]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-    yaml_constructors = {
-        tag: constructor for tag, constructor in yaml.SafeLoader.yaml_constructors.items()
-        if tag is None or tag.rpartition(":")[2] not in _NOT_JSON
-    }
-
-    def __init__(self, stream: Any) -> None:
-        super().__init__(stream)
-        # one [values, depth below] per collection being composed, outermost first
-        self._open: list[list[int]] = []
-        # (values, depth) of every finished collection, by id: what an alias to it stands for
-        self._expanded: dict[int, tuple[int, int]] = {}
-        self._aliases = False  # whether an alias was met (to say why the values are too many)
-
-    # -- composing, with the depth and size limits -------------------------------------------------
-
-    def compose_node(self, parent: Node | None, index: Any) -> Node:
-        """PyYAML's, counting what each node stands for and refusing what goes over the limits."""
-        event = self.peek_event()
-        if isinstance(event, AliasEvent):
-            node = super().compose_node(parent, index)
-            self._count_alias(node, event)
-            return node
-        if isinstance(event, (SequenceStartEvent, MappingStartEvent)):
-            if len(self._open) >= MAX_DEPTH:
-                raise _nested_too_deeply(event.start_mark)
-            self._open.append([1, 0])
-            node = super().compose_node(parent, index)
-            values, below = self._open.pop()
-            self._expanded[id(node)] = (values, below + 1)
-            self._count(values, below + 1, event.start_mark)
-            return node
-        node = super().compose_node(parent, index)
-        self._count(1, 0, event.start_mark)
-        return node
-
-    def _count_alias(self, node: Node, event: AliasEvent) -> None:
-        """Count an alias as the whole node it names; refuse one inside that node (a cycle)."""
-        self._aliases = True
-        if isinstance(node, ScalarNode):
-            self._count(1, 0, event.start_mark)
-            return
-        expanded = self._expanded.get(id(node))
-        if expanded is None:
-            raise _Refused(f"the alias *{event.anchor} is inside the list or mapping it names",
-                           event.start_mark, hint="data with a loop in it cannot be loaded")
-        self._count(*expanded, event.start_mark)
-
-    def _count(self, values: int, depth: int, mark: Mark) -> None:
-        """Add ``values`` values ``depth`` levels deep to the collection being composed."""
-        if not self._open:
-            return
-        if len(self._open) + depth > MAX_DEPTH:
-            raise _nested_too_deeply(mark)
-        top = self._open[-1]
-        top[0] += values
-        top[1] = max(top[1], depth)
-        if top[0] > MAX_NODES:
-            hint = "aliases that repeat other aliases multiply (\"billion laughs\")" if self._aliases else ""
-            raise _Refused(f"too many values: at most {MAX_NODES:,} in one file, each use of an alias "
-                           "(*name) counted as all it stands for", mark, hint=hint)
-
-    # -- scanning: comments skipped at once instead of a character at a time ------------------------
-
-    def scan_to_next_token(self) -> None:
-        if self.raw_buffer is not None:  # text still being decoded from a stream: PyYAML's own way
-            super().scan_to_next_token()
-            return
-        if self.index == 0 and self.peek() == "\uFEFF":
-            self.forward()
-        found = False
-        while not found:
-            while self.peek() == " ":
-                self.forward()
-            if self.peek() == "#":
-                self._skip_comment()
-            if self.scan_line_break():
-                if not self.flow_level:
-                    self.allow_simple_key = True
-            else:
-                found = True
-
-    def _skip_comment(self) -> None:
-        """Move to the end of the comment's line (the buffer ends with a NUL, so there is one)."""
-        end = _COMMENT_END.search(self.buffer, self.pointer).start()
-        skipped = end - self.pointer
-        self.column += skipped - self.buffer.count("\uFEFF", self.pointer, end)
-        self.index += skipped
-        self.pointer = end
-
-    # -- constructing numbers and booleans: located errors, sane sizes ------------------------------
-
-    def construct_yaml_int(self, node: ScalarNode) -> int:
-        text = self.construct_scalar(node)
-        digits = text.replace("_", "").lstrip("+-")
-        digits = digits[2:] if digits[:2] in ("0x", "0b") else digits
-        if len(digits.lstrip("0")) > _MAX_INT_CHARS:
-            raise _number_too_large(text, node.start_mark)
-        try:
-            value = super().construct_yaml_int(node)
-        except (ValueError, IndexError):
-            raise _Refused(f"{_shown(text)} is not a whole number", node.start_mark) from None
-        if abs(value) > MAX_NUMBER:
-            raise _number_too_large(text, node.start_mark)
-        return value
-
-    def construct_yaml_float(self, node: ScalarNode) -> float:
-        text = self.construct_scalar(node)
-        try:
-            value = super().construct_yaml_float(node)
-        except (ValueError, IndexError, OverflowError):
-            raise _Refused(f"{_shown(text)} is not a number", node.start_mark) from None
-        if not math.isfinite(value) and text.replace("_", "").lstrip("+-").lower() in (".inf", ".nan"):
-            raise _Refused(f"{_shown(text)} is not a number JSON can hold", node.start_mark,
-                           hint="infinity and NaN are not allowed")
-        if not abs(value) <= MAX_NUMBER:
-            raise _number_too_large(text, node.start_mark)
-        return value
-
-    def construct_yaml_bool(self, node: ScalarNode) -> bool:
-        text = self.construct_scalar(node)
-        if not isinstance(text, str) or text.lower() not in self.bool_values:
-            raise _Refused(f"{_shown(text)} is not true or false", node.start_mark)
-        return super().construct_yaml_bool(node)
-
-
-Loader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
-Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
-Loader.add_constructor("tag:yaml.org,2002:float", Loader.construct_yaml_float)
-Loader.add_constructor("tag:yaml.org,2002:bool", Loader.construct_yaml_bool)
-
-
-def _nested_too_deeply(mark: Mark) -> _Refused:
-    return _Refused(f"nested too deeply, at most {MAX_DEPTH} levels of lists and mappings", mark,
-                    hint="a rule file, deck or scenario needs a handful of levels")
-
-
-def _number_too_large(text: str, mark: Mark) -> _Refused:
-    return _Refused(f"number too large: at most 10^{len(str(MAX_NUMBER)) - 1} in absolute value, got "
-                    f"{_shown(text)}", mark)
-
-
-def _shown(text: Any) -> str:
-    """``text`` quoted, cut to a readable length."""
-    text = str(text)
-    return repr(text if len(text) <= 40 else text[:37] + "...")
-
 
 class Origin(NamedTuple):
     """Where a scalar's text begins in the file (1-based) and its YAML style.
@@ -516,7 +338,7 @@ def _check_duplicates(node: Node, loader: Loader, file: str, error: type[Cardrul
     if isinstance(node, MappingNode):
         first: dict[Any, Node] = {}
         for key_node, value_node in node.value:
-            if key_node.tag != _MERGE:
+            if key_node.tag != MERGE_TAG:
                 key = _scalar_key(key_node, loader)
                 if key is not None:
                     hashed = (type(key).__name__, key) if isinstance(key, bool) else key
@@ -548,7 +370,7 @@ def _reader_error(exc: ReaderError, text: str, file: str,
 def _line_column(text: str, offset: int) -> tuple[int, int]:
     """The 1-based line and column of ``offset`` in ``text``, counting lines as PyYAML does."""
     line, start = 1, 0
-    for match in _LINE_BREAK.finditer(text, 0, offset):
+    for match in LINE_BREAK.finditer(text, 0, offset):
         line, start = line + 1, match.end()
     return line, offset - start + 1
 
@@ -600,7 +422,7 @@ def load_yaml_text(text: str, file: str, error: type[CardrulesError] = RulesErro
         raise _reader_error(exc, text, file, error) from None
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, file, error) from None
-    except _Refused as exc:
+    except Refused as exc:
         raise error(exc.message, Span(file, exc.mark.line + 1, exc.mark.column + 1), hint=exc.hint) from None
     finally:
         if loader is not None:
