@@ -63,6 +63,21 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     return f" (did you mean {matches[0]!r}?)" if matches else ""
 
 
+QUOTED_WIDTH = 160  # characters of a source line an error quotes around its column
+
+
+def quoted_window(line: str, column: int) -> tuple[str, int]:
+    """The part of a long source line an error quotes (at most `QUOTED_WIDTH` characters around
+    the 0-based `column`, cut ends marked '...'), and the caret's place in it."""
+    if len(line) <= QUOTED_WIDTH:
+        return line, column
+    start = max(0, min(column - QUOTED_WIDTH // 2, len(line) - QUOTED_WIDTH))
+    end = start + QUOTED_WIDTH
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(line) else ""
+    return head + line[start:end] + tail, len(head) + column - start
+
+
 class CardrulesError(Exception):
     """Base of every error caused by user input; `str()` is the full located message."""
 
@@ -83,8 +98,9 @@ class CardrulesError(Exception):
         if self.span is not None:
             line = source_line(self.span)
             if line is not None:
-                parts.append("    " + line)
-                parts.append("    " + " " * max(0, self.span.column - 1) + "^")
+                shown, caret = quoted_window(line, max(0, self.span.column - 1))
+                parts.append("    " + shown)
+                parts.append("    " + " " * caret + "^")
         if self.hint:
             parts.append(f"hint: {self.hint}")
         return "\n".join(parts)

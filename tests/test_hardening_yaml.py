@@ -367,3 +367,18 @@ def test_mangled_yaml_gives_only_located_errors():
             load_yaml_text(text, "mangled.yaml")
         except CardrulesError as err:
             assert str(err).startswith("mangled.yaml:"), (text, str(err))
+
+
+def test_an_error_on_a_huge_line_quotes_only_a_window_around_its_column():
+    from interpreter.errors import QUOTED_WIDTH, RulesError, Span, register_source
+
+    line = "x" * 100_000 + "BAD" + "y" * 100_000
+    register_source("<huge>", line + "\n")
+    text = str(RulesError("something is wrong", Span("<huge>", 1, 100_001)))
+    quoted, caret = text.splitlines()[1:3]
+    assert len(quoted) < QUOTED_WIDTH + 20 and quoted.strip().startswith("...") and quoted.endswith("...")
+    assert quoted[caret.index("^"):].startswith("BAD")
+    # a short line is quoted whole, the caret under its column
+    register_source("<short>", "abc def\n")
+    quoted, caret = str(RulesError("no", Span("<short>", 1, 5))).splitlines()[1:3]
+    assert quoted == "    abc def" and caret == "        ^"
