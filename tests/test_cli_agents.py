@@ -117,3 +117,10 @@ def test_without_an_evaluation_every_unfinished_position_is_worth_nothing(initia
     game.play_out(lambda g: 0)
     winner = game.result.winner
     assert rules.evaluate(game, winner) == float("inf") and rules.evaluate(game, 3 - winner) == float("-inf")
+
+
+def test_play_takes_agents_as_players_too(capsys):
+    code, out, err = run(capsys, "play", "initiative", "--seed", "4", "--quiet", "--agents", "mcts:10,greedy")
+    assert code == 0, err
+    code2, out2, _ = run(capsys, "play", "initiative", "--seed", "4", "--quiet", "--players", "mcts:10,greedy")
+    assert out == out2 and out.startswith("result: ")

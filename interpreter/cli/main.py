@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one game, printed as it goes")
     p.add_argument("game", metavar="GAME")
     p.add_argument("--seed", type=_seed, help="the game's seed (default: a random one, printed)")
-    p.add_argument("--players", metavar="A,B", help=f"one agent per seat ({agents}); default random")
+    p.add_argument("--players", "--agents", dest="players", metavar="A,B",
+                   help=f"one agent per seat ({agents}); default random")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
     p.add_argument("--log", metavar="F.jsonl", help="write the game as JSON Lines (replay it with 'replay')")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the result")
