@@ -4,7 +4,8 @@
 Per game and opponent: `--games` games of the agent against the opponent, seats alternating
 (game i: seed S+i, the agent in seat 1 when i is even), played as `cardrules simulate` plays
 them. Prints the agent's wins, losses and draws, its win rate over decided games with a 95%
-Wilson interval, and, from the agent's own searches, its iterations per second and seconds per
+Wilson interval (a game still going after --max-decisions is counted apart, as unfinished),
+and, from the agent's own searches, its iterations per second and seconds per
 decision (searches of one option are not counted). Long: a Bases game of mcts:200 takes about
 a minute on one core here. The pytest version (tests/test_search_agents.py) plays a few games.
 """
@@ -22,16 +23,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from interpreter import load  # noqa: E402
-from interpreter.agents import make_agent, play_out  # noqa: E402
+from interpreter.agents import make_agent, play_decision  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
 _RULES: dict = {}
 
 
 def play_match_game(task: tuple) -> tuple:
-    """One game: (game name, agent spec, opponent spec, index, seed) -> (outcome for the agent:
-    'win', 'loss' or 'draw', search seconds, search iterations, searches, seconds)."""
-    name, spec, opponent, index, seed = task
+    """One game: (game name, agent spec, opponent spec, index, seed, most decisions) -> (outcome
+    for the agent: 'win', 'loss', 'draw' or 'unfinished' (past the most decisions), search
+    seconds, search iterations, searches, seconds)."""
+    name, spec, opponent, index, seed, max_decisions = task
     rules = _RULES.get(name) or _RULES.setdefault(name, load(name))
     seat = 1 + index % 2
     agent = make_agent(spec, seed=f"{seed + index}/agent")
@@ -54,9 +56,15 @@ def play_match_game(task: tuple) -> tuple:
         agent.act = timed_act
     start = time.perf_counter()
     game = rules.new_game(seed=seed + index, log=False)
-    play_out(game, agents)
-    winner = game.result.winner
-    outcome = "draw" if winner is None else "win" if winner == seat else "loss"
+    decisions = 0
+    while not game.is_over and decisions < max_decisions:
+        play_decision(game, agents)
+        decisions += 1
+    if game.is_over:
+        winner = game.result.winner
+        outcome = "draw" if winner is None else "win" if winner == seat else "loss"
+    else:
+        outcome = "unfinished"
     return outcome, searched[0], searched[1], searched[2], time.perf_counter() - start
 
 
@@ -70,8 +78,9 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def match(name: str, spec: str, opponent: str, games: int, seed: int, workers: int) -> dict:
-    tasks = [(name, spec, opponent, i, seed) for i in range(games)]
+def match(name: str, spec: str, opponent: str, games: int, seed: int, workers: int,
+          max_decisions: int = 3000) -> dict:
+    tasks = [(name, spec, opponent, i, seed, max_decisions) for i in range(games)]
     start = time.perf_counter()
     if workers > 1:
         with multiprocessing.get_context().Pool(workers) as pool:
@@ -80,12 +89,13 @@ def match(name: str, spec: str, opponent: str, games: int, seed: int, workers: i
         results = [play_match_game(t) for t in tasks]
     wins = sum(r[0] == "win" for r in results)
     losses = sum(r[0] == "loss" for r in results)
-    draws = games - wins - losses
+    unfinished = sum(r[0] == "unfinished" for r in results)
+    draws = games - wins - losses - unfinished
     low, high = wilson(wins, wins + losses)
     seconds, iterations, searches = (sum(r[i] for r in results) for i in (1, 2, 3))
     return {
         "game": name, "agent": spec, "opponent": opponent, "games": games, "wins": wins, "losses": losses,
-        "draws": draws, "win_rate_decided": round(wins / (wins + losses), 3) if wins + losses else None,
+        "draws": draws, "unfinished": unfinished, "win_rate_decided": round(wins / (wins + losses), 3) if wins + losses else None,
         "interval_95": [round(low, 3), round(high, 3)],
         "iterations_per_s": round(iterations / seconds, 1) if seconds else None,
         "seconds_per_decision": round(seconds / searches, 3) if searches else None,
@@ -101,17 +111,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", default="random,greedy", help="opponents, comma-separated")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-decisions", type=int, default=3000,
+                        help="a game still going after this many decisions is counted as unfinished")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = []
     for name in args.games or shipped_games():
         for opponent in args.against.split(","):
-            row = match(name, args.agent, opponent.strip(), args.count, args.seed, args.workers)
+            row = match(name, args.agent, opponent.strip(), args.count, args.seed, args.workers, args.max_decisions)
             rows.append(row)
             if not args.json:
                 rate = row["win_rate_decided"]
+                unfinished = f" ({row['unfinished']} unfinished)" if row["unfinished"] else ""
                 print(f"{name:11} {args.agent} vs {opponent:7} {row['wins']:3}-{row['losses']:3}-{row['draws']:3} "
-                      f"(W-L-D)  win rate {rate if rate is not None else '-'} "
+                      f"(W-L-D){unfinished}  win rate {rate if rate is not None else '-'} "
                       f"[{row['interval_95'][0]}, {row['interval_95'][1]}]  "
                       f"{row['iterations_per_s']} iterations/s  {row['seconds_per_decision']} s/decision  "
                       f"({row['wall_seconds']} s)", flush=True)
