@@ -113,13 +113,13 @@ ALLIES = {
     "Lantern Acolyte": (1, ("white",), 1, 1, 2, 1, None),
     "Gatewarden": (2, ("white",), 1, 4, 1, 1, None),
     "Aegis Keeper": (3, ("white",), 2, 4, 1, 1, ("brace", BRACE, 1, ALWAYS, NO_TARGET)),
-    "Dawn Herald": (3, ("white",), 2, 2, 2, 1, ("rally", RALLY, 2, ALWAYS, OWN_TAPPED)),
+    "Dawn Herald": (3, ("white",), 2, 2, 2, 1, ("rally", RALLY, 3, ALWAYS, OWN_TAPPED)),
     "Oathsworn Envoy": (4, ("white",), 2, 3, 4, 1, None),
     "Radiant Arbiter": (5, ("white",), 3, 5, 4, 2, None),
     "Bramblefire Behemoth": (5, ("red", "green"), 5, 6, 1, 1, ("rampage", RAMPAGE, 2, ALWAYS, NO_TARGET)),
     "Vanguard Marshal": (4, ("red", "white"), 3, 3, 2, 1, ("stand fast", STAND_FAST, 2, IF_TAPPED, NO_TARGET)),
     "Tidegrove Oracle": (3, ("blue", "green"), 1, 3, 1, 1, ("divine", DIVINE, 1, IF_UNTAPPED, NO_TARGET)),
-    "Grovehall Warden": (4, ("green", "white"), 3, 5, 3, 1, ("rouse", ROUSE, 2, ALWAYS, OTHER_OWN_TAPPED)),
+    "Grovehall Warden": (4, ("green", "white"), 3, 5, 3, 1, ("rouse", ROUSE, 3, ALWAYS, OTHER_OWN_TAPPED)),
 }
 # cards/bases/maneuvers.cards: cost, colours, effect, target
 MANEUVERS = {
