@@ -18,7 +18,7 @@ from toyrules import TOY_DIR
 
 from interpreter import load
 from interpreter.cli.main import main
-from interpreter.errors import CardrulesError, CardSyntaxError, ErrorList, register_source
+from interpreter.errors import CardrulesError, CardSyntaxError, ErrorList, quoted_window, register_source
 from interpreter.lang import ast
 from interpreter.lang import parser as parser_module
 from interpreter.lang.parser import MAX_INT, MAX_NESTING, MAX_TEXT_CHARS, parse, parse_block, parse_expression
@@ -44,8 +44,9 @@ def assert_located(err: CardrulesError, file: str, line: int, column: int, text_
     """`file:line:col: syntax error: message`, then the source line, then a caret under the column."""
     lines = str(err).splitlines()
     assert lines[0] == f"{file}:{line}:{column}: syntax error: {message}", lines[0]
-    assert lines[1] == "    " + text_line
-    assert lines[2] == "    " + " " * (column - 1) + "^"
+    shown, caret = quoted_window(text_line, column - 1)  # (a long line is quoted around the column)
+    assert lines[1] == "    " + shown
+    assert lines[2] == "    " + " " * caret + "^"
     assert isinstance(err, CardSyntaxError)
 
 
