@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import paths
 from .engine.build import Rules
 from .engine.game import Game
 from .engine.serialize import readable
-from .errors import CardrulesError, IllegalDecisionError, RulesError, Span, did_you_mean
+from .errors import CardrulesError, ErrorList, IllegalDecisionError, RulesError, Span, did_you_mean
 from .lang.runtime import Frame
 from .lang.values import CardRef, PlayerRef, ZoneKey
 from .rules.decks import Deck
@@ -46,13 +47,31 @@ def _rules_for(data: dict, file: str, marks) -> Rules:
     ruleset_name = data["ruleset"]
     base = Path(file).parent / ruleset_name
     target = str(base) if base.suffix in (".yaml", ".yml") and base.is_file() else ruleset_name
+    try:
+        paths.ruleset_path(target)
+    except RulesError as err:
+        raise RulesError(err.message, marks.span(("ruleset",)), hint=err.hint) from None
     if cards:
         line, column, _style = marks.value_origin(("cards",))
-        return Rules(load_ruleset(target, options, [(cards, file, line, column)]))
+        return Rules(_load_placed(target, options, marks, [(cards, file, line, column)]))
     key = json.dumps([target, options], sort_keys=True)
     if key not in _RULES_CACHE:
-        _RULES_CACHE[key] = Rules(load_ruleset(target, options))
+        _RULES_CACHE[key] = Rules(_load_placed(target, options, marks))
     return _RULES_CACHE[key]
+
+
+def _load_placed(target: str, options: dict, marks, extra_cards: list = ()):
+    """load_ruleset, with its errors that have no place -- the scenario's options: one the
+    ruleset does not have, or a value it does not take -- placed at the option in the scenario
+    (or at its `options:`)."""
+    try:
+        return load_ruleset(target, options, extra_cards)
+    except CardrulesError as err:
+        for error in err.errors if isinstance(err, ErrorList) else [err]:
+            if error.span is None:
+                named = [n for n in options if f"option {n} " in error.message or f"option {n!r}" in error.message]
+                error.span = marks.span(("options", *named[:1]))
+        raise
 
 
 class _Setter:
@@ -180,6 +199,8 @@ class _Setter:
 def _build_given(game: Game, given: dict, file: str, marks) -> None:
     rules = game.rules
     setter = _Setter(game, file, marks)
+    if "active" in (given.get("turn") or {}):  # a seat of the game (`_start` sets it)
+        setter.player(given["turn"]["active"], "given", "turn", "active")
     # zones first (cards get labels), then attributes that may refer to them
     for seat_raw, pdata in (given.get("players") or {}).items():
         player = setter.player(seat_raw, "given", "players", seat_raw)
@@ -370,6 +391,14 @@ class _Checker:
         return out
 
     def compare(self, path: str, expected: Any) -> str | None:
+        """A failed check's text, or None; an attribute the card or player lacks (in the path or
+        in an expected card's fields) is a failed check too."""
+        try:
+            return self._compare(path, expected)
+        except CardrulesError as err:
+            return f"{path}: {err.message}"
+
+    def _compare(self, path: str, expected: Any) -> str | None:
         try:
             actual, how = self.actual(path)
         except (KeyError, IndexError, ValueError) as err:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 from typing import Any
 
 from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, RuntimeRuleError, Span, did_you_mean
@@ -250,6 +251,10 @@ class Rules:
         if self._default_decks is None:
             d = self.ruleset.decks
             files = list(d.defaults) if d is not None else []
+            for file in files:  # (at the ruleset's decks: a missing file has no place of its own)
+                if not Path(file).is_file():
+                    raise DeckError(f"the default deck {file} does not exist", d.span,
+                                    hint="default: entries are relative to the ruleset file's folder")
             self._default_decks = [self.deck(files[i % len(files)], i + 1)
                                    for i in range(self.player_count)] if files else []
         return self._default_decks

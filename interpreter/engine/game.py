@@ -387,7 +387,10 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
 
     def runtime_error(self, message: str, span: Span | None = None):
         """Stop with an error in rule code: the message, the procedure that holds the span (or
-        the running block) and the card whose ability runs, at the span."""
+        the running block) and the card whose ability runs, at the span (by default, the rule
+        statement running)."""
+        if span is None:
+            span = self.rules.compiler.gen.ns.span_running()
         if not self.frames:
             raise RuntimeRuleError(f"{message} (in rules)", span)
         f = self.frames[-1]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -173,6 +174,17 @@ class Namespace:
         """The span of the rule statement running where an error was raised (innermost first)."""
         spans = self.spans_of(error)
         return spans[-1] if spans else None
+
+    def span_running(self) -> Span | None:
+        """The span of the innermost rule statement running now, read from the Python stack: for
+        an error the engine raises on behalf of rule code without being given a span."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            table = self.line_spans.get(frame.f_code.co_filename)
+            if table is not None and frame.f_lineno < len(table) and table[frame.f_lineno] is not None:
+                return table[frame.f_lineno]
+            frame = frame.f_back
+        return None
 
     def spans_of(self, error: BaseException) -> list[Span]:
         """The spans of the rule statements running where an error was raised, outermost first."""

@@ -340,6 +340,19 @@ def _unquote(token: Token) -> str:
     return pyast.literal_eval(str(token))
 
 
+# An escape of a string literal: \UXXXXXXXX, or a backslash and one character (\\ too).
+_ESCAPE = re.compile(r"\\(?:U([0-9a-fA-F]{8})|.)")
+
+
+def _bad_escape(text: str) -> re.Match | None:
+    """The first \\U escape of a string literal past U+10FFFF, which names no character (the
+    grammar takes any 8 hex digits; Python cannot read it), or None."""
+    for match in _ESCAPE.finditer(text):
+        if match.group(1) is not None and int(match.group(1), 16) > 0x10FFFF:
+            return match
+    return None
+
+
 # Words of the grammar that only appear inside a construct, where a name cannot stand: they stay
 # usable as names (`let order = ...`, `x.at`).
 CONTEXT_WORDS = frozenset({"order", "up", "at", "of", "by", "as", "with", "pay", "until", "desc", "ordered", "target",
@@ -410,6 +423,16 @@ class ToAst(Transformer):
                                   hint="no count in a game comes near it")
         return int(digits)
 
+    def _unquote(self, token: Token) -> str:
+        """The text of a string literal; an escape that names no character is an error at it."""
+        bad = _bad_escape(str(token))
+        if bad is not None:
+            span = self._token_span(token)
+            raise CardSyntaxError(f"{bad.group()} is not a character", Span(span.file, span.line,
+                                                                            span.column + bad.start()),
+                                  hint="a \\U escape names a Unicode character: at most \\U0010ffff")
+        return _unquote(token)
+
     @v_args(meta=True)
     def card(self, meta, children):
         name, type_name, *members = children
@@ -417,7 +440,7 @@ class ToAst(Transformer):
         keywords = tuple(m for m in members if isinstance(m, ast.KeywordUse))
         parts = tuple(m for m in members if isinstance(m, ast.Part))
         abilities = tuple(m for m in members if isinstance(m, (ast.Static, ast.Triggered, ast.Replacement, ast.Activated)))
-        return ast.CardDef(_unquote(name), str(type_name), attrs, keywords, parts, abilities, span=self._span(meta))
+        return ast.CardDef(self._unquote(name), str(type_name), attrs, keywords, parts, abilities, span=self._span(meta))
 
     @v_args(meta=True)
     def attr_def(self, meta, children):
@@ -459,7 +482,12 @@ class ToAst(Transformer):
         return str(children[0])
 
     def params(self, children):
-        return [self._name(c) for c in children]
+        names = [self._name(c) for c in children]
+        for i, token in enumerate(children):  # (Python refuses a repeated parameter in the code made of it)
+            if names[i] in names[:i]:
+                raise CardSyntaxError(f"parameter {names[i]!r} is named twice", self._token_span(token),
+                                      hint="give each parameter a name of its own")
+        return names
 
     # --------------------------------------------------------------- abilities
     @v_args(meta=True)
@@ -491,7 +519,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def activated(self, meta, children):
         label, cost, condition, target, body = children
-        return ast.Activated(_unquote(label) if label is not None else None, cost, condition, body, target,
+        return ast.Activated(self._unquote(label) if label is not None else None, cost, condition, body, target,
                              span=self._span(meta))
 
     def ability_target(self, children):
@@ -591,7 +619,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def may(self, meta, children):
         label, chooser, body, orelse = children
-        return ast.May(_unquote(label) if label is not None else None, chooser, body, orelse, span=self._span(meta))
+        return ast.May(self._unquote(label) if label is not None else None, chooser, body, orelse, span=self._span(meta))
 
     @v_args(meta=True)
     def break_stmt(self, meta, children):
@@ -603,15 +631,15 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def win(self, meta, children):
-        return ast.Win(children[0], _unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
+        return ast.Win(children[0], self._unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
 
     @v_args(meta=True)
     def lose(self, meta, children):
-        return ast.Lose(children[0], _unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
+        return ast.Lose(children[0], self._unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
 
     @v_args(meta=True)
     def tie(self, meta, children):
-        return ast.Tie(_unquote(children[0]) if children[0] is not None else None, span=self._span(meta))
+        return ast.Tie(self._unquote(children[0]) if children[0] is not None else None, span=self._span(meta))
 
     # --------------------------------------------------------------- expressions
     @v_args(meta=True)
@@ -624,7 +652,7 @@ class ToAst(Transformer):
                 count = count_tree.children[0]
                 if isinstance(count, Token):
                     count = ast.IntLit(self._int(count), span=self._span(meta))
-        return ast.Choose(kind, count, _unquote(label) if label is not None else None, source, chooser, span=self._span(meta))
+        return ast.Choose(kind, count, self._unquote(label) if label is not None else None, source, chooser, span=self._span(meta))
 
     @v_args(meta=True)
     def select(self, meta, children):
@@ -682,7 +710,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def str_lit(self, meta, children):
-        return ast.StrLit(_unquote(children[0]), span=self._span(meta))
+        return ast.StrLit(self._unquote(children[0]), span=self._span(meta))
 
     @v_args(meta=True)
     def true_lit(self, meta, children):

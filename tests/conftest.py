@@ -1,0 +1,32 @@
+"""Options and markers shared by the tests.
+
+``--fuzz-cases N``: how many cases the fuzz tests (tests/fuzz/, marked ``fuzz``) try: N of
+generated card text and N/10 of each kind of mutated file. Without it they try
+`fuzzing.DEFAULT_CASES` (a few hundred cases in all, some 30 s), as part of the normal run, or
+`fuzzing.LONG_CASES` with CARDRULES_LONG=1; the long run alone is ``pytest tests/fuzz -m fuzz
+--fuzz-cases 10000`` (see tests/fuzz/test_fuzz_loaders.py).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--fuzz-cases", type=int, default=None, metavar="N",
+                     help="cases of generated card text for the fuzz tests (each kind of mutated file: N/10)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "fuzz: fuzz tests of the loaders (tests/fuzz); scale them with --fuzz-cases N")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """The fuzz cases' outcomes by kind, when fuzz tests ran."""
+    fuzzing = sys.modules.get("fuzzing")
+    if fuzzing is None or not fuzzing.TALLY.counts:
+        return
+    terminalreporter.write_sep("-", "fuzz cases")
+    terminalreporter.write_line(fuzzing.TALLY.table())
