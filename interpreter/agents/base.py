@@ -70,6 +70,10 @@ class Agent(Protocol):
     def act(self, view: DecisionView) -> Any: ...
 
 
+class HumanQuit(Exception):
+    """The human closed the input or asked to quit (not an agent's failure: it passes through)."""
+
+
 class AgentError(CardrulesError):
     """An agent that raised, or answered with something that is not one of the options."""
 
@@ -102,11 +106,9 @@ def answer_of(agent: Agent, view: DecisionView) -> Any:
     decision (rule errors and a human quitting pass through as they are)."""
     try:
         answer = agent.act(view)
-    except CardrulesError:
+    except (CardrulesError, HumanQuit):
         raise
     except Exception as err:
-        if type(err).__name__ == "HumanQuit":
-            raise
         raise AgentError(f"agent {agent_name(agent)!r} (P{view.seat}) raised {type(err).__name__}: {err} "
                          f"at the decision {view.prompt!r}") from None
     if type(answer) is int:

@@ -11,14 +11,10 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from .base import DecisionView
+from .base import DecisionView, HumanQuit
 
 SKIP_CARD_KEYS = ("id", "name", "type")
 BUILTIN_GLOBALS = ("turn", "phase", "active")
-
-
-class HumanQuit(Exception):
-    """The human closed the input or asked to quit."""
 
 
 def _words(name: str) -> str:
