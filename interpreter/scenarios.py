@@ -74,6 +74,18 @@ def _load_placed(target: str, options: dict, marks, extra_cards: list = ()):
         raise
 
 
+# what a value given for an attribute of each declared type must be: (said as, test)
+_ACCEPTED = {
+    "int": ("a whole number", lambda v: type(v) is int),
+    "bool": ("true or false", lambda v: type(v) is bool),
+    "text": ("text", lambda v: type(v) is str),
+    "list": ("a list", lambda v: type(v) is list),
+    "player": ("a player (P1, P2, ...)", lambda v: v is None or type(v) is PlayerRef),
+    "card": ("a card ($label of a card given here)", lambda v: v is None or type(v) is CardRef),
+    "host": ("a card ($label) or a player (P1, ...)", lambda v: v is None or type(v) in (CardRef, PlayerRef)),
+}
+
+
 class _Setter:
     """Builds the `given` position in an empty game."""
 
@@ -164,20 +176,9 @@ class _Setter:
         if spec is None:
             return
         kind, lo, hi = spec
-        wanted = {"int": "a whole number", "bool": "true or false", "text": "text", "list": "a list",
-                  "player": "a player (P1, P2, ...)", "card": "a card ($label of a card given here)",
-                  "host": "a card ($label) or a player (P1, ...)"}.get(kind)
-        ok = {
-            "int": lambda v: type(v) is int,
-            "bool": lambda v: type(v) is bool,
-            "text": lambda v: type(v) is str,
-            "list": lambda v: type(v) is list,
-            "player": lambda v: v is None or type(v) is PlayerRef,
-            "card": lambda v: v is None or type(v) is CardRef,
-            "host": lambda v: v is None or type(v) in (CardRef, PlayerRef),
-        }.get(kind, lambda v: True)
-        if not ok(value):
-            raise RulesError(f"{attr!r} takes {wanted}, not {_norm(value)!r}", self.span(*path))
+        accepted = _ACCEPTED.get(kind)
+        if accepted is not None and not accepted[1](value):
+            raise RulesError(f"{attr!r} takes {accepted[0]}, not {_norm(value)!r}", self.span(*path))
         if kind == "int" and ((lo is not None and value < lo) or (hi is not None and value > hi)):
             bounds = " and ".join(x for x in (f"at least {lo}" if lo is not None else "",
                                               f"at most {hi}" if hi is not None else "") if x)

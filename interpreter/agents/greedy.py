@@ -32,7 +32,11 @@ def scores(game, seat: int) -> list[float]:
 def best_option(game, rng: random.Random) -> int:
     """The index of a best-scoring option of the game's pending decision (see `scores`) for the
     player who takes it, ties broken by `rng`. Used on a game the caller may see whole."""
-    values = scores(game, game.pending.seat)
+    return highest(scores(game, game.pending.seat), rng)
+
+
+def highest(values: list[float], rng: random.Random) -> int:
+    """The index of the highest value, ties broken by `rng`."""
     best = max(values)
     ties = [i for i, v in enumerate(values) if v == best]
     return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
@@ -58,9 +62,7 @@ class GreedyAgent:
         for _ in range(self.samples):
             for i, v in enumerate(scores(view.determinize(self.rng), view.seat)):
                 totals[i] += v
-        best = max(totals)
-        ties = [i for i, v in enumerate(totals) if v == best]
-        return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
+        return highest(totals, self.rng)
 
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed!r}, samples={self.samples})"

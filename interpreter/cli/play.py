@@ -15,6 +15,7 @@ import json
 import random
 import string
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -158,13 +159,8 @@ def thinking_line(agent, seat: int, name: str) -> str | None:
 def deck_entry(deck) -> dict:
     """A deck as the log keeps it: its name and, for its cards and each other part (a section,
     such as the cards that start in another zone), the counts in the order they were dealt."""
-    entry = {"name": deck.name, "cards": deck.counts()}
-    for section, cards in deck.sections:
-        counts: dict[str, int] = {}
-        for card in cards:
-            counts[card] = counts.get(card, 0) + 1
-        entry[section] = counts
-    return entry
+    return {"name": deck.name, "cards": deck.counts(),
+            **{section: dict(Counter(cards)) for section, cards in deck.sections}}
 
 
 def header(game, players: list[str]) -> dict:
