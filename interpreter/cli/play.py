@@ -11,18 +11,14 @@ decision about such cards as "P2 chooses (hidden)".
 
 from __future__ import annotations
 
-import json
 import random
 import string
 import sys
-from collections import Counter
-from pathlib import Path
 from typing import Any
 
-from .. import __version__
 from ..agents import HumanQuit, answer_of, make_agent, view_of
-from ..engine.serialize import log_entry
 from ..lang.values import CardRef, PlayerRef
+from ..logs import write_log
 from .common import agent_seed, split_names
 
 TURN_EVENT = "turn_start"  # emitted by the core at every turn start
@@ -154,34 +150,6 @@ def thinking_line(agent, seat: int, name: str) -> str | None:
         return None
     agent.last_search = None
     return f"  ({name} thought {search.seconds:.2f} s, {search.iterations} iterations)"
-
-
-def deck_entry(deck) -> dict:
-    """A deck as the log keeps it: its name and, for its cards and each other part (a section,
-    such as the cards that start in another zone), the counts in the order they were dealt."""
-    return {"name": deck.name, "cards": deck.counts(),
-            **{section: dict(Counter(cards)) for section, cards in deck.sections}}
-
-
-def header(game, players: list[str]) -> dict:
-    rules = game.rules
-    return {
-        "type": "header",
-        "ruleset": rules.name,
-        "ruleset_file": str(Path(rules.ruleset.file).resolve()),
-        "options": dict(rules.options),
-        "version": __version__,
-        "seed": game.seed,
-        "players": list(players),
-        "decks": [deck_entry(deck) for deck in game.decks],
-    }
-
-
-def write_log(path: str, game, players: list[str]) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(header(game, players), ensure_ascii=False) + "\n")
-        for entry in game.log_entries:
-            f.write(json.dumps(log_entry(game, entry), ensure_ascii=False) + "\n")
 
 
 def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | None, quiet: bool) -> int:

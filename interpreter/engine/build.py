@@ -20,8 +20,9 @@ from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
 from ..rules.checker import Definitions, label_fields
 from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
-from .game import Game
+from .game import Game, GameWatcher
 from .playout import RULE_ERRORS
+from .statistics import compile_statistics
 
 
 class EndCheck:
@@ -158,6 +159,7 @@ class Rules:
             self.end_checks[ev] = [c for on, c in checks if on is None or ev in on]
         self.end_checks_any = [c for on, c in checks if on is None]
         self._evaluate = compiler.expression(ruleset.evaluate) if ruleset.evaluate is not None else None
+        self.statistics = compile_statistics(ruleset, compiler, self._evaluate)
 
         self.main, self.phase_pcs, self.set_up_start = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
         self.set_up_pc = self.phase_pcs.pop(SET_UP_START, 0)  # where a game goes on after that start
@@ -259,12 +261,15 @@ class Rules:
                                    for i in range(self.player_count)] if files else []
         return self._default_decks
 
-    def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
-        """A new game, set up and running until its first decision.
+    def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True,
+                 watcher: GameWatcher | None = None) -> Game:
+        """A new game, set up and running until its first decision (a `watcher` follows it
+        from its start).
 
         The seed-free start of the set-up (see `Compiler.main_program`) runs once per set of
         decks, in a game kept for that; each new game starts from a copy of it."""
         game, frame = self._started_game(seed, decks, log)
+        game.watcher = watcher
         game.start(frame)
         return game
 
@@ -288,12 +293,14 @@ class Rules:
         frame.pc = self.set_up_pc
         return game, frame
 
-    def play_out(self, decide, seed: int = 0, decks: list | None = None, log: bool = False) -> Game:
+    def play_out(self, decide, seed: int = 0, decks: list | None = None, log: bool = False,
+                 watcher: GameWatcher | None = None) -> Game:
         """A new game played to its end by `decide`, as `new_game(...).play_out(decide,
         fast=True)` plays it, and faster: the set-up and the turns run in their rollout form
         too. Returns the game (`answered`: its number of decisions); if `decide` fails, its
-        error is raised (see `Game.play_out`)."""
+        error is raised (see `Game.play_out`). A `watcher` follows the game from its start."""
         game, frame = self._started_game(seed, decks, log)
+        game.watcher = watcher
         game.play_from_start(decide, frame)
         return game
 

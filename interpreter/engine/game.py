@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
@@ -60,6 +60,15 @@ class Result:
 
     def to_dict(self) -> dict:
         return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns}
+
+
+class GameWatcher(Protocol):
+    """Follows a game as it is played, for a record of it (`Game.watcher`): told when a turn
+    begins (before its `turn_start` event) and when a card moves from one zone to another."""
+
+    def turn_began(self, game: Game) -> None: ...
+
+    def moved(self, game: Game, card: CardRef, old: ZoneKey, new: ZoneKey) -> None: ...
 
 
 class Game(ContinuousEffects, Decisions, PlayingOut):
@@ -120,6 +129,8 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         self._reading: set = set()
         self._computing: set[str] = set()
         self.steps = 0
+        # follows the game for a record (see `watch`); never copied into clones
+        self.watcher: GameWatcher | None = None
 
     # ------------------------------------------------------------------ public API
     @property
@@ -243,6 +254,7 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
             rng = random.Random.__new__(random.Random)  # Random() would seed itself from the OS first
             rng.setstate(self.rng.getstate())
         new.rng = rng
+        new.watcher = None
         new.decide = None  # (a copy made while `play_out` asks is not played out itself)
         new.rolling = False
         new._interrupted = None
@@ -411,6 +423,8 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
                 g["active"] = self.players[g["active"].seat % len(self.players)]
         if rules.turn_read:  # (as `write` would: static abilities that read these look again)
             self.version += 1
+        if self.watcher is not None:
+            self.watcher.turn_began(self)
         if self.logging or "turn_start" in rules.wanted_events or rules.end_checks_any:
             self.emit("turn_start", {"turn": turn, "player": g["active"]})
 
@@ -626,6 +640,8 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
                 self.revealed.discard(cid)
             if old in rules.watched_keys or key in rules.watched_keys:
                 self._rearranged(card.defn)
+            if self.watcher is not None:
+                self.watcher.moved(self, card, old, key)
         elif key in rules.watched_keys:  # (a move within a zone)
             self.version += 1
             self.layout += 1

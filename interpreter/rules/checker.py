@@ -50,6 +50,35 @@ class Definitions:
                 table[item.name] = item
 
 
+def _statistics_problems(ruleset: Ruleset, events: dict[str, set[str]]) -> list[ValidationError]:
+    """The zone and events that `statistics:` names must exist, and the events must carry the
+    arguments the report reads from them."""
+    stats = ruleset.statistics
+    problems = []
+    if stats.hand is not None:
+        zone = ruleset.zones.get(stats.hand)
+        if zone is None:
+            problems.append(ValidationError(f"statistics.hand names {stats.hand!r}, which is not a declared zone"
+                                            f"{did_you_mean(stats.hand, ruleset.zones)}", stats.spans.get("hand")))
+        elif not zone.per_player:
+            problems.append(ValidationError(f"statistics.hand: zone {stats.hand!r} is shared; the hand zone must be "
+                                            "one per player", stats.spans.get("hand")))
+    wanted = [(f"played.{i}", name, "card") for i, name in enumerate(stats.played)]
+    if stats.picked is not None:
+        wanted += [("picked", stats.picked, "card"), ("picked", stats.picked, "player")]
+    if stats.offered is not None:
+        wanted.append(("offered", stats.offered, "cards"))
+    for key, name, argument in wanted:
+        where = stats.spans.get(key)
+        if name not in events:
+            problems.append(ValidationError(f"statistics.{key.split('.')[0]} names {name!r}, an event nothing emits"
+                                            f"{did_you_mean(name, events)}", where))
+        elif events[name] and argument not in events[name]:
+            problems.append(ValidationError(f"statistics.{key.split('.')[0]}: event {name!r} has no {argument!r} "
+                                            f"argument (it has {', '.join(sorted(events[name]))})", where))
+    return problems
+
+
 def _emitted_events(ruleset: Ruleset) -> dict[str, set[str]]:
     """Every event some code emits (or the ruleset declares), with the argument names it gets."""
     events: dict[str, set[str]] = {name: set() for name in ruleset.events}
@@ -294,6 +323,11 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     if ruleset.evaluate is not None:
         checker.condition(ruleset.evaluate, {EVALUATED_PLAYER})
     known_events = {*ctx.events, *BUILTIN_EVENTS}
+    errors.extend(_statistics_problems(ruleset, {**ctx.events, **{k: set(v) for k, v in BUILTIN_EVENTS.items()}}))
+    stats = ruleset.statistics
+    for expr in (stats.score, *(e for _name, e in stats.counters)):
+        if expr is not None:
+            checker.condition(expr, {EVALUATED_PLAYER})
     for end in ruleset.end:
         for event in end.check_on or ():
             if event not in known_events:

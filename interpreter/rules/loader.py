@@ -30,6 +30,7 @@ from .model import (
     Phase,
     Requirement,
     Ruleset,
+    Statistics,
     ZoneSpec,
 )
 from .yamlload import load_yaml
@@ -165,16 +166,19 @@ def _located_option(spec: OptionSpec, raw: Any, span: Span) -> Any:
 
 
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
-                 extra_cards: list[tuple[str, str, int, int]] = ()) -> Ruleset:
+                 extra_cards: list[tuple[str, str, int, int]] = (),
+                 override_cards: list[tuple[str, str, int, int]] = ()) -> Ruleset:
     """Read, merge, validate and check a ruleset. Raises CardrulesError on any problem.
 
     extra_cards: card texts to add to the ruleset's cards, each (text, file, line, column) of
-    where the text starts (a scenario's inline cards).
+    where the text starts (a scenario's inline cards). override_cards: card texts, in the same
+    form, whose cards replace the ruleset's cards of the same names (each must name one).
     """
     path = paths.ruleset_path(str(name_or_path))
     data, located, top = _read_chain(path)
     builder = _Builder(data, located, top)
     builder.extra_cards = list(extra_cards)
+    builder.override_cards = list(override_cards)
     return builder.build(options or {})
 
 
@@ -214,6 +218,7 @@ class _Builder:
         self.top = top
         self.errors: list[CardrulesError] = []
         self.extra_cards: list[tuple[str, str, int, int]] = []
+        self.override_cards: list[tuple[str, str, int, int]] = []
         self.deck_format_option: str | None = None
 
     def span(self, *key_path) -> Span:
@@ -265,6 +270,48 @@ class _Builder:
         src = self.located.source(*key_path)
         line, column, _block = src.code_origin(*key_path)
         return parse_expression(str(text), src.file, line, column)
+
+    def overridden(self, card_modules: list[ast.Module]) -> list[ast.Module]:
+        """The card modules with each card that an override text defines replaced by its new
+        definition; an override naming no card of the ruleset is an error there."""
+        overrides = []
+        for text, file, line, column in self.override_cards:
+            m = self.guarded(_parse_text_at, text, file, line, column)
+            if m is not None:
+                overrides.append(m)
+        known = {item.name for m in card_modules for item in m.items if isinstance(item, ast.CardDef)}
+        replaced = set()
+        for m in overrides:
+            for item in m.items:
+                if not isinstance(item, ast.CardDef):
+                    self.errors.append(RulesError("an override file redefines cards only; this is not a card",
+                                                  item.span))
+                elif item.name not in known:
+                    self.errors.append(RulesError(f"the override redefines {item.name!r}, but the ruleset has no "
+                                                  f"card of that name{did_you_mean(item.name, known)}", item.span))
+                else:
+                    replaced.add(item.name)
+        kept = [ast.Module(tuple(i for i in m.items if not (isinstance(i, ast.CardDef) and i.name in replaced)),
+                           m.span) for m in card_modules]
+        return kept + overrides
+
+    def statistics(self, raw: dict) -> Statistics:
+        key = ("statistics",)
+        score = self.guarded(self.expression, raw["score"], *key, "score") if "score" in raw else None
+        counters = []
+        for name, text in (raw.get("counters") or {}).items():
+            expr = self.guarded(self.expression, text, *key, "counters", name)
+            if expr is not None:
+                counters.append((name, expr))
+        return Statistics(hand=raw.get("hand"), played=tuple(raw.get("played") or ()), picked=raw.get("picked"),
+                          offered=raw.get("offered"), score=score, counters=tuple(counters),
+                          timeouts=tuple(raw.get("timeouts") or ()), spans=self.statistics_spans(raw))
+
+    def statistics_spans(self, raw: dict) -> dict[str, Span]:
+        spans = {name: self.span("statistics", name) for name in ("hand", "picked", "offered") if name in raw}
+        for i, _event in enumerate(raw.get("played") or ()):
+            spans[f"played.{i}"] = self.span("statistics", "played", i)
+        return spans
 
     def deck_rules(self, raw: dict, options: dict[str, Any]) -> DeckRules:
         """The deck rules, with the entry of `formats` that the format option picks merged in."""
@@ -366,6 +413,8 @@ class _Builder:
             m = self.guarded(_parse_text_at, text, file, line, column)
             if m is not None:
                 card_modules.append(m)
+        if self.override_cards:
+            card_modules = self.overridden(card_modules)
 
         setup = self.guarded(self.code, d.get("setup", ""), "setup") if d.get("setup") else ()
         turn = d.get("turn") or {}
@@ -389,6 +438,7 @@ class _Builder:
             if that is not None:
                 requires.append(Requirement(that, raw["message"], self.span("requires", i, "that")))
         evaluate = self.guarded(self.expression, d["evaluate"], "evaluate") if "evaluate" in d else None
+        statistics = self.statistics(d.get("statistics") or {})
         decks = None
         if "decks" in d:
             decks = self.deck_rules(d["decks"], options)
@@ -400,7 +450,7 @@ class _Builder:
             globals=globals_, player_attributes=player_attrs, card_types=card_types,
             events=dict(d.get("events") or {}), modules=modules, card_modules=card_modules, setup=setup or (),
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
-            step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate)
+            step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate, statistics=statistics)
         if self.deck_format_option is not None:
             ruleset.extra["deck_format_option"] = self.deck_format_option
         from .checker import check_ruleset

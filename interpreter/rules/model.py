@@ -75,6 +75,21 @@ class Phase:
 
 
 @dataclass(frozen=True)
+class Statistics:
+    """What the balance report counts (the ruleset's `statistics:`); None or empty where the
+    ruleset leaves it to the defaults (`Rules.statistics` resolves them)."""
+
+    hand: str | None = None
+    played: tuple[str, ...] = ()
+    picked: str | None = None
+    offered: str | None = None
+    score: ast.Expr | None = None
+    counters: tuple[tuple[str, ast.Expr], ...] = ()
+    timeouts: tuple[str, ...] = ()
+    spans: dict[str, Span] = field(default_factory=dict, compare=False)  # "hand", "played.0", ...
+
+
+@dataclass(frozen=True)
 class EndCondition:
     when: ast.Expr
     winner: ast.Expr | None
@@ -154,6 +169,7 @@ class Ruleset:
     requires: list[Requirement] = field(default_factory=list)
     step_budget: int = 200_000
     evaluate: ast.Expr | None = None  # how well player `p` stands (see `Rules.evaluate`)
+    statistics: Statistics = field(default_factory=Statistics)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def code_nodes(self):

@@ -1,0 +1,60 @@
+"""One game of a batch, played where a backend runs it: never raises for the game itself.
+
+Game i of a batch is `seed=S+i` with its agents seeded from the seed and seat, so every backend
+and every number of workers plays the same games. A game that cannot finish (a rule that loops
+past the step budget, a rule error, an agent that raises) comes back as an aborted record with
+its seed, the reason and the rule's place; the batch goes on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..agents import decider, make_agent, searches
+from ..errors import CardrulesError
+from .records import RecordWatcher, aborted_record, game_record, result_record
+from .spec import BatchSpec, rules_for
+
+# (record, its JSON Lines log or None)
+Outcome = tuple[dict[str, Any], list[str] | None]
+
+
+def agent_seed(game_seed: int, seat: int) -> str:
+    """The seed of the agent in `seat` for the game with `game_seed` (same in every process)."""
+    return f"{game_seed}/P{seat}"
+
+
+def play_game(spec: BatchSpec, seed: int) -> Outcome:
+    rules, decks = rules_for(spec)
+    watcher = RecordWatcher(rules) if spec.records else None
+    log = spec.records or spec.logs
+    try:
+        agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(spec.agents, start=1)]
+        if searches(agents):  # (they copy the game at their decisions: the form that can be copied)
+            game = rules.new_game(seed=seed, decks=decks, log=log, watcher=watcher)
+            game.play_out(decider(agents))
+        else:
+            game = rules.play_out(decider(agents), seed=seed, decks=decks, log=log, watcher=watcher)
+    except CardrulesError as err:
+        span = getattr(err, "span", None)
+        rule = f"{span.file}:{span.line}:{span.column}" if span is not None and span.file else None
+        turns = watcher.turns if watcher is not None else None
+        return aborted_record(rules, seed, spec.agents, f"{type(err).__name__}: {err.message}", rule, turns), None
+    except Exception as err:  # an agent's own error (a user's module:Class agent): the game is aborted
+        turns = watcher.turns if watcher is not None else None
+        return aborted_record(rules, seed, spec.agents, f"agent error: {type(err).__name__}: {err}", None, turns), None
+    if watcher is not None:
+        record = game_record(rules, game, watcher, seed, spec.agents)
+    else:
+        record = result_record(rules, game, seed, spec.agents)
+    lines = None
+    if spec.logs:
+        from ..logs import log_lines
+
+        lines = log_lines(game, list(spec.agents))
+    return record, lines
+
+
+def play_seeds(spec: BatchSpec, seeds: list[int]) -> list[Outcome]:
+    """The games of these seeds, in order (a backend's unit of work)."""
+    return [play_game(spec, seed) for seed in seeds]
