@@ -86,7 +86,11 @@ def replaced_decks(rules, replace: tuple[tuple[str, str], ...]) -> list:
             for name in cards:
                 part[swap.get(name, name)] = part.get(swap.get(name, name), 0) + 1
             source[section] = part
-        out.append(rules.deck(source, seat))
+        try:
+            out.append(rules.deck(source, seat))
+        except DeckError as err:
+            raise DeckError(f"--replace {', '.join(f'{o}={n}' for o, n in replace)} breaks the deck rules: "
+                            f"{err.message}") from None
     return out
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..backends.games import agent_seed  # noqa: F401 (the CLI's name for it)
 from ..errors import CardrulesError, Span
 
 
@@ -47,9 +48,16 @@ def split_names(text: str | None, count: int, what: str, default: str) -> list[s
     return names
 
 
-def agent_seed(game_seed: int, seat: int) -> str:
-    """The seed of the agent in `seat` for the game with `game_seed` (same in every process)."""
-    return f"{game_seed}/P{seat}"
+def batch_agents(text: str | None, count: int, command: str) -> list[str]:
+    """The agents of a batch, one per seat, each spec checked (a usage error before any game)."""
+    from ..agents import make_agent
+
+    names = split_names(text, count, "--agents", "random")
+    if any(n.lower() == "human" for n in names):
+        raise UsageError(f"--agents: {command} plays without a person; use random, greedy, mcts or your own")
+    for name in names:
+        make_agent(name)
+    return names
 
 
 def shown(path: str | os.PathLike[str]) -> str:

@@ -3,6 +3,8 @@
     cardrules validate [PATH ...]        check rulesets, card files, decks, scenarios
     cardrules play GAME [--seed N] [--players random,human] [--option k=v] [--log F.jsonl] [--quiet]
     cardrules simulate GAME --games N [--seed S] [--agents a,b] [--workers K] [--option k=v] [--json]
+                       [--backend local|ray] [--address A] [--report DIR] [--log-dir DIR] [--records F]
+    cardrules compare BASE [VARIANT] --games N [--replace "Card"=OTHER] [--until-significant] [--report DIR]
     cardrules test [PATH ...] [-v]       run scenario files; ends with 'N passed, N failed'
     cardrules replay F.jsonl             re-run a log and confirm every line is identical
     cardrules cards GAME [NAME]          list the cards, or show one
@@ -19,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..agents import AgentSpecError, agent_names, make_agent
+from ..agents import AgentSpecError, agent_names
 from ..errors import CardrulesError
 from .common import UsageError, parse_option_pairs
 
@@ -80,6 +82,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", "-j", type=_positive, default=1, metavar="K", help="worker processes")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    _batch_arguments(p)
+    p.add_argument("--log-dir", metavar="DIR", help="write each game's log as DIR/game-SEED.jsonl (replayable)")
+    p.add_argument("--records", metavar="F", help="write every game's record to F (*.jsonl, or *.parquet with "
+                                                  "the extra 'report')")
+
+    p = sub.add_parser("compare", help="play a ruleset and a variant of it on the same seeds; what changed?",
+                       description="Both sides play the same seeds and seatings (common random numbers). "
+                                   "VARIANT is a ruleset, or an override file that redefines cards "
+                                   "(docs/balance.md); without it, the variant is BASE with --variant-option "
+                                   "or --replace.")
+    p.add_argument("base", metavar="BASE", help="a game name or ruleset file")
+    p.add_argument("variant", nargs="?", metavar="VARIANT", help="a ruleset, or a card override file")
+    p.add_argument("--games", "-n", type=_positive, required=True, metavar="N",
+                   help="games per side (the most, with --until-significant)")
+    p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i on both sides (default 0)")
+    p.add_argument("--agents", metavar="A,B", help="one agent per seat; default random")
+    p.add_argument("--workers", "-j", type=_positive, default=1, metavar="K", help="worker processes")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="an option for both sides")
+    p.add_argument("--base-option", action="append", metavar="NAME=VALUE", help="an option for BASE only")
+    p.add_argument("--variant-option", action="append", metavar="NAME=VALUE", help="an option for the variant only")
+    p.add_argument("--replace", action="append", metavar="CARD=OTHER",
+                   help="in the variant, every copy of CARD in the decks is OTHER (repeatable)")
+    p.add_argument("--until-significant", action="store_true",
+                   help="stop at the first of 10 looks where the main difference is significant "
+                        "(Bonferroni: overall false-alarm rate at most --alpha)")
+    p.add_argument("--alpha", type=float, default=0.05, help="the error rate of --until-significant (default 0.05)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    _batch_arguments(p)
 
     p = sub.add_parser("test", help="run scenario files")
     p.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default tests/scenarios)")
@@ -93,6 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", metavar="NAME", help="a card name: show its source and abilities")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
     return parser
+
+
+def _batch_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where the games run: local processes, or Ray tasks (extra 'ray')")
+    p.add_argument("--address", metavar="A", help="with --backend ray: a running cluster (default: start a local Ray)")
+    p.add_argument("--report", metavar="DIR", help="write DIR/index.html and DIR/report.md with charts (extra 'report')")
+    p.add_argument("--min-sample", type=_positive, default=30, metavar="N",
+                   help="cards in fewer games than this are listed, not ranked (default 30)")
 
 
 def _load(args: argparse.Namespace):
@@ -112,17 +151,21 @@ def run(args: argparse.Namespace) -> int:
 
         return run_play(_load(args), args.seed, args.players, args.log, args.quiet)
     if command == "simulate":
-        from .common import split_names
+        from .common import batch_agents
         from .simulate import run_simulate
 
         options = parse_option_pairs(args.option)
         rules = _load(args)
-        names = split_names(args.agents, rules.player_count, "--agents", "random")
-        if any(n.lower() == "human" for n in names):
-            raise UsageError("--agents: simulate plays without a person; use random, greedy, mcts or your own")
-        for name in names:  # (a wrong spec is a usage error before any game starts)
-            make_agent(name)
-        return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json)
+        names = batch_agents(args.agents, rules.player_count, "simulate")
+        if args.address is not None and args.backend != "ray":
+            raise UsageError("--address is for --backend ray")
+        return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json,
+                            backend=args.backend, address=args.address, report=args.report, log_dir=args.log_dir,
+                            records=args.records, min_sample=args.min_sample)
+    if command == "compare":
+        from .compare import run_compare
+
+        return run_compare(args)
     if command == "test":
         from .testrun import run_tests
 

@@ -1,182 +1,105 @@
-"""`cardrules simulate`: many games between agents, in one or several processes, summarised.
+"""`cardrules simulate`: many games between agents, on a backend, summarised; optionally each
+game's log (`--log-dir`), every game's record (`--records`) and a report with charts (`--report`).
 
-Game i is `new_game(seed=S+i, log=False)` with its agents seeded from S+i and the seat, so a run
-is the same for any number of workers: each worker loads the rules once, games are handed out in
-chunks and their results merged in game order.
+Game i is seed S+i with its agents seeded from the seed and seat, so a run gives the same summary
+on any backend and with any number of workers. A game that cannot finish is counted as aborted
+(with its seed, reason and rule) and the batch goes on; Ctrl-C stops it and prints the summary of
+the games played so far (exit 130).
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import sys
-import time
-from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from ..agents import decider, make_agent, searches
-from ..errors import CardrulesError
-from .common import agent_seed, err_console, out_console
+from ..backends import BatchSpec
+from .batchrun import REPORT_FILES, run_batch, writable_file, writable_folder
+from .common import UsageError, err_console, out_console
+
+SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
 
 
-class SimulationError(CardrulesError):
-    """A game of the simulation stopped: a rule error or an agent's, with the game's seed."""
-
-    phase = "simulation"
-
-
-# (winner seat or None, end reason, turns, decisions) or ("error", message)
-GameResult = tuple
-
-_WORKER: dict[str, Any] = {}
-
-
-def play_one(rules, agent_names: list[str], seed: int) -> GameResult:
-    """One game to its end; a rule error comes back as ('error', message) with the seed."""
-    try:
-        agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(agent_names, start=1)]
-        if searches(agents):  # (they copy the game at their decisions: the form that can be copied)
-            game = rules.new_game(seed=seed, log=False)
-            game.play_out(decider(agents))
-        else:
-            game = rules.play_out(decider(agents), seed=seed)  # (a game that fails is reported, not resumed)
-        decisions = game.answered
-        r = game.result
-        return (r.winner, r.reason, r.turns, decisions)
-    except CardrulesError as err:
-        return ("error", f"game with seed {seed}: {err}")
+def summarize(records: list[dict], players: int) -> dict[str, Any]:
+    """The batch's summary: the same for the same records, whatever order they came back in."""
+    records = sorted(records, key=lambda r: r["seed"])
+    finished = [r for r in records if not r.get("aborted")]
+    aborted = [r for r in records if r.get("aborted")]
+    n = max(len(finished), 1)
+    reasons: dict[str, int] = {}
+    for r in finished:
+        reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+    return {
+        "games": len(records),
+        "wins": [sum(1 for r in finished if r["winner"] == seat) for seat in range(1, players + 1)],
+        "draws": sum(1 for r in finished if r["winner"] is None),
+        "aborted": len(aborted),
+        "aborted_games": [{"seed": r["seed"], "reason": r["reason"], "rule": r.get("rule")}
+                          for r in aborted[:SHOWN_ABORTED]],
+        "end_reasons": dict(sorted(reasons.items())),
+        "mean_turns": round(sum(r["turns"] for r in finished) / n, 3),
+        "decisions_per_game": round(sum(r["decisions"] for r in finished) / n, 3),
+    }
 
 
-def _init_worker(game: str, options: dict, agent_names: list[str]) -> None:
-    """Load the rules once per worker (a forked worker already has the parent's: keep them)."""
-    from .. import load
+def check_outputs(report: str | None, log_dir: str | None, records: str | None) -> tuple[Path | None, ...]:
+    """The places to write, checked before any game is played (a usage error if one is wrong)."""
+    report_dir = writable_folder(report, "--report", REPORT_FILES, (".png", ".svg")) if report else None
+    if report_dir is not None:
+        from ..report.charts import require_matplotlib
 
-    key = repr((game, sorted(options.items())))
-    if _WORKER.get("key") != key:
-        _WORKER["rules"] = load(game, options=options)
-        _WORKER["key"] = key
-    _WORKER["agents"] = agent_names
-
-
-def _worker_play(seed: int) -> GameResult:
-    return play_one(_WORKER["rules"], _WORKER["agents"], seed)
-
-
-class GameRunner:
-    """Plays games seed..seed+games-1 and yields their results in game order.
-
-    With several workers the process pool is started on entry, before any progress display
-    starts a thread, and each worker loads the rules once.
-    """
-
-    def __init__(self, rules, game_arg: str, options: dict, agent_names: list[str], games: int, seed: int,
-                 workers: int) -> None:
-        self.rules = rules
-        self.agent_names = agent_names
-        self.seeds = range(seed, seed + games)
-        self.workers = max(1, min(workers, games))
-        self.init_args = (game_arg, options, agent_names)
-        self.pool = None
-
-    def __enter__(self) -> GameRunner:
-        if self.workers > 1:
-            ctx = multiprocessing.get_context()
-            if ctx.get_start_method() == "fork":  # the workers inherit the loaded rules
-                game, options, _agents = self.init_args
-                _WORKER.update(rules=self.rules, key=repr((game, sorted(options.items()))))
-            self.pool = ctx.Pool(self.workers, initializer=_init_worker, initargs=self.init_args)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-            self.pool = None
-
-    def __iter__(self) -> Iterator[GameResult]:
-        if self.pool is None:
-            for s in self.seeds:
-                yield play_one(self.rules, self.agent_names, s)
-            return
-        chunk = max(1, min(64, len(self.seeds) // (self.workers * 8)))
-        yield from self.pool.imap(_worker_play, self.seeds, chunksize=chunk)
-
-
-class Summary:
-    def __init__(self, players: int) -> None:
-        self.games = 0
-        self.wins = [0] * players
-        self.draws = 0
-        self.reasons: dict[str, int] = {}
-        self.turns = 0
-        self.decisions = 0
-
-    def add(self, result: GameResult) -> None:
-        winner, reason, turns, decisions = result
-        self.games += 1
-        if winner is None:
-            self.draws += 1
-        else:
-            self.wins[winner - 1] += 1
-        self.reasons[reason] = self.reasons.get(reason, 0) + 1
-        self.turns += turns
-        self.decisions += decisions
-
-    def to_dict(self, **extra: Any) -> dict:
-        n = max(self.games, 1)
-        return {
-            "games": self.games,
-            "wins": list(self.wins),
-            "draws": self.draws,
-            "end_reasons": dict(sorted(self.reasons.items())),
-            "mean_turns": round(self.turns / n, 3),
-            "decisions_per_game": round(self.decisions / n, 3),
-            **extra,
-        }
-
-
-def _progress(total: int, enabled: bool) -> tuple[Any, Callable[[], None]]:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    progress = Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(),
-                        console=err_console(), transient=True, disable=not enabled)
-    task = progress.add_task("games", total=total)
-    return progress, lambda: progress.advance(task)
+        require_matplotlib()
+    logs = writable_folder(log_dir, "--log-dir", (), (".jsonl",)) if log_dir else None
+    records_file = writable_file(records, "--records", (".jsonl", ".parquet")) if records else None
+    if records_file is not None and records_file.suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UsageError("--records: Parquet needs pyarrow: pip install 'cardrules[report]' "
+                             "(or name the file *.jsonl)") from None
+    if report_dir is not None and logs is not None and report_dir.resolve() == logs.resolve():
+        raise UsageError("--report and --log-dir must be different folders")
+    return report_dir, logs, records_file
 
 
 def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], games: int, seed: int,
-                 workers: int, as_json: bool) -> int:
-    summary = Summary(rules.player_count)
-    progress, advance = _progress(games, not as_json)
-    start = time.perf_counter()
-    with GameRunner(rules, game_arg, options, agent_names, games, seed, workers) as runner, progress:
-        for result in runner:
-            if result[0] == "error":
-                raise SimulationError(result[1])
-            summary.add(result)
-            advance()
-    elapsed = time.perf_counter() - start
-    data = summary.to_dict(
-        games_per_s=round(summary.games / elapsed, 2) if elapsed > 0 else None,
-        seconds=round(elapsed, 3),
-        seed=seed,
-        options=dict(rules.options),
-        ruleset=rules.name,
-        agents=list(agent_names),
-        workers=workers,
-    )
+                 workers: int, as_json: bool, backend: str = "local", address: str | None = None,
+                 report: str | None = None, log_dir: str | None = None, records: str | None = None,
+                 min_sample: int = 30) -> int:
+    report_dir, logs, records_file = check_outputs(report, log_dir, records)
+    spec = BatchSpec.of(game_arg, options, agent_names, records=bool(report_dir or records_file),
+                        logs=logs is not None)
+    if logs is not None:
+        logs.mkdir(exist_ok=True)
+    seeds = range(seed, seed + games)
+    batch = run_batch(spec, seeds, backend, workers, address, show_progress=not as_json, log_dir=logs)
+    played = batch.in_order()
+    summary = summarize(played, rules.player_count)
+    summary.update(
+        games_per_s=round(len(played) / batch.seconds, 2) if batch.seconds > 0 else None,
+        seconds=round(batch.seconds, 3), seed=seed, options=dict(rules.options), ruleset=rules.name,
+        agents=list(agent_names), workers=workers, backend=backend, interrupted=batch.interrupted)
     if as_json:
-        sys.stdout.write(json.dumps(data) + "\n")
+        sys.stdout.write(json.dumps(summary) + "\n")
     else:
-        _table(rules, data)
+        _table(rules, summary)
+    if batch.interrupted:
+        err_console().print(f"interrupted after {len(played)} of {games} games"
+                            + ("; no report or records written" if report_dir or records_file else ""))
+        return 130
+    if records_file is not None:
+        from ..backends.recordfile import write_records
+
+        write_records(records_file, played)
+    if report_dir is not None:
+        from ..report import write_report
+
+        meta = {"ruleset": rules.name, "options": dict(rules.options), "agents": list(agent_names),
+                "seeds": f"{seed}..{seed + games - 1}", "games": games, "backend": backend, "workers": workers}
+        index = write_report(played, report_dir, title=rules.title, meta=meta, min_sample=min_sample)
+        if not as_json:
+            err_console().print(f"report: {index}")
     return 0
 
 
@@ -184,7 +107,7 @@ def _table(rules, data: dict) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    n = max(data["games"], 1)
+    n = max(data["games"] - data["aborted"], 1)
     table = Table(title=Text(f"{rules.title}: {data['games']} games"), show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -198,11 +121,15 @@ def _table(rules, data: dict) -> None:
     row("draws", data["draws"], f"{100 * data['draws'] / n:.1f}%")
     for reason, count in data["end_reasons"].items():
         row(f"ended: {reason}", count, f"{100 * count / n:.1f}%")
+    if data["aborted"]:
+        row("aborted (not counted above)", data["aborted"], f"{100 * data['aborted'] / data['games']:.1f}%")
+        for game in data["aborted_games"]:
+            row(f"  seed {game['seed']}", Text(game["reason"][:100]), game["rule"] or "")
     row("mean turns", data["mean_turns"])
     row("decisions per game", data["decisions_per_game"])
     row("games per second", data["games_per_s"])
     row("seed", data["seed"])
-    row("workers", data["workers"])
+    row("workers", f"{data['workers']} ({data['backend']})")
     if data["options"]:
         row("options", ", ".join(f"{k}={v}" for k, v in data["options"].items()))
     out_console().print(table)

@@ -73,9 +73,10 @@ def _statistics_problems(ruleset: Ruleset, events: dict[str, set[str]]) -> list[
         if name not in events:
             problems.append(ValidationError(f"statistics.{key.split('.')[0]} names {name!r}, an event nothing emits"
                                             f"{did_you_mean(name, events)}", where))
-        elif events[name] and argument not in events[name]:
+        elif argument not in events[name]:
+            has = f"it has {', '.join(sorted(events[name]))}" if events[name] else "it has none"
             problems.append(ValidationError(f"statistics.{key.split('.')[0]}: event {name!r} has no {argument!r} "
-                                            f"argument (it has {', '.join(sorted(events[name]))})", where))
+                                            f"argument ({has})", where))
     return problems
 
 
