@@ -1,0 +1,163 @@
+"""`simulate --report/--log-dir/--records` and `compare`: what they write is re-derived from the
+records by hand here; bad input gets a clear error, exit 1 or 2, and nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.backends.recordfile import read_records
+from interpreter.cli.main import main
+
+OVERRIDES = Path(__file__).parent / "data" / "overrides"
+TIMING = ("games_per_s", "seconds", "workers", "backend")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _summary(out: str) -> dict:
+    data = json.loads(out)
+    return {k: v for k, v in data.items() if k not in TIMING}
+
+
+def test_simulate_writes_records_logs_and_a_report_that_agree(capsys, tmp_path):
+    report, logs, records_file = tmp_path / "report", tmp_path / "logs", tmp_path / "games.jsonl"
+    code, out, err = run(capsys, "simulate", "lanes", "--games", "40", "--seed", "5", "--json", "--workers", "2",
+                         "--report", str(report), "--log-dir", str(logs), "--records", str(records_file))
+    assert code == 0, err
+    summary = json.loads(out)
+    records = read_records(records_file)
+    assert [r["seed"] for r in records] == list(range(5, 45))
+    wins = [sum(r["winner"] == s for r in records) for s in (1, 2)]
+    assert summary["wins"] == wins and summary["games"] == 40
+    # the report's seat-1 win rate is the hand count over the records
+    text = (report / "report.md").read_text(encoding="utf-8")
+    assert f"{100 * wins[0] / 40:.1f}%" in re.search(r"\| seat 1 \|[^\n]*", text).group(0)
+    html = (report / "index.html").read_text(encoding="utf-8")
+    for image in re.findall(r'src="([^"]+)"', html):
+        assert (report / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "http://" not in html and "https://" not in html
+    # one log per game, and each replays
+    assert sorted(p.name for p in logs.iterdir()) == sorted(f"game-{s}.jsonl" for s in range(5, 45))
+    for seed in (5, 44):
+        code, out, err = run(capsys, "replay", str(logs / f"game-{seed}.jsonl"))
+        assert code == 0, out + err
+
+
+def test_simulate_with_one_or_two_workers_and_with_records_gives_one_summary(capsys, tmp_path):
+    args = ("simulate", "bases", "--games", "24", "--seed", "3", "--json")
+    one = _summary(run(capsys, *args, "--workers", "1")[1])
+    two = _summary(run(capsys, *args, "--workers", "2", "--records", str(tmp_path / "r.jsonl"))[1])
+    assert one == two and one["games"] == 24
+
+
+def test_records_as_parquet_have_a_row_per_game(capsys, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "games.parquet"
+    code, _out, err = run(capsys, "simulate", "initiative", "--games", "10", "--json", "--records", str(path))
+    assert code == 0, err
+    table = pq.read_table(path)
+    assert table.num_rows == 10 and sorted(table.column("seed").to_pylist()) == list(range(10))
+    players = table.column("players").to_pylist()
+    assert sum(c["count"] for c in players[0][0]["deck"]) == 40  # Initiative decks hold 40 cards
+
+
+def test_aborted_games_are_counted_and_the_batch_goes_on(capsys):
+    code, out, err = run(capsys, "simulate", "initiative", "--games", "4", "--json",
+                         "--agents", "samplebots.bots:Crashing,random")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["aborted"] == 4 and data["wins"] == [0, 0]
+    assert [g["seed"] for g in data["aborted_games"]] == [0, 1, 2, 3]
+    assert "divided by zero" in data["aborted_games"][0]["reason"]
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--report", "{file}"], "is a file, not a folder"),
+    (["--report", "{foreign}"], "holds other files"),
+    (["--report", "{missing}/deeper/report"], "does not exist"),
+    (["--records", "{tmp}/r.csv"], "name it *.jsonl or *.parquet"),
+    (["--workers", "0"], "expected 1 or more"),
+    (["--address", "127.0.0.1:1"], "--address is for --backend ray"),
+    (["--report", "{tmp}/same", "--log-dir", "{tmp}/same"], "different folders"),
+])
+def test_bad_outputs_are_usage_errors_before_any_game(capsys, tmp_path, flags, message):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    (tmp_path / "foreign").mkdir()
+    (tmp_path / "foreign" / "notes.txt").write_text("mine", encoding="utf-8")
+    values = {"file": tmp_path / "file", "foreign": tmp_path / "foreign", "missing": tmp_path / "nope",
+              "tmp": tmp_path}
+    argv = [f.format(**values) for f in flags]
+    code, out, err = run(capsys, "simulate", "initiative", "--games", "2", *argv)
+    assert code == 2 and message in err and "Traceback" not in err, err
+    assert (tmp_path / "foreign" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "foreign"]  # nothing written
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_an_unwritable_report_folder_is_refused(capsys, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    code, _out, err = run(capsys, "simulate", "initiative", "--games", "2", "--report", str(locked / "r"))
+    assert code == 2 and "not writable" in err
+
+
+def test_compare_finds_a_stronger_card_rising(capsys):
+    code, out, err = run(capsys, "compare", "bases", str(OVERRIDES / "ember-slinger-strong.yaml"),
+                         "--games", "1000", "--until-significant", "--json", "--workers", "2")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["changed_cards"] == ["Ember Slinger"]
+    main_difference = data["main"]
+    assert main_difference["significant"] and main_difference["low"] > 0
+    assert data["stopped_early"] == (data["games"] < 1000)
+    card = next(r for r in data["rows"] if r["name"] == "Ember Slinger")
+    assert card["variant_rate"] > card["base_rate"]
+    # the main difference is the hand count over the paired games: the Ember Slinger deck is seat 1's
+    seat1 = next(r for r in data["rows"] if r["name"] == "seat 1")
+    assert seat1["difference"] == pytest.approx(main_difference["difference"])
+    assert seat1["variant_wins"] - seat1["base_wins"] == round(main_difference["difference"] * data["games"])
+
+
+def test_compare_of_options_on_the_same_seeds_pairs_every_game(capsys, tmp_path):
+    code, out, err = run(capsys, "compare", "lanes", "--variant-option", "draft=random", "--games", "30",
+                         "--json", "--report", str(tmp_path / "ab"))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games"] == 30 and data["changed_cards"] == [] and data["main"]["pairs"] == 30
+    assert data["main"]["measure"] == "seat 1 win rate"
+    assert (tmp_path / "ab" / "index.html").is_file() and (tmp_path / "ab" / "report.md").is_file()
+    base, variant = data["base_summary"], data["variant_summary"]
+    seat1 = next(r for r in data["rows"] if r["name"] == "seat 1")
+    assert (seat1["base_wins"], seat1["variant_wins"]) == (base["wins"][0], variant["wins"][0])
+
+
+def test_compare_replace_reports_the_decks_that_held_the_card(capsys):
+    code, out, err = run(capsys, "compare", "initiative", "--replace", "Sneak Attack=Twist Fate", "--games", "20",
+                         "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["changed_cards"] == ["Sneak Attack"]
+    assert data["main"]["measure"] == "win rate of the decks holding Sneak Attack"
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["compare", "bases", "initiative", "--games", "2"], 2, "different games"),
+    (["compare", "bases", "--games", "2"], 2, "the variant is the same as BASE"),
+    (["compare", "bases", str(OVERRIDES / "unknown-card.yaml"), "--games", "2"], 1,
+     f"{OVERRIDES / 'unknown-card.yaml'}:3:3: rules error: the override redefines 'Ember Slingr'"),
+    (["compare", "initiative", "--replace", "Stabb=Bandage", "--games", "2"], 1, "did you mean 'Stab'"),
+    (["compare", "initiative", "--replace", "Stab", "--games", "2"], 2, '--replace takes "CARD=OTHER"'),
+    (["compare", "bases", "--variant-option", "format=skirmish", "--games", "2", "--alpha", "2"], 2, "--alpha"),
+])
+def test_compare_bad_input(capsys, argv, code, message):
+    got, out, err = run(capsys, *argv)
+    assert got == code and message in err and "Traceback" not in err, err
