@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from .errors import ReportError
 from .intervals import Z95, PairedDifference, Proportion, paired_difference, wilson
-from .records import Record, card_names, check_records, held, players_by_seat, seats
+from .records import Record, card_names, check_records, held, seat_numbers, seat_won, seats
 
 DETECTABLE_SHIFT = 0.02  # the win-rate difference `games_needed` is sized to detect
 
@@ -99,14 +99,24 @@ def _by_seed(records: list[Record], side: str) -> dict[int, Record]:
     return table
 
 
+def _paired(base: dict[int, Record], variant: dict[int, Record]) -> list[int]:
+    return sorted(seed for seed in base.keys() & variant.keys()
+                  if not base[seed]["aborted"] and not variant[seed]["aborted"])
+
+
+def paired_seeds(base_records: Iterable[Record], variant_records: Iterable[Record]) -> list[int]:
+    """The seeds present on both sides and finished on both, sorted."""
+    return _paired(_by_seed(check_records(base_records), "base"),
+                   _by_seed(check_records(variant_records), "variant"))
+
+
 def compare_stats(base_records: Iterable[Record], variant_records: Iterable[Record], z: float = Z95) -> Comparison:
     """Pair the two sides by seed and compare seats and cards; `z` sets the intervals' width."""
     base_all = check_records(base_records)
     variant_all = check_records(variant_records)
     base = _by_seed(base_all, "base")
     variant = _by_seed(variant_all, "variant")
-    paired = sorted(seed for seed in base.keys() & variant.keys()
-                    if not base[seed]["aborted"] and not variant[seed]["aborted"])
+    paired = _paired(base, variant)
     base_games = [base[seed] for seed in paired]
     variant_games = [variant[seed] for seed in paired]
     seat_lines = tuple(_compare_seat(seat, base_games, variant_games, z)
@@ -118,8 +128,7 @@ def compare_stats(base_records: Iterable[Record], variant_records: Iterable[Reco
 
 
 def _won(record: Record, seat: int) -> int | None:
-    player = players_by_seat(record).get(seat)
-    return None if player is None else int(bool(player["won"]))
+    return seat_won(record, seat) if seat in seat_numbers(record) else None
 
 
 def _compare_seat(seat: int, base_games: list[Record], variant_games: list[Record], z: float) -> SeatComparison:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .intervals import Difference, PairedDifference, Proportion, paired_difference, wilson
-from .records import Record, check_records, finished, players_by_seat, seats
+from .records import Record, check_records, finished, seat_numbers, seat_won, seats
 
 ABORTED_REASON = "(aborted)"  # the end-reason row that gathers the aborted games
 
@@ -88,6 +88,7 @@ class Pairing:
 
 
 def summary(values: Sequence[float]) -> Summary:
+    """The Summary of some numbers (all None for none)."""
     if not values:
         return Summary(0, None, None, None, None, None)
     sd = statistics.stdev(values) if len(values) > 1 else None
@@ -95,12 +96,13 @@ def summary(values: Sequence[float]) -> Summary:
 
 
 def game_stats(records: Iterable[Record]) -> GameStats:
+    """The game-level statistics of these records."""
     records = check_records(records)
     games = finished(records)
     seat_wins = {seat: _seat_wins(games, seat) for seat in seats(records)}
     first_player, advantage = _first_player(games)
     lead_games = [r for r in games if r.get("lead_changes") is not None]
-    turns = sorted(r["turns"] for r in games)
+    turns = sorted(r["turns"] for r in games if r.get("turns") is not None)
     return GameStats(
         games=len(records),
         finished=len(games),
@@ -116,7 +118,7 @@ def game_stats(records: Iterable[Record]) -> GameStats:
         first_player=first_player,
         first_player_advantage=advantage,
         turns=summary(turns),
-        decisions=summary([r["decisions"] for r in games]),
+        decisions=summary([r["decisions"] for r in games if r.get("decisions") is not None]),
         turn_counts=tuple(turns),
         lead_changes_mean=statistics.fmean(r["lead_changes"] for r in lead_games) if lead_games else None,
         lead_change_share=(wilson(sum(r["lead_changes"] > 0 for r in lead_games), len(lead_games))
@@ -127,8 +129,8 @@ def game_stats(records: Iterable[Record]) -> GameStats:
 
 def _seat_wins(games: list[Record], seat: int) -> Proportion:
     """The seat's wins over the finished games that have it."""
-    players = [p for record in games for p in record["players"] if p["seat"] == seat]
-    return wilson(sum(bool(p["won"]) for p in players), len(players))
+    outcomes = [seat_won(r, seat) for r in games if seat in seat_numbers(r)]
+    return wilson(sum(outcomes), len(outcomes))
 
 
 def _reasons(records: list[Record]) -> tuple[ReasonCount, ...]:
@@ -147,10 +149,9 @@ def _balance(games: list[Record], seat_wins: dict[int, Proportion]) -> Balance |
         best, worst = sorted(seat for _, seat in rated)[:2]
     worst_wins, best_wins = [], []
     for record in games:
-        by_seat = players_by_seat(record)
-        if best in by_seat and worst in by_seat:
-            worst_wins.append(int(bool(by_seat[worst]["won"])))
-            best_wins.append(int(bool(by_seat[best]["won"])))
+        if {best, worst} <= set(seat_numbers(record)):
+            worst_wins.append(seat_won(record, worst))
+            best_wins.append(seat_won(record, best))
     return Balance(best, worst, best_rate - worst_rate, paired_difference(worst_wins, best_wins))
 
 
@@ -161,12 +162,12 @@ def _first_player(games: list[Record]) -> tuple[Proportion, Difference]:
     even_share = 0.0
     for record in games:
         first = record.get("first_player")
-        player = players_by_seat(record).get(first) if first is not None else None
-        if player is None:
+        in_game = seat_numbers(record)
+        if first not in in_game:
             continue
         known += 1
-        wins += bool(player["won"])
-        even_share += 1 / len(record["players"])
+        wins += seat_won(record, first)
+        even_share += 1 / len(in_game)
     rate = wilson(wins, known)
     if rate.rate is None or rate.low is None or rate.high is None:
         return rate, Difference(None, None, None)

@@ -47,9 +47,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> Proportion:
     rate = successes / n
     z2 = z * z
     scale = 1 + z2 / n
-    centre = (rate + z2 / (2 * n)) / scale
+    midpoint = (rate + z2 / (2 * n)) / scale
     half = z / scale * math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n))
-    return Proportion(successes, n, rate, max(0.0, centre - half), min(1.0, centre + half))
+    # (at 0 or n successes an end equals the rate exactly; rounding would put it a hair past)
+    return Proportion(successes, n, rate, min(rate, max(0.0, midpoint - half)), max(rate, min(1.0, midpoint + half)))
 
 
 @dataclass(frozen=True)

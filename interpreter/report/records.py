@@ -1,8 +1,10 @@
 """Reading game records: the JSON dicts, one per game, that a report is made from.
 
-A record names its seed, its outcome and one entry per seat (deck, opening hand, cards drawn,
-played and picked, counters), and the draft's offers. Keys the statistics cannot do without are
-checked here, so a malformed record is a `ReportError` naming it rather than a KeyError.
+A record names its seed, its outcome (`winner`: a seat number or None), its agents by seat, one
+entry per seat (deck, opening hand, cards drawn, played and picked, counters) and the draft's
+offers. A short record has no per-seat entries: seat results then come from `winner` and
+`agents`. Keys the statistics cannot do without are checked here, so a malformed record is a
+`ReportError` naming it rather than a KeyError.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from .errors import ReportError
 Record = Mapping[str, Any]
 Player = Mapping[str, Any]
 
-REQUIRED_KEYS = ("seed", "aborted", "players", "turns", "decisions")
+REQUIRED_KEYS = ("seed", "winner", "aborted", "players")
 REQUIRED_PLAYER_KEYS = ("seat", "won", "deck")
 
 
@@ -45,13 +47,22 @@ def finished(records: Iterable[Record]) -> list[Record]:
     return [r for r in records if not r["aborted"]]
 
 
-def players_by_seat(record: Record) -> dict[int, Player]:
-    return {p["seat"]: p for p in record["players"]}
+def seat_numbers(record: Record) -> list[int]:
+    """The record's seats: one per agent (or per player entry when it names no agents)."""
+    agents = record.get("agents")
+    if agents:
+        return list(range(1, len(agents) + 1))
+    return sorted(p["seat"] for p in record["players"])
 
 
 def seats(records: Iterable[Record]) -> list[int]:
-    """Every seat number the records mention, in order."""
-    return sorted({p["seat"] for r in records for p in r["players"]})
+    """Every seat number the records have, in order."""
+    return sorted({seat for r in records for seat in seat_numbers(r)})
+
+
+def seat_won(record: Record, seat: int) -> int:
+    """1 when the seat won the game, else 0 (a draw or a loss)."""
+    return int(record["winner"] == seat)
 
 
 def held(player: Player, key: str, card: str) -> bool:

@@ -1,0 +1,163 @@
+"""Writing a balance report: `index.html` (opens from disk: inline CSS, no network), `report.md`
+and the PNG charts, into a folder, all at once or not at all; and the A/B comparison page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import charts
+from .cards import DEFAULT_MIN_SAMPLE, card_stats
+from .compare import ComparisonRow, compare_stats, paired_seeds
+from .documents import Chart, Document, Section, to_html, to_markdown
+from .errors import ReportError
+from .folder import write_folder
+from .games import GameStats, game_stats, pairings
+from .records import Record, check_records
+from .tables import (
+    NONE,
+    aborted_table,
+    card_comparison_table,
+    card_table,
+    counters_table,
+    overview_table,
+    pairings_table,
+    reasons_table,
+    seat_comparison_table,
+    seat_table,
+    side_by_side_table,
+)
+
+PAGE = "index.html"
+MARKDOWN = "report.md"
+
+
+def _value_text(value: Any) -> str:
+    if value is None:
+        return NONE
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={_value_text(v)}" for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) or NONE
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return ", ".join(_value_text(v) for v in items) or NONE
+    return str(value)
+
+
+def _distinct(values: Iterable[str]) -> str:
+    return "; ".join(sorted(set(values))) or NONE
+
+
+def _seed_text(records: Sequence[Record]) -> str:
+    seeds = sorted({r["seed"] for r in records})
+    if not seeds:
+        return NONE
+    return f"{seeds[0]}–{seeds[-1]} ({len(seeds)} seeds)" if len(seeds) > 1 else str(seeds[0])
+
+
+def _record_facts(records: Sequence[Record]) -> dict[str, str]:
+    return {
+        "Ruleset": _distinct(str(r.get("title") or r.get("ruleset") or "") for r in records),
+        "Games": str(len(records)),
+        "Seeds": _seed_text(records),
+        "Agents": _distinct(" vs ".join(map(str, r.get("agents") or [])) for r in records),
+        "Options": _distinct(_value_text(r.get("options") or {}) for r in records),
+    }
+
+
+def _with_meta(facts: dict[str, str], meta: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The facts read from the records, with `meta`'s entries replacing those of the same name (any case)."""
+    merged = dict(facts)
+    for key, value in meta.items():
+        name = str(key)
+        label = next((k for k in merged if k.lower() == name.lower()), name[:1].upper() + name[1:])
+        merged[label] = _value_text(value)
+    return tuple(merged.items())
+
+
+def _chart(sections: list[Section], title: str, drawn: str | None) -> None:
+    if drawn is not None:
+        sections.append(Chart(title, drawn))
+
+
+def _write_document(folder: Path, document: Document) -> None:
+    (folder / PAGE).write_text(to_html(document), encoding="utf-8")
+    (folder / MARKDOWN).write_text(to_markdown(document), encoding="utf-8")
+
+
+def _checked(records: Iterable[Record], side: str = "") -> list[Record]:
+    checked = check_records(records)
+    if not checked:
+        raise ReportError(f"no {side}game records to report on")
+    return checked
+
+
+def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, meta: Mapping[str, Any],
+                 min_sample: int = DEFAULT_MIN_SAMPLE) -> Path:
+    """Write the balance report of these game records into `out_dir`; returns the page's path."""
+    records = _checked(records)
+    charts.require_matplotlib()
+    game = game_stats(records)
+    cards = card_stats(records, min_sample)
+    agent_lines = pairings(records)
+    with_picks = any(r.get("offers") for r in records)
+
+    def render(folder: Path) -> None:
+        sections: list[Section] = [overview_table(game)]
+        if game.aborted_games:
+            sections.append(aborted_table(game))
+        sections.append(seat_table(game, records))
+        _chart(sections, "Win rate by seat and draw share (95% interval)", charts.seat_chart(game, folder / "seats.png"))
+        if agent_lines:
+            sections.append(pairings_table(agent_lines))
+        sections.append(reasons_table(game))
+        _chart(sections, "End reasons", charts.reasons_chart(game, folder / "reasons.png"))
+        _chart(sections, "Game length in turns", charts.length_chart(game, folder / "length.png"))
+        if game.counters:
+            sections.append(counters_table(game))
+        if cards:
+            sections.append(card_table(cards, min_sample, with_picks))
+            _chart(sections, "Improvement when drawn (IWD) of the ranked cards, 95% interval",
+                   charts.iwd_chart(cards, folder / "cards_iwd.png"))
+        _write_document(folder, Document(title, _with_meta(_record_facts(records), meta), tuple(sections)))
+
+    return _write(out_dir, render)
+
+
+def _write(out_dir: str | Path, render: Callable[[Path], None]) -> Path:
+    write_folder(Path(out_dir), render)
+    return Path(out_dir) / PAGE
+
+
+def _side_summary(records: Sequence[Record]) -> str:
+    facts = _record_facts(records)
+    return (f"{facts['Ruleset']}, {facts['Games']} games, seeds {facts['Seeds']}, agents {facts['Agents']}, "
+            f"options {facts['Options']}")
+
+
+def write_comparison(base_records: Iterable[Record], variant_records: Iterable[Record], out_dir: str | Path, *,
+                     title: str, meta: Mapping[str, Any], rows: Sequence[ComparisonRow] | None = None) -> Path:
+    """Write the A/B comparison page of two rule variants played on the same seeds; returns its path.
+
+    `rows` are `compare_stats(base_records, variant_records).rows()` when the caller already has
+    them (e.g. printed them); they are computed when None.
+    """
+    base = _checked(base_records, "base ")
+    variant = _checked(variant_records, "variant ")
+    charts.require_matplotlib()
+    if rows is None:
+        rows = compare_stats(base, variant).rows()
+    paired = len(paired_seeds(base, variant))
+    base_game: GameStats = game_stats(base)
+    variant_game: GameStats = game_stats(variant)
+    facts = {"Base games": _side_summary(base), "Variant games": _side_summary(variant), "Paired seeds": str(paired)}
+
+    def render(folder: Path) -> None:
+        sections: list[Section] = [side_by_side_table(base_game, variant_game),
+                                   seat_comparison_table(rows), card_comparison_table(rows)]
+        _chart(sections, "Card win-rate change, variant minus base (95% interval)",
+               charts.card_difference_chart(rows, folder / "card_differences.png"))
+        _write_document(folder, Document(title, _with_meta(facts, meta), tuple(sections)))
+
+    return _write(out_dir, render)
