@@ -161,3 +161,58 @@ def test_compare_replace_reports_the_decks_that_held_the_card(capsys):
 def test_compare_bad_input(capsys, argv, code, message):
     got, out, err = run(capsys, *argv)
     assert got == code and message in err and "Traceback" not in err, err
+
+
+def test_replace_with_vanilla_strips_the_cards_abilities(capsys):
+    from interpreter.backends import BatchSpec, rules_for
+    from interpreter.cli.compare import _vanilla_text
+
+    base, _ = rules_for(BatchSpec.of("bases"))
+    text = _vanilla_text(base, "Ember Slinger")
+    rules, _ = rules_for(BatchSpec.of("bases", override=(text,)))
+    assert base.card_defs["Ember Slinger"].activated and not rules.card_defs["Ember Slinger"].activated
+    assert rules.card_defs["Ember Slinger"].initial["offense"] == 1  # the attributes stay
+    code, out, err = run(capsys, "compare", "bases", "--replace", "Ember Slinger=vanilla", "--games", "12", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["changed_cards"] == ["Ember Slinger"] and "override" in data["variant"]
+
+
+def test_a_card_every_deck_holds_is_said_to_be_unmovable(capsys):
+    code, out, err = run(capsys, "compare", "initiative", "--replace", "Stab=vanilla", "--games", "12", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["main"]["difference"] == 0 and "every deck holds it" in data["main"]["measure"]
+
+
+def test_ctrl_c_stops_cleanly_with_the_partial_summary(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import sys; from interpreter.cli.main import main; "
+              "sys.exit(main(['simulate', 'bases', '--games', '100000', '--json', '--workers', '2']))")
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    time.sleep(4)
+    os.killpg(process.pid, signal.SIGINT)  # (as a terminal does: the whole process group)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] and 0 < data["games"] < 100000
+    assert sum(data["wins"]) + data["draws"] + data["aborted"] == data["games"]
+    assert "interrupted after" in err and "Traceback" not in err
+    assert _processes_in_group(process.pid) == []  # no worker left behind
+
+
+def _processes_in_group(group: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found

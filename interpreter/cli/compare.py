@@ -29,6 +29,7 @@ from .simulate import summarize
 LOOKS = 10  # looks of --until-significant
 SHIFT = 0.02  # the shift "games needed" is for
 OVERRIDE_KEYS = {"ruleset", "description", "cards"}
+VANILLA = "vanilla"  # --replace CARD=vanilla: the card without its abilities
 
 
 def run_compare(args) -> int:
@@ -94,7 +95,7 @@ def run_compare(args) -> int:
         "agents": list(agents), "seed": args.seed, "games": len(comparison.seeds),
         "looks": look, "stopped_early": stopped_early, "interrupted": interrupted,
         "alpha": args.alpha if args.until_significant else None, "changed_cards": changed,
-        "main": _main_dict(main, changed),
+        "main": _main_dict(main, changed, bool(changed) and _every_seat_holds(base_list, changed)),
         "base_summary": summarize(base_list, base_rules.player_count),
         "variant_summary": summarize(variant_list, variant_rules.player_count),
         "rows": rows,
@@ -131,6 +132,14 @@ def _replacements(pairs: list[str] | None) -> tuple[tuple[str, str], ...]:
 def _variant(args, base: BatchSpec, options: dict, replace: tuple) -> BatchSpec:
     """The variant side: a ruleset, an override file of BASE, or BASE itself with other options
     or replaced cards."""
+    vanilla = tuple(old for old, new in replace if new.lower() == VANILLA)
+    if vanilla:
+        if args.variant is not None:
+            raise UsageError(f"--replace CARD={VANILLA} changes BASE's cards: give no VARIANT with it")
+        replace = tuple((old, new) for old, new in replace if new.lower() != VANILLA)
+        base_rules, _ = rules_for(base)
+        return BatchSpec.of(args.base, options, records=True, replace=replace, label="variant",
+                            override=tuple(_vanilla_text(base_rules, name) for name in vanilla))
     if args.variant is None:
         return BatchSpec.of(args.base, options, records=True, replace=replace, label="variant")
     path = Path(args.variant)
@@ -140,6 +149,22 @@ def _variant(args, base: BatchSpec, options: dict, replace: tuple) -> BatchSpec:
             return BatchSpec.of(args.base, options, records=True, replace=replace, label="variant",
                                 override=(_override_text(path, data, marks, args.base),))
     return BatchSpec.of(args.variant, options, records=True, replace=replace, label="variant")
+
+
+def _vanilla_text(rules, name: str) -> tuple[str, str, int, int]:
+    """The card as a vanilla stand-in: its type and attributes, its parts empty, no keywords and
+    no abilities (what are its abilities worth?)."""
+    import dataclasses
+
+    from ..errors import DeckError, did_you_mean
+    from ..lang.printer import to_source
+
+    definition = rules.ruleset.extra["definitions"].cards.get(name)
+    if definition is None:
+        raise DeckError(f"--replace: no card named {name!r}{did_you_mean(name, sorted(rules.card_defs))}")
+    parts = tuple(dataclasses.replace(part, body=(), abilities=()) for part in definition.parts)
+    plain = dataclasses.replace(definition, keywords=(), abilities=(), parts=parts)
+    return (to_source(plain), f"<{name} as a vanilla stand-in>", 1, 1)
 
 
 def _override_text(path: Path, data: dict, marks, base_game: str) -> tuple[str, str, int, int]:
@@ -195,10 +220,19 @@ def _main_pairs(base: dict[int, dict], variant: dict[int, dict], changed: list[s
     return xs, ys
 
 
-def _main_dict(main, changed: list[str]) -> dict[str, Any] | None:
+def _every_seat_holds(records: list[dict], changed: list[str]) -> bool:
+    """Whether, in every finished game, every player's deck holds a changed card."""
+    finished = [r for r in records if not r.get("aborted")]
+    return bool(finished) and all(any(c in p["deck"] for c in changed) for r in finished for p in r["players"])
+
+
+def _main_dict(main, changed: list[str], every_seat: bool) -> dict[str, Any] | None:
     if main is None:
         return None
-    return {"measure": f"win rate of the decks holding {', '.join(changed)}" if changed else "seat 1 win rate",
+    measure = f"win rate of the decks holding {', '.join(changed)}" if changed else "seat 1 win rate"
+    if every_seat:
+        measure += " (every deck holds it, so the change cannot move it: read the seat rows)"
+    return {"measure": measure,
             "pairs": main.n, "difference": main.mean, "low": main.low, "high": main.high,
             "significant": main.significant, "games_needed": main.games_needed(SHIFT)}
 
