@@ -22,6 +22,7 @@ from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
 from .game import Game, GameWatcher
 from .playout import RULE_ERRORS
+from .sites import DecisionSite, decision_sites, site_key
 from .statistics import compile_statistics
 
 
@@ -160,6 +161,8 @@ class Rules:
         self.end_checks_any = [c for on, c in checks if on is None]
         self._evaluate = compiler.expression(ruleset.evaluate) if ruleset.evaluate is not None else None
         self.statistics = compile_statistics(ruleset, compiler, self._evaluate)
+        self.decision_sites = decision_sites(ruleset)
+        self._sites = {site_key(site.span): site for site in self.decision_sites}
 
         self.main, self.phase_pcs, self.set_up_start = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
         self.set_up_pc = self.phase_pcs.pop(SET_UP_START, 0)  # where a game goes on after that start
@@ -220,6 +223,10 @@ class Rules:
             raise ErrorList(errors) if len(errors) > 1 else errors[0]
 
     # ------------------------------------------------------------------ games
+    def site_of(self, pending) -> DecisionSite | None:
+        """The `choose` a decision comes from (None for one the rules' code did not ask)."""
+        return self._sites.get(site_key(pending.span))
+
     @property
     def has_evaluation(self) -> bool:
         """Whether the ruleset declares `evaluate:` (else every unfinished position is worth 0)."""

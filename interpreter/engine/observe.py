@@ -96,7 +96,8 @@ def observation(game: Game, viewer: int) -> dict:
     decision = None
     if game.pending is not None:
         p = game.pending
-        decision = {"player": p.seat, "prompt": p.prompt}
+        site = rules.site_of(p)
+        decision = {"player": p.seat, "prompt": p.prompt, "site": site.index if site is not None else None}
         if p.seat == viewer:
             decision["options"] = [{"index": o.index, "id": o.id, "label": o.label} for o in p]
     gl = {k: _masked(game, v, viewer) for k, v in game.globals.items()}

@@ -1,0 +1,104 @@
+"""The fixed action space and observation encoding (interpreter/envs): over thousands of random
+decisions of every shipped ruleset, every legal option is reached by exactly one sequence of
+action ids, distinct options by distinct sequences, and the encoding reads nothing the player
+may not see."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from interpreter import load
+from interpreter.envs import ActionCatalogue, ActionSpaceError, DecisionActions, ObservationEncoding
+from interpreter.envs.actions import STOP
+
+GAMES = ("lanes", "initiative", "bases")
+DECISIONS = 5000
+
+
+def _paths(actions: DecisionActions) -> dict[int, list[tuple[int, ...]]]:
+    """Every sequence of action ids that completes the decision, by the option it gives."""
+    found: dict[int, list[tuple[int, ...]]] = {}
+
+    def walk(state: DecisionActions, taken: tuple[int, ...]) -> None:
+        for action in list(state.legal()):
+            branch = copy.copy(state)
+            branch.prefix = list(state.prefix)
+            branch._legal = None
+            index = branch.take(action)
+            if index is None:
+                walk(branch, taken + (action,))
+            else:
+                found.setdefault(index, []).append(taken + (action,))
+
+    walk(actions, ())
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_option_has_exactly_one_action_path(game):
+    rules = load(game)
+    catalogue = ActionCatalogue(rules)
+    rng = random.Random(7)
+    decisions = seed = 0
+    while decisions < DECISIONS:
+        g = rules.new_game(seed=seed, log=False)
+        seed += 1
+        while not g.is_over and decisions < DECISIONS:
+            actions = DecisionActions(catalogue, g)
+            paths = _paths(actions)
+            _seat, options = g.decision()
+            assert sorted(paths) == list(range(len(options))), f"seed {seed - 1}: options without a path"
+            assert all(len(p) == 1 for p in paths.values()), f"seed {seed - 1}: an option with two paths"
+            firsts = [p[0][0] for p in paths.values()]
+            assert all(0 <= a < catalogue.size for a in firsts)
+            single = [p[0] for p in paths.values() if len(p[0]) == 1]
+            assert len(set(single)) == len(single)  # distinct options, distinct ids
+            decisions += 1
+            g.apply(rng.randrange(len(options)))
+
+
+def test_the_same_kind_of_move_has_the_same_id_in_another_state():
+    rules = load("initiative")
+    catalogue = ActionCatalogue(rules)
+    seen: dict[int, set[str]] = {}
+    for seed in range(20):
+        g = rules.new_game(seed=seed, log=False)
+        rng = random.Random(seed)
+        while not g.is_over:
+            actions = DecisionActions(catalogue, g)
+            for action, element in actions.legal().items():
+                if element is not STOP and hasattr(element, "defn"):
+                    seen.setdefault(action, set()).add(element.defn.name)
+            g.apply(rng.randrange(len(g.decision()[1])))
+    assert seen and all(len(names) == 1 for names in seen.values())  # one id, one card name
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing():
+    rules = load("bases")
+    catalogue = ActionCatalogue(rules)
+    g = rules.new_game(seed=3)
+    actions = DecisionActions(catalogue, g)
+    illegal = next(a for a in range(catalogue.size) if a not in actions.legal())
+    before = g.to_json()
+    with pytest.raises(ActionSpaceError, match="is not legal now"):
+        actions.take(illegal)
+    assert actions.prefix == [] and g.to_json() == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_encoding_is_fixed_and_reads_only_the_observation(game):
+    rules = load(game)
+    encoding = ObservationEncoding(rules)
+    for seed in range(3):
+        g = rules.new_game(seed=seed, log=False)
+        rng = random.Random(seed)
+        while not g.is_over:
+            for viewer in (1, 2):
+                vector = encoding.encode(g.observation(viewer))
+                assert len(vector) == encoding.size
+                copy_ = g.determinize(viewer, random.Random(seed))  # the unseen drawn anew
+                assert encoding.encode(copy_.observation(viewer)) == vector
+            g.apply(rng.randrange(len(g.decision()[1])))
