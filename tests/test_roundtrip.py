@@ -169,7 +169,7 @@ _names = st.sampled_from(NAMES)
 _text = st.text(
     st.one_of(
         st.characters(codec="utf-8", exclude_categories=["Cs"]),
-        st.sampled_from(['"', "\\", "\n", "\r", "\t", "\x00", "\x7f", "\u2028", "\ud800", "🂡"]),
+        st.sampled_from(['"', "\\", "\n", "\r", "\t", "\x00", "\x7f", "\u2028", "🂡"]),
     ),
     max_size=8,
 )
@@ -480,7 +480,7 @@ def test_expression_parentheses(source: str, printed: str):
 @pytest.mark.parametrize(
     "value",
     ['plain', 'q"uote', "back\\slash", "new\nline", "cr\rlf", "tab\t", "nul\x00", "é ✓", "🂡", "\x7f\u2028",
-     "\ud83d\ude00", "\\q"],
+     "😀", "\\q"],
 )
 def test_string_escapes_read_back(value: str):
     printed = quote(value)

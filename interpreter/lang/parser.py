@@ -337,20 +337,36 @@ def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1,
 
 
 def _unquote(token: Token) -> str:
-    return pyast.literal_eval(str(token))
+    text = pyast.literal_eval(str(token))
+    if any("\ud800" <= c <= "\udfff" for c in text):  # (pairs only: `_bad_escape` refused the rest)
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16")
+    return text
 
 
-# An escape of a string literal: \UXXXXXXXX, or a backslash and one character (\\ too).
-_ESCAPE = re.compile(r"\\(?:U([0-9a-fA-F]{8})|.)")
+# An escape of a string literal: \UXXXXXXXX, \uXXXX, or a backslash and one character (\\ too).
+_ESCAPE = re.compile(r"\\(?:U([0-9a-fA-F]{8})|u([0-9a-fA-F]{4})|.)")
 
 
 def _bad_escape(text: str) -> re.Match | None:
-    """The first \\U escape of a string literal past U+10FFFF, which names no character (the
-    grammar takes any 8 hex digits; Python cannot read it), or None."""
+    """The first escape of a string literal that names no character, or None: a \\U past
+    U+10FFFF (the grammar takes any 8 hex digits; Python cannot read it), or a \\u or \\U of a
+    lone surrogate (U+D800 to U+DFFF not in a high-low pair: no text file can hold it). A pair,
+    as JSON writes characters past U+FFFF, reads as the character (`_unquote`)."""
+    pending_high: re.Match | None = None  # a high surrogate waits for its low half, next
     for match in _ESCAPE.finditer(text):
-        if match.group(1) is not None and int(match.group(1), 16) > 0x10FFFF:
+        digits = match.group(1) or match.group(2)
+        code = int(digits, 16) if digits is not None else None
+        low = code is not None and 0xDC00 <= code <= 0xDFFF
+        if pending_high is not None and not (low and match.start() == pending_high.end()):
+            return pending_high
+        if pending_high is not None:
+            pending_high = None
+            continue
+        if code is not None and (code > 0x10FFFF or low):
             return match
-    return None
+        if code is not None and 0xD800 <= code <= 0xDBFF:
+            pending_high = match
+    return pending_high
 
 
 # Words of the grammar that only appear inside a construct, where a name cannot stand: they stay
@@ -430,7 +446,8 @@ class ToAst(Transformer):
             span = self._token_span(token)
             raise CardSyntaxError(f"{bad.group()} is not a character", Span(span.file, span.line,
                                                                             span.column + bad.start()),
-                                  hint="a \\U escape names a Unicode character: at most \\U0010ffff")
+                                  hint="an escape names a Unicode character: at most \\U0010ffff, and none of "
+                                       "the surrogates \\ud800 to \\udfff")
         return _unquote(token)
 
     @v_args(meta=True)
