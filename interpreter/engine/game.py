@@ -131,6 +131,8 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         self.steps = 0
         # follows the game for a record (see `watch`); never copied into clones
         self.watcher: GameWatcher | None = None
+        # called as (game, zone key) after each shuffle of a zone: a scenario's rigged order
+        self.after_shuffle: Callable[[Game, ZoneKey], None] | None = None
 
     # ------------------------------------------------------------------ public API
     @property
@@ -286,10 +288,13 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
 
         return determinize(self, player if isinstance(player, int) else player.seat, rng)
 
-    def observation(self, player: int | PlayerRef) -> dict:
+    def observation(self, player: int | PlayerRef, detail: bool = True) -> dict:
+        """What the player may see, as plain JSON (see engine/observe.py); `detail=False` leaves
+        out the attributes of the cards seen (their names stay) and the labels of the player's
+        options (their number stays), which is much cheaper."""
         from .observe import observation
 
-        return observation(self, player if isinstance(player, int) else player.seat)
+        return observation(self, player if isinstance(player, int) else player.seat, detail)
 
     def to_json(self) -> dict:
         self._not_rolling("saved")
@@ -378,7 +383,7 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         budget = self.rules.step_budget
         raise RuntimeRuleError(
             f"step budget of {budget} exceeded without a decision: a rule loop ran away in "
-            f"{f.code.name}" + (f" (card {f.self_card.name})" if f.self_card is not None else ""),
+            f"{self._code_at(f.code.span, f)}" + (f" (card {f.self_card.name})" if f.self_card is not None else ""),
             f.code.span)
 
     def _located(self, err: Exception, f: Frame) -> RuntimeRuleError:
@@ -388,14 +393,16 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         return RuntimeRuleError(f"{type(err).__name__}: {err} in {self._code_at(span, f)}{card}", span)
 
     def _code_at(self, span: Span | None, f: Frame) -> str:
-        """The name of the procedure whose text holds the span (one written into its caller's
-        frame runs under the caller's name), else the frame's code."""
-        if span is not None:
-            for name, proc in self.rules.compiler.names.procedures.items():
-                s = proc.span
-                if s is not None and s.file == span.file and s.line <= span.line <= (s.end_line or s.line):
-                    return f"procedure {name}"
-        return f.code.name
+        """The rule code that holds the span: a procedure or a function (one written into its
+        caller's frame runs under the caller's name), the set-up, a phase, an end condition;
+        else the frame's block. The main program is named by the part of it running."""
+        where = self.rules.place_of(span)
+        if where is not None:
+            return where
+        if f.code is not None and f.code is not self.rules.main and f.code.name != "set-up start":
+            return f.code.name
+        phase = self.globals.get("phase")
+        return f"phase {phase}" if phase else "the set-up"
 
     def runtime_error(self, message: str, span: Span | None = None):
         """Stop with an error in rule code: the message, the procedure that holds the span (or
@@ -404,10 +411,12 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         if span is None:
             span = self.rules.compiler.gen.ns.span_running()
         if not self.frames:
-            raise RuntimeRuleError(f"{message} (in rules)", span)
+            raise RuntimeRuleError(f"{message} (in the rules)", span)
         f = self.frames[-1]
+        if span is None and f.code is not None:
+            span = f.code.span
         where = self._code_at(span, f)
-        if f.self_card is not None and not where.startswith("card "):
+        if f.self_card is not None and not where.startswith(_NOT_OF_A_CARD):
             where += f", card {f.self_card.defn.name}"
         raise RuntimeRuleError(f"{message} (in {where})", span)
 
@@ -662,6 +671,8 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
 
     def shuffle(self, key: ZoneKey) -> None:
         self.rng.shuffle(self.zones[key])
+        if self.after_shuffle is not None:
+            self.after_shuffle(self, key)
         if key[0] in self.rules.watched_zones:
             self.version += 1
             self.layout += 1
@@ -1009,5 +1020,7 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         if self.logging:
             self.log_entries.append(("end", seat, reason))
 
+# rule code that is no card's, whatever card's frame it is evaluated in (see `runtime_error`)
+_NOT_OF_A_CARD = ("card ", "phase ", "end condition", "the set-up", "evaluate")
 _DIRECT_DEPTH = 64  # frames deep that `descend` still runs frames from inside generated code
 _RULE_ERRORS = RULE_ERRORS

@@ -55,9 +55,11 @@ def _masked(game: Game, value: Any, viewer: int) -> Any:
     return _public(value)
 
 
-def card_view(game: Game, card: CardRef, viewer: int) -> dict:
+def card_view(game: Game, card: CardRef, viewer: int, attributes: bool = True) -> dict:
     d = game.attrs[card.id]
     view = {"id": card.id, "name": card.defn.name, "type": card.defn.type}
+    if not attributes:
+        return view
     for name in card.defn.initial:
         view[name] = _masked(game, game.read(card, name), viewer)
     if d[PART] is not None:
@@ -69,7 +71,10 @@ def card_view(game: Game, card: CardRef, viewer: int) -> dict:
     return view
 
 
-def observation(game: Game, viewer: int) -> dict:
+def observation(game: Game, viewer: int, detail: bool = True) -> dict:
+    """What `viewer` may see (see the module). Without `detail`, each card seen shows only its id,
+    name and type, and the viewer's decision the number of its options, not each one: the same
+    visibility, for readers that need no more (a fixed encoding), at a fraction of the cost."""
     rules = game.rules
     players = []
     for p in game.players:
@@ -87,9 +92,9 @@ def observation(game: Game, viewer: int) -> dict:
         spec = rules.zones[name]
         visible = spec.visibility == "public" or (spec.visibility == "owner" and seat == viewer)
         if visible:
-            content: Any = [card_view(game, c, viewer) for c in cards]
+            content: Any = [card_view(game, c, viewer, detail) for c in cards]
         else:
-            shown = [dict(card_view(game, c, viewer), position=i + 1)
+            shown = [dict(card_view(game, c, viewer, detail), position=i + 1)
                      for i, c in enumerate(cards) if c.id in game.revealed]
             content = {"count": len(cards), **({"revealed": shown} if shown else {})}
         zones.setdefault(owner, {})[label] = content
@@ -98,8 +103,10 @@ def observation(game: Game, viewer: int) -> dict:
         p = game.pending
         site = rules.site_of(p)
         decision = {"player": p.seat, "prompt": p.prompt, "site": site.index if site is not None else None}
-        if p.seat == viewer:
+        if p.seat == viewer and detail:
             decision["options"] = [{"index": o.index, "id": o.id, "label": o.label} for o in p]
+        elif p.seat == viewer:
+            decision["option_count"] = len(p)
     gl = {k: _masked(game, v, viewer) for k, v in game.globals.items()}
     return {
         "viewer": viewer,

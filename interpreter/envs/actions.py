@@ -25,7 +25,8 @@ from ..errors import CardrulesError
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, value_id
 
 STOP = "stop"
-DEFAULT_COPIES = 8  # ordinals for a card name no default deck holds (tokens, a draft's pool)
+DEFAULT_COPIES = 8  # ordinals for a card name no default deck holds (a draft's pool)
+TOKEN_COPIES = 32  # ... and for one the rule code creates by name (tokens: any number may be made)
 
 
 class ActionSpaceError(CardrulesError):
@@ -55,8 +56,11 @@ class ActionCatalogue:
         self.site_count = len(self.sites) + 1  # (the last: a decision no `choose` of the rules asked)
         names = sorted(rules.card_defs)
         bound = _deck_copies(rules)
+        named = set(literal_values(rules.ruleset, ()))
+        for name in names:
+            bound.setdefault(name, TOKEN_COPIES if name in named else DEFAULT_COPIES)
         bound.update(copies or {})
-        self.copies = {name: max(1, bound.get(name, DEFAULT_COPIES)) for name in names}
+        self.copies = {name: max(1, bound[name]) for name in names}
         self.slots: list[Slot] = []
         self._index: dict[tuple, int] = {}
         for name in names:

@@ -78,6 +78,11 @@ class ObservationEncoding:
         out[self.decision_at + 1] = 1.0 if observation.get("result") is not None else 0.0
         return out
 
+    def encode_game(self, game, seat: int) -> list[float]:
+        """The vector of `seat`'s observation of the game now: `encode(game.observation(seat))`,
+        read without the detail it does not use (cards' attributes, options' labels)."""
+        return self.encode(game.observation(seat, detail=False))
+
     def describe(self, index: int) -> str:
         """What one entry of the vector is."""
         if index < self.players_at:

@@ -1,0 +1,325 @@
+"""Every ruleset as a PettingZoo AEC environment (extra `pettingzoo`), in the form of PettingZoo's
+classic card games (`pettingzoo/classic/rlcard_envs/rlcard_base.py`).
+
+    from interpreter.envs import pettingzoo_env
+    env = pettingzoo_env("bases", seed=7)
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        action = None if termination else env.action_space(agent).sample(observation["action_mask"])
+        env.step(action)
+
+Agents are `player_1` .. `player_n` (seat k is `player_k`). An action is an id of the ruleset's
+fixed action space (`ActionCatalogue`: `Discrete(size)`); an observation is a dict of
+`observation`, the vector of `ObservationEncoding` of what the agent may see (float32), and
+`action_mask`, 1 at each id legal for the agent now (int8; all zeros when it is not their turn).
+A choice of several parts (two cards, an order) takes several steps of the same agent, one id each:
+`agent_selection` stays on them until the option is complete. `structured_observation(agent)` is
+the same observation as the plain dict of `game.observation`.
+
+Rewards (`reward="win"`, the only scheme so far): at the end of the game the winner gets +1 and
+every other player -1; a draw gives everyone 0; every other step gives 0. Games end by their rules:
+there is no truncation. `infos[agent]["result"]` holds the winner's agent name (or None) and the
+reason once the game is over.
+
+An action outside the mask (an id that is not legal now, None for a live agent, anything that is
+not a whole number):
+- `illegal="raise"` (the default): `IllegalActionError` (an `ActionSpaceError` and a `ValueError`),
+  and nothing changes: the same agent is still to act, with the same observation and mask;
+- `illegal="penalize"`: the game ends there as a loss for the agent who acted, as PettingZoo's
+  `TerminateIllegalWrapper` does: they get -1, the others 0, every agent is terminated and
+  `infos[agent]["result"]["illegal"]` names the offender. The environment keeps its own state
+  (no wrapper whose copy of `agent_selection` could shadow the environment's, the bug of
+  PettingZoo issue #1176), and `reset` starts from every possible agent with no dead-step order
+  left over, so the next game starts with the right agent.
+
+A decision offering more copies of a card name than the action space has ordinals for raises
+`ActionSpaceError` when its mask is built (give `copies={name: N}` to `make_env`).
+
+Stepping after the game ended and every agent's last step was taken (`env.agents` empty), or
+before `reset`, raises `EnvFinishedError`.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as error:  # (a module set to None in sys.modules raises ImportError too)
+    raise ImportError("the PettingZoo adapter needs the extra 'pettingzoo': pip install 'cardrules[pettingzoo]'") \
+        from error
+
+from .. import CardrulesError, load
+from .actions import ActionCatalogue, ActionSpaceError, DecisionActions
+from .encoding import ObservationEncoding
+
+ILLEGAL_MODES = ("raise", "penalize")
+REWARD_SCHEMES = ("win",)
+SEED_BOUND = 2**31
+
+
+class IllegalActionError(ActionSpaceError, ValueError):
+    """An action outside the acting agent's mask, refused with the environment unchanged."""
+
+
+class EnvFinishedError(CardrulesError, RuntimeError):
+    """A step with no game to take it: before `reset`, or after every agent has finished."""
+
+    phase = "environment"
+
+
+class CardrulesAECEnv(AECEnv):
+    """One ruleset as a PettingZoo AEC environment; see the module's docstring. Build it with
+    `make_env` (or `interpreter.envs.pettingzoo_env`)."""
+
+    def __init__(self, rules, seed: int | None = None, render_mode: str | None = None, illegal: str = "raise",
+                 copies: dict[str, int] | None = None, reward: str = "win") -> None:
+        super().__init__()
+        if illegal not in ILLEGAL_MODES:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not {illegal!r}")
+        if reward not in REWARD_SCHEMES:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_SCHEMES)}, not {reward!r}")
+        self.metadata = {"render_modes": ["ansi"], "name": f"cardrules_{rules.name}_v0", "is_parallelizable": False}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                             f"not {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.illegal = illegal
+        self.reward_scheme = reward
+        self.catalogue = ActionCatalogue(rules, copies=copies)
+        self.encoding = ObservationEncoding(rules)
+        self.possible_agents = [f"player_{seat}" for seat in range(1, rules.player_count + 1)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents, start=1)}
+        self.action_spaces = {agent: spaces.Discrete(self.catalogue.size) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(self.encoding.size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.catalogue.size,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self._rng = random.Random(seed)
+        self.game: Any = None  # the current game (`Rules.new_game`), from `reset` on
+        self._actions: DecisionActions | None = None
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self._skip_agent_selection = None
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: with `seed`, that game seed (and the environment's generator reseeded by it, so
+        later resets without a seed follow from it); without, a seed drawn from that generator.
+        `options` is accepted as PettingZoo asks and unused: a ruleset's options are given to `make_env`."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+            game_seed = seed
+        else:
+            game_seed = self._rng.randrange(SEED_BOUND)
+        self.game = self.rules.new_game(seed=game_seed, log=False)
+        self._actions = None
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None  # (a dead-step order left by the last game must not carry over)
+        if self.game.is_over:  # (a game decided before anyone decides)
+            self.agent_selection = self.agents[0]
+            self._finish()
+        else:
+            self.agent_selection = self._decider()
+
+    def step(self, action: Any) -> None:
+        """The acting agent's action id (None for a terminated agent's last step); see the module's
+        docstring for illegal actions."""
+        if self.game is None:
+            raise EnvFinishedError("step() before reset(): call reset() to start a game")
+        if not self.agents:
+            raise EnvFinishedError("the game is over and every agent has taken its last step: call reset() for "
+                                   "a new game")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        actions = self._current_actions()
+        legal = actions.legal()
+        chosen = _action_id(action)
+        if chosen is None or chosen not in legal:
+            self._refuse(agent, action, chosen, legal)
+            return
+        index = actions.take(chosen)
+        self._cumulative_rewards[agent] = 0.0  # (what `last()` gave them is taken; a new sum starts)
+        self._clear_rewards()
+        if index is not None:
+            self._actions = None
+            self.game.apply(index)
+            if self.game.is_over:
+                self._finish()
+                return
+            self.agent_selection = self._decider()
+        self._accumulate_rewards()
+
+    def _refuse(self, agent: str, action: Any, chosen: int | None, legal: dict[int, Any]) -> None:
+        shown = sorted(legal)
+        what = "not an action id" if chosen is None else self.catalogue.describe(chosen)
+        message = (f"{agent}: action {action!r} ({what}) is not legal now; legal: {shown[:20]}"
+                   f"{' ...' if len(shown) > 20 else ''}")
+        if self.illegal == "raise":
+            raise IllegalActionError(message)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = -1.0
+        result = {"winner": None, "reason": f"illegal action by {agent}", "illegal": agent}
+        self._end(result)
+
+    def _finish(self) -> None:
+        """The game ended by its rules: the rewards of the result, every agent terminated."""
+        result = self.game.result
+        winner = None if result.winner is None else self.possible_agents[result.winner - 1]
+        for agent in self.agents:
+            self.rewards[agent] = 0.0 if winner is None else (1.0 if agent == winner else -1.0)
+        self._end({"winner": winner, "reason": result.reason})
+
+    def _end(self, result: dict[str, Any]) -> None:
+        self._actions = None
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, False)
+        for agent in self.agents:
+            self.infos[agent] = {"result": dict(result)}
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def _decider(self) -> str:
+        seat, _options = self.game.decision()
+        return self.possible_agents[seat - 1]
+
+    def _current_actions(self) -> DecisionActions:
+        if self._actions is None:
+            self._actions = DecisionActions(self.catalogue, self.game)
+        return self._actions
+
+    # ------------------------------------------------------------------ observations
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 at each action id legal for `agent` now (all zeros when it is not their turn): the
+        mask of `observe`, without the work of encoding the observation."""
+        mask = np.zeros(self.catalogue.size, dtype=np.int8)
+        if self.game is not None and not self.game.is_over and self.terminations.get(agent) is False \
+                and agent == self.agent_selection:
+            mask[list(self._current_actions().legal())] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:
+            raise EnvFinishedError("observe() before reset(): call reset() to start a game")
+        vector = self.encoding.encode_game(self.game, self._seats[agent])
+        return {"observation": np.asarray(vector, dtype=np.float32), "action_mask": self.action_mask(agent)}
+
+    def structured_observation(self, agent: str) -> dict:
+        """What `agent` may see, as the plain dict of `game.observation` (the source of the vector)."""
+        if self.game is None:
+            raise EnvFinishedError("observe() before reset(): call reset() to start a game")
+        return self.game.observation(self._seats[agent])
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        """With render_mode 'ansi': a short text of what the agent to act sees (or the result)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.game is None:
+            return "no game yet: call reset()"
+        agent = self.agent_selection
+        return render_text(self.structured_observation(agent), agent, self.possible_agents)
+
+    def close(self) -> None:
+        """Nothing to release (no window, no process); the environment stays usable after `reset`."""
+
+
+def render_text(observation: dict, viewer: str, agents: list[str]) -> str:
+    """A few lines for an observation: the turn and who decides, each player's plain attributes
+    and non-empty zones (a hidden zone as its count), and the result once there is one."""
+    lines = [f"turn {observation.get('turn') or 0}, phase {observation.get('phase') or '-'}; seen by {viewer}"]
+    result = observation.get("result")
+    if result is not None:
+        winner = result.get("winner")
+        who = "a draw" if winner is None else f"{agents[winner - 1]} wins"
+        lines.append(f"game over: {who} ({result.get('reason')})")
+    decision = observation.get("decision")
+    if decision is not None:
+        options = decision.get("options")
+        count = f" ({len(options)} options)" if options is not None else ""
+        lines.append(f"{agents[decision['player'] - 1]} to decide: {decision.get('prompt')}{count}")
+    zones = observation.get("zones", {})
+    for player in observation.get("players", []):
+        seat = player["seat"]
+        values = ", ".join(f"{k} {_short(v)}" for k, v in player.items() if k != "seat")
+        lines.append(f"{agents[seat - 1]}: {values}")
+        lines.extend(_zone_lines(zones.get(f"P{seat}", {})))
+    shared = _zone_lines(zones.get("shared", {}))
+    if shared:
+        lines.append("shared:")
+        lines.extend(shared)
+    return "\n".join(lines)
+
+
+def _zone_lines(zones: dict) -> list[str]:
+    out = []
+    for label, content in zones.items():
+        if isinstance(content, list):
+            if content:
+                out.append(f"  {label}: {', '.join(str(card.get('name')) for card in content)}")
+        elif content.get("count"):
+            revealed = content.get("revealed") or []
+            shown = f" (revealed: {', '.join(str(c.get('name')) for c in revealed)})" if revealed else ""
+            out.append(f"  {label}: {content['count']} hidden{shown}")
+    return out
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        shown = ", ".join(_short(v) for v in value[:6])
+        return f"[{shown}{', ...' if len(value) > 6 else ''}]"
+    if isinstance(value, dict):
+        return str(value.get("name", "{...}"))
+    return str(value)
+
+
+def _action_id(action: Any) -> int | None:
+    """An action as a plain int (numpy integers included), or None if it is not a whole number."""
+    if action is None or isinstance(action, bool):
+        return None
+    try:
+        return int(operator.index(action))
+    except TypeError:
+        return None
+
+
+def make_env(ruleset: str, options: dict | None = None, seed: int | None = None, render_mode: str | None = None,
+             illegal: str = "raise", copies: dict[str, int] | None = None, reward: str = "win") -> CardrulesAECEnv:
+    """The ruleset (a shipped game's name or a path, with its options) as a PettingZoo AEC environment.
+
+    `seed` seeds the environment's own generator, which draws each game's seed when `reset` gets
+    none; `illegal` is "raise" or "penalize" (see the module's docstring); `copies` raises the
+    ordinals of the action space for card names ({name: N}); `reward` is "win". An unknown or
+    broken ruleset raises the loader's CardrulesError."""
+    return CardrulesAECEnv(load(ruleset, options=options), seed=seed, render_mode=render_mode, illegal=illegal,
+                           copies=copies, reward=reward)
