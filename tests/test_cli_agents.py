@@ -63,17 +63,26 @@ def test_bad_agent_specs_exit_2_naming_the_agent(capsys, command, spec, text):
     assert out == ""  # no game was started
 
 
-@pytest.mark.parametrize("command", ["play", "simulate"])
 @pytest.mark.parametrize("bot, text", [("Crashing", "raised ZeroDivisionError"), ("Illegal", "answered 15")])
-def test_a_misbehaving_agent_exits_1_naming_it_and_the_decision(capsys, command, bot, text):
+def test_a_misbehaving_agent_exits_1_naming_it_and_the_decision(capsys, bot, text):
     spec = f"samplebots.bots:{bot}"
-    flag = "--agents" if command == "simulate" else "--players"
-    argv = [command, "initiative", flag, f"{spec},random", "--seed", "2"] + (
-        ["--games", "1"] if command == "simulate" else [])
-    code, _out, err = run(capsys, *argv)
+    code, _out, err = run(capsys, "play", "initiative", "--players", f"{spec},random", "--seed", "2")
     assert code == 1, err
     assert f"agent {spec!r} (P1)" in err and text in err and "'two cards to play'" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("bot, text", [("Crashing", "raised ZeroDivisionError"), ("Illegal", "answered 15")])
+def test_a_misbehaving_agent_aborts_its_games_in_a_simulation_naming_it_and_the_decision(capsys, bot, text):
+    """A batch never dies of one agent's error: each game it spoils is counted as aborted, with why."""
+    spec = f"samplebots.bots:{bot}"
+    code, out, err = run(capsys, "simulate", "initiative", "--agents", f"{spec},random", "--seed", "2",
+                         "--games", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["aborted"] == 2 and [g["seed"] for g in data["aborted_games"]] == [2, 3]
+    reason = data["aborted_games"][0]["reason"]
+    assert f"agent {spec!r} (P1)" in reason and text in reason and "'two cards to play'" in reason
 
 
 @pytest.fixture
