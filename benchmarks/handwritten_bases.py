@@ -17,8 +17,9 @@ set is written here), at the same moments, with the same options in the same ord
   holds, it can be paid, no ability of that ally waits on the stack), or "end the action phase";
   after each, a priority window opened by the opponent;
 - priority (B-5.1, B-5.4): a maneuver in hand that can be paid, a usable ability, or "pass"; two
-  passes in a row resolve the top of the stack, after which the window opens again with the same
-  player first; it closes when both pass with the stack empty;
+  passes in a row resolve the top of the stack, after which the opponent of the new top item's
+  controller is asked first (the window's first player again, once the stack is empty); it
+  closes when both pass with the stack empty;
 - targets (B-5.3) when a card or ability goes on the stack (Verdant Tide: when it resolves);
 - offensive (B-6): for each untapped ally a targetable base or "do not attack"; then a window;
   for each untapped ally of the defender an attacker still in play or "do not block"; a window;
@@ -479,8 +480,9 @@ class Game(harness.GeneratorDriven):
                     options.append(ability)
 
     def _priority(self, first: Player):
-        """B-5.1: players respond in turn, `first` first; two passes resolve the top item; the
-        window closes when both pass with the stack empty."""
+        """B-5.1: players respond in turn, `first` first; two passes resolve the top item, then
+        the opponent of the new top item's controller goes first; the window closes when both
+        pass with the stack empty."""
         stack = self.stack
         p = first
         passes = 0
@@ -492,7 +494,7 @@ class Game(harness.GeneratorDriven):
                 if self.over:
                     return
                 passes = 0
-                p = first
+                p = stack[-1].controller.opponent if stack else first
             resources = p.resources
             options = [c for c in p.hand if c.kind == MANEUVER and c.cost <= resources]
             self._usable(p, options)

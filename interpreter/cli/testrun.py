@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import CardrulesError
+from ..errors import CardrulesError, DeckError, ErrorList, RuntimeRuleError
 from .common import indent, shown
 
 DEFAULT_FOLDER = Path("tests") / "scenarios"
@@ -20,6 +20,19 @@ def default_paths() -> list[str]:
         if folder.is_dir():
             return [str(folder)]
     return []
+
+
+def _refused(err: CardrulesError, file: Path) -> str:
+    """What an error that ends a scenario before it plays is about: the scenario file itself, a
+    rule that failed as it ran, or the ruleset, a deck or a card text it loads."""
+    first = err.errors[0] if isinstance(err, ErrorList) and err.errors else err
+    if isinstance(first, RuntimeRuleError):
+        return "rule error"
+    if isinstance(first, DeckError):
+        return "a deck is refused"
+    if first.span is None or Path(first.span.file).resolve() != file.resolve():
+        return "the ruleset (or its cards) is refused"
+    return "the scenario file is malformed"
 
 
 def run_tests(path_args: list[str], verbose: bool) -> int:
@@ -43,7 +56,7 @@ def run_tests(path_args: list[str], verbose: bool) -> int:
             result = run_scenario(file)
         except CardrulesError as err:
             failed += 1
-            out.write(f"FAIL {name}: the scenario file is malformed\n{indent(str(err))}\n")
+            out.write(f"FAIL {name}: {_refused(err, file)}\n{indent(str(err))}\n")
             continue
         except Exception as err:  # an engine crash: one failed scenario, not the end of the run
             failed += 1
@@ -56,7 +69,7 @@ def run_tests(path_args: list[str], verbose: bool) -> int:
                 out.write(f"ok   {name}{cites}\n")
         else:
             failed += 1
-            out.write(f"FAIL {name}\n")
+            out.write(f"FAIL {name}{': rule error' if result.rule_error else ''}\n")
             for failure in result.failures:
                 out.write(indent(failure) + "\n")
     out.write(f"{passed} passed, {failed} failed\n")

@@ -3,8 +3,8 @@
 Without paths: every shipped ruleset with its card files and decks. A path may be a game name,
 a ruleset file, a deck file, a scenario file (schema and load check, not the play), a card file
 or a folder (everything in it). YAML files are told apart by their content: a scenario has
-`cites:` and `ruleset:` (or given/when/then), a deck has `cards:` and no ruleset key, anything
-else is a ruleset.
+`cites:` and `ruleset:` (or given/when/then/expect_error), a deck has `cards:` and no ruleset
+key, anything else is a ruleset.
 
 Paths are shown all relative (to the current folder, or the shipped data) when every path given
 is under one of them, else all absolute: the file lines and the paths inside error messages alike.
@@ -24,7 +24,7 @@ from .common import flat_errors, indent, parse_option_pairs, shown
 
 RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
                 "card_types", "events", "setup", "end", "decks", "stack", "title", "options"}
-SCENARIO_KEYS = {"given", "when", "then"}
+SCENARIO_KEYS = {"given", "when", "then", "expect_error"}
 YAML_SUFFIXES = (".yaml", ".yml")
 # an absolute path inside an error message: at the start or after a space, a quote, a bracket, a
 # comma or =, up to the next one of these or a colon

@@ -21,6 +21,7 @@ from ..rules.checker import Definitions, label_fields
 from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
 from .game import Game, GameWatcher
+from .places import Place, place_of, rule_places
 from .playout import RULE_ERRORS
 from .sites import DecisionSite, decision_sites, site_key
 from .statistics import compile_statistics
@@ -169,6 +170,7 @@ class Rules:
         self._default_decks: list[Deck] | None = None
         self._prototypes: dict[tuple, Game] = {}  # the decks' cards in place, by the decks' contents
         self._started: dict[tuple, tuple] = {}  # by the decks' contents: (game, frame locals) after the set-up's start
+        self._places: list[Place] | None = None  # where each part of the rule code is (`place_of`)
         self._check_requirements(compiler)
         self.codes = dict(compiler.codes)
         self.codes[self.main.name] = self.main
@@ -343,6 +345,13 @@ class Rules:
                 for name in names:
                     game.new_card(self.card_defs[name], key, owner)
         return game
+
+    def place_of(self, span: Span | None) -> str | None:
+        """The part of the rules whose code holds the span (a procedure, a function, the set-up, a
+        phase, an end condition), or None: for runtime errors (found once, on the first)."""
+        if self._places is None:
+            self._places = rule_places(self.ruleset, self.definitions)
+        return place_of(self._places, span)
 
     def card_span(self, name: str) -> Span:
         defn = self.card_defs.get(name)

@@ -80,7 +80,7 @@ def _statistics_problems(ruleset: Ruleset, events: dict[str, set[str]]) -> list[
     return problems
 
 
-def _emitted_events(ruleset: Ruleset) -> dict[str, set[str]]:
+def emitted_events(ruleset: Ruleset) -> dict[str, set[str]]:
     """Every event some code emits (or the ruleset declares), with the argument names it gets."""
     events: dict[str, set[str]] = {name: set() for name in ruleset.events}
     for node in ruleset.code_nodes():
@@ -101,7 +101,7 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
         attributes=attributes,
         globals=set(ruleset.globals),
         options=set(ruleset.option_specs),
-        events=_emitted_events(ruleset),
+        events=emitted_events(ruleset),
         card_names=set(defs.cards),
         card_types=set(ruleset.card_types),
     )

@@ -59,8 +59,10 @@ def _counts(value: Any, what: str) -> dict[Any, Any]:
     return dict(value)
 
 
-def _read(source: Any, rules) -> tuple[str, str, dict[str, int], Any, dict[str, dict[str, int]]]:
-    """(deck name, file, counts, marks-or-None, other sections' counts)."""
+def _read(source: Any, rules, marks=None, file: str | None = None
+          ) -> tuple[str, str, dict[str, int], Any, dict[str, dict[str, int]]]:
+    """(deck name, file, counts, marks-or-None, other sections' counts). A mapping written
+    inside another file (a scenario's deck) may come with its marks and that file's name."""
     if isinstance(source, (str, Path)):
         from .schema import validate
         from .yamlload import load_yaml
@@ -74,7 +76,9 @@ def _read(source: Any, rules) -> tuple[str, str, dict[str, int], Any, dict[str, 
     if isinstance(source, dict):
         cards = _counts(source.get("cards", source), "the cards")
         others = {k: dict(v) for k, v in source.items() if isinstance(v, dict) and k != "cards"}
-        return str(source.get("name", "deck")), "<deck>", cards, None, others
+        if marks is not None:
+            _check_format(source, marks, Path(file or "<deck>"), rules)
+        return str(source.get("name", "deck")), file or "<deck>", cards, marks, others
     if isinstance(source, (list, tuple)):
         counts: dict[str, int] = {}
         for name in source:
@@ -85,10 +89,11 @@ def _read(source: Any, rules) -> tuple[str, str, dict[str, int], Any, dict[str, 
     raise DeckError(f"a deck is a file, a mapping of card names to counts or a list of names, not {source!r}")
 
 
-def load_deck(source: Any, rules, seat: int = 1) -> Deck:
+def load_deck(source: Any, rules, seat: int = 1, marks=None, file: str | None = None) -> Deck:
     """Read a deck and check it against the deck rules: every name, count and size is checked
-    before the list of cards is made."""
-    name, file, counts, marks, others = _read(source, rules)
+    before the list of cards is made. A mapping may come with the marks of the file it is
+    written in (and that file's name): its errors are then located there."""
+    name, file, counts, marks, others = _read(source, rules, marks, file)
 
     def where(card: str | None = None, part: str = "cards", key: bool = False) -> Span | None:
         """Where a part, a card's name (key=True) or its count is in the deck file."""

@@ -1,0 +1,132 @@
+"""What a scenario loads before it plays, and the error it may expect instead.
+
+`rules_for` loads the ruleset with the scenario's options and inline cards (a ruleset's load
+errors without a place of their own are placed at the scenario's options); `scenario_decks` the
+decks of `decks:` (files, or written inline and checked as decks there); `ExpectedError` is
+`expect_error:`: the ruleset, a deck or the scenario's own cards must be refused, or a rule must
+fail while the scenario runs, with that error and no other.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import paths
+from ..engine.build import Rules
+from ..errors import CardrulesError, DeckError, ErrorList, RulesError, Span
+from ..rules.decks import Deck, load_deck
+from ..rules.loader import load_ruleset
+from ..rules.schema import validate
+
+_RULES_CACHE: dict[str, Rules] = {}
+
+
+def rules_for(data: dict, file: str, marks) -> Rules:
+    """The scenario's ruleset with its options and inline cards (shared between scenarios
+    without inline cards)."""
+    options = data.get("options") or {}
+    cards = data.get("cards")
+    ruleset_name = data["ruleset"]
+    base = Path(file).parent / ruleset_name
+    target = str(base) if base.suffix in (".yaml", ".yml") and base.is_file() else ruleset_name
+    try:
+        paths.ruleset_path(target)
+    except RulesError as err:
+        raise RulesError(err.message, marks.span(("ruleset",)), hint=err.hint) from None
+    if cards:
+        line, column, _style = marks.value_origin(("cards",))
+        return Rules(_load_placed(target, options, marks, [(cards, file, line, column)]))
+    key = json.dumps([target, options], sort_keys=True)
+    if key not in _RULES_CACHE:
+        _RULES_CACHE[key] = Rules(_load_placed(target, options, marks))
+    return _RULES_CACHE[key]
+
+
+def _load_placed(target: str, options: dict, marks, extra_cards: list = ()):
+    """load_ruleset, with its errors that have no place -- the scenario's options: one the
+    ruleset does not have, or a value it does not take -- placed at the option in the scenario
+    (or at its `options:`)."""
+    try:
+        return load_ruleset(target, options, extra_cards)
+    except CardrulesError as err:
+        for error in err.errors if isinstance(err, ErrorList) else [err]:
+            if error.span is None:
+                named = [n for n in options if f"option {n} " in error.message or f"option {n!r}" in error.message]
+                error.span = marks.span(("options", *named[:1]))
+        raise
+
+
+def scenario_decks(data: dict, file: str, marks, rules: Rules) -> list[Deck] | None:
+    """The decks of `decks:` by seat, checked (None when it gives none): a deck file (relative
+    to the scenario) or a deck written inline, {name?, cards: {NAME: N}, PART: {...}}."""
+    decks = data.get("decks")
+    if not decks:
+        return None
+    seats = {}
+    for raw in decks:
+        digits = str(raw)
+        if not digits.isdigit() or not 1 <= int(digits) <= rules.player_count:
+            raise DeckError(f"{raw!r} is not a player (use 1..{rules.player_count})", marks.span(("decks", raw), key=True))
+        seats[int(digits)] = raw
+    if len(seats) != rules.player_count:
+        missing = [f"P{s}" for s in range(1, rules.player_count + 1) if s not in seats]
+        raise DeckError(f"{rules.name} needs a deck for each of its {rules.player_count} players: none for "
+                        f"{', '.join(missing)}", marks.span(("decks",), key=True))
+    out = []
+    for seat in sorted(seats):
+        raw = seats[seat]
+        source = decks[raw]
+        if isinstance(source, str):
+            deck_file = (Path(file).parent / source).resolve()
+            if not deck_file.is_file():
+                raise DeckError(f"no deck file {deck_file}", marks.span(("decks", raw)),
+                                hint="a deck file is relative to the scenario's folder")
+            out.append(rules.deck(str(deck_file), seat))
+            continue
+        where = marks.at(("decks", raw))
+        inline = {"name": f"P{seat}'s deck", **source}
+        validate(inline, where, "deck", file, error=DeckError)
+        out.append(load_deck(inline, rules, seat, marks=where, file=file))
+    return out
+
+
+@dataclass
+class ExpectedError:
+    """`expect_error: {contains: TEXT, phase: PHASE, at: LOCATION}`: exactly one error, whose
+    message contains TEXT (of that phase: syntax, validation, rules, deck, runtime; at a place
+    whose file:line:col ends with LOCATION)."""
+
+    contains: str
+    phase: str | None
+    at: str | None
+    span: Span
+
+    @classmethod
+    def of(cls, data: dict, marks) -> ExpectedError | None:
+        raw = data.get("expect_error")
+        if raw is None:
+            return None
+        return cls(str(raw["contains"]), raw.get("phase"), raw.get("at"), marks.span(("expect_error",)))
+
+    def problem(self, err: CardrulesError, when: str = "") -> str | None:
+        """What is wrong with the error raised (None when it is the one expected)."""
+        errors = err.errors if isinstance(err, ErrorList) else [err]
+        during = f" {when}" if when else ""
+        if len(errors) != 1:
+            shown = "; ".join(str(e).splitlines()[0] for e in errors)
+            return (f"expect_error: {len(errors)} errors were raised{during}, expected exactly one containing "
+                    f"{self.contains!r}: {shown} ({self.span})")
+        error = errors[0]
+        first = str(error).splitlines()[0]
+        if self.contains not in error.message:
+            return f"expect_error: the error raised{during} is {first!r}, not one containing {self.contains!r} ({self.span})"
+        if self.phase is not None and error.phase != self.phase:
+            return f"expect_error: the error raised{during} is a {error.phase} error, not {self.phase}: {first!r} ({self.span})"
+        if self.at is not None and not str(error.span or "").endswith(self.at):
+            return f"expect_error: the error raised{during} is at {error.span}, not at {self.at!r}: {first!r} ({self.span})"
+        return None
+
+    def missing(self) -> str:
+        return f"expect_error: expected an error containing {self.contains!r}; none was raised ({self.span})"

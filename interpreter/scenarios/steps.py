@@ -1,0 +1,163 @@
+"""Running the steps of `when`, and evaluating checks.
+
+A step may take a decision (checking first who decides, the options and the prompt), label the
+cards it created or that its events name, and check the state right after its consequences
+(`then` in the step). A step's events and created cards are those since the previous step (for
+the first step, since the game started). A rule error while a step runs ends the steps; the
+runner reports it (or finds it expected).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ..engine.game import Game
+from ..errors import CardrulesError, IllegalDecisionError, RuntimeRuleError
+from ..lang.values import CardRef
+from .expectations import Reading, event_matches, shown
+from .paths import ReadProblem
+from .plan import Check, Step
+
+
+@dataclass
+class Run:
+    """A scenario being played: its game, labelled cards, failures, and a rule error if one
+    stopped it (with where: 'when[2]', 'the start')."""
+
+    game: Game
+    labels: dict[str, CardRef]
+    failures: list[str] = field(default_factory=list)
+    rule_error: RuntimeRuleError | None = None
+    rule_error_at: str = ""
+    decisions: int = 0
+
+
+def failed_checks(run: Run, checks: list[Check], events_from: int, prefix: str) -> list[str]:
+    """The failures of these checks now: '{prefix}{path}: what is wrong (file:line:col)'."""
+    reading = Reading(run.game, run.labels, events_from)
+    failures = []
+    for check in checks:
+        try:
+            problem = check.expected.problem(reading.value(check.path), reading)
+        except ReadProblem as err:
+            problem = err.message
+        except CardrulesError as err:  # an attribute an expected card lacks
+            problem = err.message
+        if problem:
+            failures.append(f"{prefix}{check.path.text}: {problem} ({check.span})")
+    return failures
+
+
+def run_steps(run: Run, steps: list[Step], log_from: int, id_from: int) -> None:
+    """Take each step in turn; stop at the first that cannot go on."""
+    game = run.game
+    for step in steps:
+        if not _decide(run, step):
+            return
+        _label(run, step, log_from, id_from)
+        run.failures += failed_checks(run, step.checks, log_from, f"{step.where} then ")
+        log_from, id_from = len(game.log_entries), game.next_id
+
+
+_DECIDING = ("choose", "error", "player", "options", "includes", "excludes", "prompt")
+
+
+def _decide(run: Run, step: Step) -> bool:
+    """The step's decision, if it has one; False when the steps cannot go on."""
+    game, raw, fail = run.game, step.raw, run.failures.append
+    head = f"{step.where} ({step.span})"
+    if not any(key in raw for key in _DECIDING):
+        return True  # (only checks and labels)
+    pending = game.pending
+    if pending is None:
+        fail(f"{head}: no decision is pending (the game "
+             f"{'is over: ' + game.result.reason if game.result else 'is not waiting'})")
+        return False
+    if "player" in raw and int(str(raw["player"]).lstrip("P")) != pending.seat:
+        fail(f"{head}: expected P{raw['player']} to decide, but P{pending.seat} decides '{pending.prompt}'")
+        return False
+    offered = [o.label for o in pending]
+    if "options" in raw and offered != raw["options"]:
+        fail(f"{head}: options offered {offered}, expected {raw['options']}")
+    for label in raw.get("includes") or []:
+        if label not in offered:
+            fail(f"{head}: {label!r} is not offered; options: {offered}")
+    for label in raw.get("excludes") or []:
+        if label in offered:
+            fail(f"{head}: {label!r} is offered but must not be")
+    if "prompt" in raw and raw["prompt"] != pending.prompt:
+        fail(f"{head}: prompt is {pending.prompt!r}, expected {raw['prompt']!r}")
+    if "choose" not in raw:
+        return True
+    choice = raw["choose"]
+    if isinstance(choice, str) and choice.startswith("$") and choice[1:] in run.labels:
+        choice = f"c{run.labels[choice[1:]].id}"
+    if "error" in raw:
+        return _refused(run, step, choice)
+    try:
+        game.apply(choice)
+        run.decisions += 1
+    except IllegalDecisionError as err:
+        fail(f"{head}: {err.message}")
+        return False
+    except RuntimeRuleError as err:
+        run.rule_error, run.rule_error_at = err, f"{step.where} ({step.span})"
+        return False
+    except CardrulesError as err:
+        fail(f"{head}: {err}")
+        return False
+    return True
+
+
+def _refused(run: Run, step: Step, choice) -> bool:
+    """A decision that must be refused, with a message holding `error`, the state unchanged."""
+    game, wanted = run.game, step.raw["error"]
+    head = f"{step.where} ({step.span})"
+    before = json.dumps(game.to_json(), sort_keys=True)
+    try:
+        game.apply(choice)
+    except IllegalDecisionError as err:
+        if str(wanted) not in err.message:
+            run.failures.append(f"{head}: refused with {err.message!r}, expected a message containing {wanted!r}")
+        if json.dumps(game.to_json(), sort_keys=True) != before:
+            run.failures.append(f"{head}: the refused decision changed the state")
+        return True
+    except RuntimeRuleError as err:
+        run.rule_error, run.rule_error_at = err, f"{step.where} ({step.span})"
+        return False
+    run.failures.append(f"{head}: {choice!r} was accepted; expected it to be refused ({wanted!r})")
+    return False
+
+
+def _label(run: Run, step: Step, log_from: int, id_from: int) -> None:
+    """Label the cards the step created (`created:`, in order of creation) and the cards its
+    events name (`label:`)."""
+    game = run.game
+    if step.created:
+        made = [game.cards[i] for i in range(id_from, game.next_id) if i in game.cards]
+        left = list(made)
+        for j, entry in enumerate(step.created):
+            name = entry.get("card")
+            card = next((c for c in left if name is None or c.defn.name == name), None)
+            if card is None:
+                what = f"a {name!r}" if name else "a card"
+                run.failures.append(f"{step.where} created[{j}]: the step created no more than {len(made)} cards "
+                                    f"{shown(made)}, not {what} for ${entry['as']} ({step.span})")
+                continue
+            left.remove(card)
+            run.labels[str(entry["as"])] = card
+    if step.label:
+        events = [(e[1], e[2]) for e in game.log_entries[log_from:] if e[0] == "event"]
+        reading = Reading(game, run.labels, log_from)
+        for name, spec in step.label.items():
+            want = {k: v for k, v in spec.items() if k != "arg"}
+            found = next((e for e in events if event_matches(e, want, reading)), None)
+            value = found[1].get(spec.get("arg", "card")) if found is not None else None
+            if type(value) is not CardRef:
+                why = ("no such event in this step" if found is None
+                       else f"its {spec.get('arg', 'card')!r} is {shown(value)!r}, not a card")
+                run.failures.append(f"{step.where} label.{name}: cannot label ${name} from {want}: {why} "
+                                    f"({step.span})")
+                continue
+            run.labels[name] = value
