@@ -102,3 +102,21 @@ def test_the_encoding_is_fixed_and_reads_only_the_observation(game):
                 copy_ = g.determinize(viewer, random.Random(seed))  # the unseen drawn anew
                 assert encoding.encode(copy_.observation(viewer)) == vector
             g.apply(rng.randrange(len(g.decision()[1])))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_saved_and_resumed_game_keeps_its_action_ids(game):
+    """A resumed game's decision keeps its site (it was lost: every action id changed)."""
+    from interpreter import load_game_json
+
+    rules = load(game)
+    catalogue = ActionCatalogue(rules)
+    g = rules.new_game(seed=4, log=False)
+    rng = random.Random(4)
+    for _ in range(60):
+        if g.is_over:
+            break
+        resumed = load_game_json(g.to_json(), rules)
+        assert sorted(DecisionActions(catalogue, resumed).legal()) == sorted(DecisionActions(catalogue, g).legal())
+        assert resumed.observation(1) == g.observation(1)
+        g.apply(rng.randrange(len(g.decision()[1])))

@@ -35,7 +35,9 @@ GENERIC = {"deck", "hand", "discard", "turn", "round", "player", "players", "car
            "keep", "draft", "enters", "returned", "destroyed", "window",
            # words of programming that Bases also uses as names
            "ability", "base", "format", "item", "remaining", "resolves", "resources", "restore", "source",
-           "stack", "targets", "blocks"}
+           "stack", "targets", "blocks",
+           # OpenSpiel's own API (GameType's perfect_recall); Lanes has a procedure `recall`
+           "recall"}
 
 
 def declared_names() -> set[str]:

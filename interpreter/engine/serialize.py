@@ -104,7 +104,8 @@ def game_to_json(game: Game) -> dict:
     pending = None
     if game.pending is not None:
         p = game.pending
-        pending = {"seat": p.seat, "var": p.var, "prompt": p.prompt,
+        site = game.rules.site_of(p)
+        pending = {"seat": p.seat, "var": p.var, "prompt": p.prompt, "site": site.index if site else None,
                    "options": [[o.id, o.label, encode(o.value)] for o in p]}
     return {
         "format": FORMAT,
@@ -164,6 +165,8 @@ def game_from_json(data: dict, rules) -> Game:
         p = data["pending"]
         options = [Option(oid, label, decode(v, game), i, game) for i, (oid, label, v) in enumerate(p["options"])]
         game.pending = Pending.of_options(p["seat"], p["var"], p["prompt"], options)
+        if p.get("site") is not None:  # (where it was asked: by site, as a file's path may differ)
+            game.pending.span = rules.decision_sites[p["site"]].span
         game.halted = True
     if data["result"] is not None:
         r = data["result"]
