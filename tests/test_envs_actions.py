@@ -120,3 +120,30 @@ def test_a_saved_and_resumed_game_keeps_its_action_ids(game):
         assert sorted(DecisionActions(catalogue, resumed).legal()) == sorted(DecisionActions(catalogue, g).legal())
         assert resumed.observation(1) == g.observation(1)
         g.apply(rng.randrange(len(g.decision()[1])))
+
+
+def test_a_reward_expression_is_checked_at_load_and_given_for_a_finished_game(tmp_path):
+    import shutil
+
+    from interpreter import paths
+    from interpreter.errors import CardrulesError
+
+    ruleset = paths.ruleset_path("initiative")
+    shutil.copytree(ruleset.parent, tmp_path / "rulesets" / "initiative")
+    shutil.copytree(paths.cards_dir() / "initiative", tmp_path / "cards" / "initiative")
+    copy = tmp_path / "rulesets" / "initiative" / ruleset.name
+    text = copy.read_text(encoding="utf-8")
+    copy.write_text(text + 'reward: "p.helth"\n', encoding="utf-8")
+    line = len(copy.read_text(encoding="utf-8").splitlines())
+    with pytest.raises(CardrulesError, match=f"{copy}:{line}:.*helth.*did you mean 'health'"):
+        load(copy)
+    copy.write_text(text + 'reward: "p.health * 2"\n', encoding="utf-8")
+    rules = load(copy)
+    g = rules.new_game(seed=1, log=False)
+    with pytest.raises(ValueError, match="only when it is over"):
+        rules.reward(g, 1)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.apply(rng.randrange(len(g.decision()[1])))
+    assert rules.reward(g, 1) == 2 * g.player_attrs[0]["health"]
+    assert load("initiative").reward(g, g.result.winner or 1) in (0.0, 1.0)

@@ -243,3 +243,10 @@ def test_without_the_extra_the_import_says_what_to_install(monkeypatch):
         importlib.import_module("interpreter.envs.openspiel_game")
     assert str(info.value) == ("the OpenSpiel adapter needs the extra 'openspiel': "
                                "pip install 'cardrules[openspiel]'")
+
+
+def test_an_unknown_ruleset_is_the_loaders_located_error():
+    from interpreter.errors import CardrulesError
+
+    with pytest.raises(CardrulesError, match="no_such_ruleset_here"):
+        register_openspiel("no_such_ruleset_here")

@@ -318,3 +318,33 @@ def test_without_the_extra_the_import_says_what_to_install(monkeypatch):
     assert str(caught.value) == MISSING_EXTRA
     with pytest.raises(ImportError, match="pip install 'cardrules\\[pettingzoo\\]'"):
         pettingzoo_env("initiative")
+
+
+def test_a_ruleset_declared_reward_is_what_each_player_gets(tmp_path):
+    """`reward: "p.health - opponent(p).health"` in a copy of Initiative: the margin, not +-1."""
+    import shutil
+
+    from interpreter import paths
+
+    ruleset = paths.ruleset_path("initiative")
+    shutil.copytree(ruleset.parent, tmp_path / "rulesets" / "initiative")
+    shutil.copytree(paths.cards_dir() / "initiative", tmp_path / "cards" / "initiative")
+    copy = tmp_path / "rulesets" / "initiative" / ruleset.name
+    copy.write_text(copy.read_text(encoding="utf-8") + '\nreward: "p.health - opponent(p).health"\n', encoding="utf-8")
+    for scheme in ("rules", "win"):
+        env = make_env(str(copy), seed=3, reward=scheme)
+        env.reset(seed=3)
+        rng = np.random.default_rng(3)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, _info = env.last()
+            totals[agent] += reward
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        health = [env.game.player_attrs[i]["health"] for i in range(2)]
+        if scheme == "rules":
+            assert totals == {"player_1": health[0] - health[1], "player_2": health[1] - health[0]}
+        else:
+            assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])

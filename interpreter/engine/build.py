@@ -24,7 +24,7 @@ from .game import Game, GameWatcher
 from .places import Place, place_of, rule_places
 from .playout import RULE_ERRORS
 from .sites import DecisionSite, decision_sites, site_key
-from .statistics import compile_statistics
+from .statistics import compile_statistics, number_of
 
 
 class EndCheck:
@@ -162,6 +162,7 @@ class Rules:
         self.end_checks_any = [c for on, c in checks if on is None]
         self._evaluate = compiler.expression(ruleset.evaluate) if ruleset.evaluate is not None else None
         self.statistics = compile_statistics(ruleset, compiler, self._evaluate)
+        self._reward = compiler.expression(ruleset.reward) if ruleset.reward is not None else None
         self.decision_sites = decision_sites(ruleset)
         self._sites = {site_key(site.span): site for site in self.decision_sites}
 
@@ -252,6 +253,21 @@ class Rules:
         if type(value) is bool or not isinstance(value, (int, float)):
             raise RuntimeRuleError(f"evaluate: gave {value!r}, not a number", self.ruleset.evaluate.span)
         return float(value)
+
+    @property
+    def declares_reward(self) -> bool:
+        """Whether the ruleset declares `reward:` (else a game's reward is its result's)."""
+        return self._reward is not None
+
+    def reward(self, game: Game, seat: int) -> float:
+        """What the player in `seat` scores for a finished game: the ruleset's `reward:`
+        expression with `p` bound to them, or +1 for a win, -1 for a loss, 0 for a draw."""
+        result = game.result
+        if result is None:
+            raise ValueError("a game has a reward only when it is over")
+        if self._reward is None:
+            return 0.0 if result.winner is None else (1.0 if result.winner == seat else -1.0)
+        return float(number_of(game, seat, self._reward, self.ruleset.reward, "reward"))
 
     def deck(self, source: Any, seat: int = 1) -> Deck:
         """Load and validate one deck: a deck file path, a mapping {card: count} or a list of names."""

@@ -34,10 +34,10 @@ class CompiledStatistics:
     def score_of(self, game: Game, seat: int) -> float | None:
         if self.score is None:
             return None
-        return _number(game, seat, self.score, self.score_expr, "statistics.score")
+        return number_of(game, seat, self.score, self.score_expr, "statistics.score")
 
     def counters_of(self, game: Game, seat: int) -> dict[str, float]:
-        return {name: _number(game, seat, code, expr, f"statistics.counters.{name}")
+        return {name: number_of(game, seat, code, expr, f"statistics.counters.{name}")
                 for name, code, expr in self.counters}
 
 
@@ -60,7 +60,8 @@ def compile_statistics(ruleset: Ruleset, compiler, evaluate_code) -> CompiledSta
         counters=tuple((name, compiler.expression(expr), expr) for name, expr in stats.counters))
 
 
-def _number(game: Game, seat: int, code, expr, what: str) -> float:
+def number_of(game: Game, seat: int, code, expr, what: str) -> float:
+    """A ruleset expression in `p` for the player in `seat`, which must give a number."""
     span = getattr(expr, "span", None)
     try:
         value = code(game, Frame(None, {EVALUATED_PLAYER: game.players[seat - 1]}))

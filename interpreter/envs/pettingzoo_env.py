@@ -17,8 +17,10 @@ A choice of several parts (two cards, an order) takes several steps of the same 
 `agent_selection` stays on them until the option is complete. `structured_observation(agent)` is
 the same observation as the plain dict of `game.observation`.
 
-Rewards (`reward="win"`, the only scheme so far): at the end of the game the winner gets +1 and
-every other player -1; a draw gives everyone 0; every other step gives 0. Games end by their rules:
+Rewards, at the end of the game (every other step gives 0): with `reward="rules"` (the default)
+the ruleset's `reward:` expression for each player (`Rules.reward`), or, if it declares none, +1
+for the winner, -1 for every other player, 0 for everyone in a draw; `reward="win"` always gives
+the latter. Games end by their rules:
 there is no truncation. `infos[agent]["result"]` holds the winner's agent name (or None) and the
 reason once the game is over.
 
@@ -60,7 +62,7 @@ from .actions import ActionCatalogue, ActionSpaceError, DecisionActions
 from .encoding import ObservationEncoding
 
 ILLEGAL_MODES = ("raise", "penalize")
-REWARD_SCHEMES = ("win",)
+REWARD_SCHEMES = ("rules", "win")
 SEED_BOUND = 2**31
 
 
@@ -79,7 +81,7 @@ class CardrulesAECEnv(AECEnv):
     `make_env` (or `interpreter.envs.pettingzoo_env`)."""
 
     def __init__(self, rules, seed: int | None = None, render_mode: str | None = None, illegal: str = "raise",
-                 copies: dict[str, int] | None = None, reward: str = "win") -> None:
+                 copies: dict[str, int] | None = None, reward: str = "rules") -> None:
         super().__init__()
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not {illegal!r}")
@@ -196,7 +198,10 @@ class CardrulesAECEnv(AECEnv):
         result = self.game.result
         winner = None if result.winner is None else self.possible_agents[result.winner - 1]
         for agent in self.agents:
-            self.rewards[agent] = 0.0 if winner is None else (1.0 if agent == winner else -1.0)
+            if self.reward_scheme == "rules":
+                self.rewards[agent] = self.rules.reward(self.game, self._seats[agent])
+            else:
+                self.rewards[agent] = 0.0 if winner is None else (1.0 if agent == winner else -1.0)
         self._end({"winner": winner, "reason": result.reason})
 
     def _end(self, result: dict[str, Any]) -> None:
@@ -314,12 +319,13 @@ def _action_id(action: Any) -> int | None:
 
 
 def make_env(ruleset: str, options: dict | None = None, seed: int | None = None, render_mode: str | None = None,
-             illegal: str = "raise", copies: dict[str, int] | None = None, reward: str = "win") -> CardrulesAECEnv:
+             illegal: str = "raise", copies: dict[str, int] | None = None, reward: str = "rules") -> CardrulesAECEnv:
     """The ruleset (a shipped game's name or a path, with its options) as a PettingZoo AEC environment.
 
     `seed` seeds the environment's own generator, which draws each game's seed when `reset` gets
     none; `illegal` is "raise" or "penalize" (see the module's docstring); `copies` raises the
-    ordinals of the action space for card names ({name: N}); `reward` is "win". An unknown or
-    broken ruleset raises the loader's CardrulesError."""
+    ordinals of the action space for card names ({name: N}); `reward` is "rules" (the ruleset's
+    `reward:`, else win/loss) or "win". An unknown or broken ruleset raises the loader's
+    CardrulesError."""
     return CardrulesAECEnv(load(ruleset, options=options), seed=seed, render_mode=render_mode, illegal=illegal,
                            copies=copies, reward=reward)

@@ -326,7 +326,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     known_events = {*ctx.events, *BUILTIN_EVENTS}
     errors.extend(_statistics_problems(ruleset, {**ctx.events, **{k: set(v) for k, v in BUILTIN_EVENTS.items()}}))
     stats = ruleset.statistics
-    for expr in (stats.score, *(e for _name, e in stats.counters)):
+    for expr in (stats.score, ruleset.reward, *(e for _name, e in stats.counters)):
         if expr is not None:
             checker.condition(expr, {EVALUATED_PLAYER})
     for end in ruleset.end:

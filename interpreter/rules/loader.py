@@ -439,6 +439,7 @@ class _Builder:
                 requires.append(Requirement(that, raw["message"], self.span("requires", i, "that")))
         evaluate = self.guarded(self.expression, d["evaluate"], "evaluate") if "evaluate" in d else None
         statistics = self.statistics(d.get("statistics") or {})
+        reward = self.guarded(self.expression, d["reward"], "reward") if "reward" in d else None
         decks = None
         if "decks" in d:
             decks = self.deck_rules(d["decks"], options)
@@ -450,7 +451,8 @@ class _Builder:
             globals=globals_, player_attributes=player_attrs, card_types=card_types,
             events=dict(d.get("events") or {}), modules=modules, card_modules=card_modules, setup=setup or (),
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
-            step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate, statistics=statistics)
+            step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate, statistics=statistics,
+            reward=reward)
         if self.deck_format_option is not None:
             ruleset.extra["deck_format_option"] = self.deck_format_option
         from .checker import check_ruleset

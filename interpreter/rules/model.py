@@ -170,6 +170,7 @@ class Ruleset:
     step_budget: int = 200_000
     evaluate: ast.Expr | None = None  # how well player `p` stands (see `Rules.evaluate`)
     statistics: Statistics = field(default_factory=Statistics)
+    reward: ast.Expr | None = None  # what player `p` scores at the end (see `Rules.reward`)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def code_nodes(self):
