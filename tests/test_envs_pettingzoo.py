@@ -17,6 +17,7 @@ pytest.importorskip("pettingzoo")
 
 import numpy as np  # noqa: E402  (after the skip: numpy comes with the extra)
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from playout import examples  # noqa: E402  (tests/helpers: the suite plays a tenth of the long run)
 
 from interpreter import CardrulesError, load  # noqa: E402
 from interpreter.envs import ActionSpaceError, ObservationEncoding, pettingzoo_env  # noqa: E402
@@ -25,7 +26,7 @@ from interpreter.envs.pettingzoo_env import EnvFinishedError, IllegalActionError
 GAMES = ("initiative", "lanes", "bases")
 # agent_iter steps of the API and seed tests: 2 * cycles, enough for a whole random game of each
 CYCLES = {"initiative": 100, "lanes": 100, "bases": 300}
-RANDOM_GAMES = 200
+RANDOM_GAMES = examples(200)  # 20 in CI, 200 in the long run (CARDRULES_LONG=1)
 MISSING_EXTRA = "the PettingZoo adapter needs the extra 'pettingzoo': pip install 'cardrules[pettingzoo]'"
 
 
