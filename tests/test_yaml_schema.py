@@ -292,7 +292,7 @@ def test_wrong_type(tmp_path):
         validate(data, marks, "ruleset")
     err = info.value
     assert err.span.line == line_of(text, "players: two")
-    assert err.message == "players: expected a whole number, got the text 'two'"
+    assert err.message == "players: expected a whole number or a mapping, got the text 'two'"
 
 
 def test_wrong_enum_value(tmp_path):

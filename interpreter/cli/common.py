@@ -33,9 +33,11 @@ def parse_option_pairs(pairs: Sequence[str] | None) -> dict[str, str]:
     return options
 
 
-def split_names(text: str | None, count: int, what: str, default: str) -> list[str]:
+def split_names(text: str | None, count: int, what: str, default: str,
+                player_range: tuple[int, int] | None = None) -> list[str]:
     """'random,human' -> one agent spec per seat ('mcts:iterations=50,c=1,random' is two, see
-    `split_agent_specs`); a single spec is used for every seat."""
+    `split_agent_specs`); a single spec is used for every seat. `player_range`: the numbers of
+    players the ruleset may be loaded with, for the hint when the count is wrong."""
     from ..agents import split_agent_specs
 
     names = split_agent_specs(text or default)
@@ -44,15 +46,19 @@ def split_names(text: str | None, count: int, what: str, default: str) -> list[s
     if len(names) == 1:
         names = names * count
     if len(names) != count:
-        raise UsageError(f"{what}: this game has {count} players, but {len(names)} were given ({text})")
+        low, high = player_range or (count, count)
+        hint = (f"; for {len(names)} players add --option players={len(names)} (it takes {low} to {high})"
+                if low <= len(names) <= high else f" (it is played by {low} to {high})" if low < high else "")
+        raise UsageError(f"{what}: this game has {count} players, but {len(names)} were given ({text}){hint}")
     return names
 
 
-def batch_agents(text: str | None, count: int, command: str) -> list[str]:
+def batch_agents(text: str | None, count: int, command: str,
+                 player_range: tuple[int, int] | None = None) -> list[str]:
     """The agents of a batch, one per seat, each spec checked (a usage error before any game)."""
     from ..agents import make_agent
 
-    names = split_names(text, count, "--agents", "random")
+    names = split_names(text, count, "--agents", "random", player_range)
     if any(n.lower() == "human" for n in names):
         raise UsageError(f"--agents: {command} plays without a person; use random, greedy, mcts or your own")
     for name in names:

@@ -52,7 +52,7 @@ def run_compare(args) -> int:
     base_rules, _ = rules_for(base)
     variant_rules, _ = rules_for(variant)
     _same_game(base_rules, variant_rules, args)
-    agents = tuple(batch_agents(args.agents, base_rules.player_count, "compare"))
+    agents = tuple(batch_agents(args.agents, base_rules.player_count, "compare", base_rules.player_range))
     base = BatchSpec(**{**base.__dict__, "agents": agents})
     variant = BatchSpec(**{**variant.__dict__, "agents": agents})
     changed = _changed_cards(base_rules, variant_rules, replace)

@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
 
         options = parse_option_pairs(args.option)
         rules = _load(args)
-        names = batch_agents(args.agents, rules.player_count, "simulate")
+        names = batch_agents(args.agents, rules.player_count, "simulate", rules.player_range)
         if args.address is not None and args.backend != "ray":
             raise UsageError("--address is for --backend ray")
         return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json,

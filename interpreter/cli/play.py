@@ -5,8 +5,10 @@ Lines printed: "turn N" at each turn start, each event through the ruleset's tem
 "name: key=value, ..."), each decision as "P1 chooses: <label>", and the result.
 
 When a human plays, the printed lines are masked for them: a card they may not see (a card in a
-zone their observation shows as a count) is printed as "a hidden card", and another player's
-decision about such cards as "P2 chooses (hidden)".
+zone their observation shows as a count) is printed as "a hidden card", another player's
+decision about such cards, or with a private prompt (`observation: {private_prompts}`), as
+"P2 chooses (hidden)", and an event no human witnessed (its declared `visibility`) is not
+printed.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from ..agents import HumanQuit, answer_of, make_agent, view_of
 from ..lang.values import CardRef, PlayerRef
 from ..logs import write_log
+from ..rules.observing import witness_argument
 from .common import agent_seed, split_names
 
 TURN_EVENT = "turn_start"  # emitted by the core at every turn start
@@ -110,10 +113,21 @@ class Printer:
         self.thought = thought
         if seat in self.humans:
             self.decision_text = ""  # the human saw their own answer
-        elif self.humans and any(c.id in self.hidden() for c in _cards_in(option.value)):
+        elif self.humans and (any(c.id in self.hidden() for c in _cards_in(option.value))
+                              or self.game.pending is not None and self.game.rules.is_private(self.game.pending)):
             self.decision_text = f"P{seat} chooses (hidden)"
         else:
             self.decision_text = None
+
+    def witnessed(self, name: str, args: dict) -> bool:
+        """Whether a human player witnessed this event, by its declared visibility (every event
+        when nobody plays in person)."""
+        seen_by = self.game.rules.ruleset.observing.event_visibility.get(name)
+        if seen_by is None or not self.humans:
+            return True
+        argument = witness_argument(seen_by)
+        who = args.get(argument) if argument else None
+        return isinstance(who, PlayerRef) and who.seat in self.humans
 
     def flush(self) -> None:
         entries = self.game.log_entries
@@ -126,7 +140,7 @@ class Printer:
         for entry in new:
             kind = entry[0]
             if kind == "event":
-                line = event_line(events, entry[1], entry[2], hidden)
+                line = event_line(events, entry[1], entry[2], hidden) if self.witnessed(entry[1], entry[2]) else None
             elif kind == "decision":
                 if self.decision_text is not None:
                     line = self.decision_text or None
@@ -154,7 +168,7 @@ def thinking_line(agent, seat: int, name: str) -> str | None:
 
 def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | None, quiet: bool) -> int:
     out = sys.stdout
-    names = split_names(players_arg, rules.player_count, "--players", "random")
+    names = split_names(players_arg, rules.player_count, "--players", "random", rules.player_range)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     agents = [make_agent(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names, start=1)]

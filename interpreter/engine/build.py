@@ -14,12 +14,14 @@ from typing import Any
 from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, RuntimeRuleError, Span, did_you_mean
 from ..lang import ast
 from ..lang.analysis import constant
+from ..lang.checker import BUILTIN_EVENTS
 from ..lang.compiler import SET_UP_START, Compiler
 from ..lang.runtime import Frame, Names
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
-from ..rules.checker import Definitions, label_fields
+from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
 from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
+from ..rules.observing import HIDDEN, witness_argument, written_prompts
 from .game import Game, GameWatcher
 from .places import Place, place_of, rule_places
 from .playout import RULE_ERRORS
@@ -43,6 +45,8 @@ class Rules:
         self.title = ruleset.title
         self.options = dict(ruleset.options)
         self.player_count = ruleset.player_count
+        # the numbers of players this ruleset may be loaded with (`--option players=N`)
+        self.player_range = ruleset.player_range or (ruleset.player_count, ruleset.player_count)
         self.step_budget = ruleset.step_budget
         self.turn_active = ruleset.turn_active
         self.zones = ruleset.zones
@@ -65,6 +69,9 @@ class Rules:
         self.player_defaults = {n: _copy(s.default) for n, s in ruleset.player_attributes.items()}
         self.player_clamps = {n: s.clamp for n, s in ruleset.player_attributes.items() if s.clamp}
         self.global_defaults = {n: _copy(s.default) for n, s in ruleset.globals.items()}
+        # the values text attributes declared with `values:` may hold (`Game.allowed_value`)
+        self.player_values = {n: s.values for n, s in ruleset.player_attributes.items() if s.values is not None}
+        self.global_values = {n: s.values for n, s in ruleset.globals.items() if s.values is not None}
         self.root_frame = Frame(None, {})
 
         triggers, replaced = _ability_events(defs)
@@ -87,6 +94,8 @@ class Rules:
         names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
                       set(defs.cards), ruleset.player_count, set(triggers), replaced, ending)
         names.wanted_events = self.wanted_events
+        # who witnesses each event (observations' `seen`; see `Game.witness`)
+        self.event_witnesses = names.witnessed_events = _event_witnesses(ruleset)
         for node in _ability_nodes(defs):
             if isinstance(node, ast.Replacement):
                 names.replacement_bodies.setdefault(node.event, []).append(node.body)
@@ -101,6 +110,8 @@ class Rules:
         every = set(ruleset.player_attributes) | set(ruleset.globals) | {
             n for t in ruleset.card_types.values() for n in t.attributes}
         names.plain_attributes = every - clamped - self.static_reads
+        self.enumerated_attributes = frozenset(a.name for a in _declared_attributes(ruleset) if a.values is not None)
+        names.enumerated_attributes = set(self.enumerated_attributes)
         names.limited_attributes = _uniform_limits(ruleset, clamped - self.static_reads)
         if ending is not None:
             names.quiet_events = set(ruleset.events) - set(triggers) - ending - self.wanted_events
@@ -111,6 +122,8 @@ class Rules:
         names.card_attributes = set().union(*names.type_attributes.values())
         names.player_valued = {"active", "controller", "owner"} | {
             a.name for a in _declared_attributes(ruleset) if a.type == "player"}
+        names.held = held_slots(ruleset)
+        names.kinds = value_kinds(ruleset, defs)
         compiler = Compiler(names)
         compiler.compile_all()
         self.compiler = compiler
@@ -165,6 +178,11 @@ class Rules:
         self._reward = compiler.expression(ruleset.reward) if ruleset.reward is not None else None
         self.decision_sites = decision_sites(ruleset)
         self._sites = {site_key(site.span): site for site in self.decision_sites}
+        # the `choose` and `may` asked with a private prompt (`is_private`): their spans, in order,
+        # and their site keys
+        self.private_points = _private_points(ruleset)
+        self.private_sites = frozenset(site_key(span) for span in self.private_points)
+        self.seen_count = ruleset.observing.seen  # events an observation lists (`seen`)
 
         self.main, self.phase_pcs, self.set_up_start = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
         self.set_up_pc = self.phase_pcs.pop(SET_UP_START, 0)  # where a game goes on after that start
@@ -187,6 +205,7 @@ class Rules:
         # a new card's attribute dict, copied by Game.new_card (which sets owner, controller, stamp)
         defn.new_state = {**initial, PART: None, ATTACHED: None, CONTROLLER: None, OWNER: None, STAMP: 0}
         defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
+        defn.allowed_values = {n: s.values for n, s in ctype.attributes.items() if s.values is not None}
         defn.label = ctype.label
         defn.keyword_names = frozenset(k for k, _args in defn.keywords)
         defn.label_fields = label_fields(ctype.label)  # (the loader checked the template)
@@ -226,6 +245,11 @@ class Rules:
             raise ErrorList(errors) if len(errors) > 1 else errors[0]
 
     # ------------------------------------------------------------------ games
+    def is_private(self, pending) -> bool:
+        """Whether only the deciding player may see this decision's prompt and site (its prompt
+        is one of the ruleset's `observation: {private_prompts}`)."""
+        return bool(self.private_sites) and site_key(pending.span) in self.private_sites
+
     def site_of(self, pending) -> DecisionSite | None:
         """The `choose` a decision comes from (None for one the rules' code did not ask)."""
         return self._sites.get(site_key(pending.span))
@@ -466,6 +490,29 @@ def _copy_of(prototype: Game, seed: int, decks: list[Deck], log: bool) -> Game:
     game.logging = log
     game.decks = decks
     return game
+
+
+def _event_witnesses(ruleset: Ruleset) -> dict[str, str]:
+    """Who witnesses each event the rules declare or emit (see rules/observing.py): "" for every
+    player, else the argument that names the one player who does. Events nobody witnesses
+    (`hidden`) and the built-in ones (emitted only when a rule waits for them) are left out."""
+    visibility = ruleset.observing.event_visibility
+    names = set(ruleset.events) | {node.event for node in ruleset.code_nodes() if isinstance(node, ast.Emit)}
+    witnesses = {}
+    for name in sorted(names - set(BUILTIN_EVENTS)):
+        seen_by = visibility.get(name)
+        if seen_by != HIDDEN:
+            witnesses[name] = (witness_argument(seen_by) if seen_by else None) or ""
+    return witnesses
+
+
+def _private_points(ruleset: Ruleset) -> tuple[Span, ...]:
+    """The spans of every `choose` and `may` asked with a private prompt, in the order of their
+    place (file, line, column)."""
+    private = set(ruleset.observing.private_prompts)
+    spans = {site_key(node.span): node.span for prompt, nodes in written_prompts(ruleset).items()
+             if prompt in private for node in nodes}
+    return tuple(spans[key] for key in sorted(spans))
 
 
 def _keep(cache: dict, key: tuple, value) -> None:

@@ -16,7 +16,9 @@ true state:
   attributes it has): the types of referred hidden cards are the one thing kept;
 - the random generator is a new one, seeded from `rng`: the true game's generator would tell
   the order of future shuffles and draws;
-- the log is dropped (it names hidden cards) and the copy logs nothing.
+- the log is dropped (it names hidden cards) and the copy logs nothing; of the events players
+  witnessed (`Game.seen`), the copy keeps the latest ones `seat` witnessed, as many as an
+  observation lists, and drops those others witnessed alone.
 
 The hidden cards are put in order of their ids before they are shuffled, and ids do not tell
 a hidden card's place: so two games that differ only in where their hidden cards are give the
@@ -50,6 +52,7 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     new.log_entries = []
     new.logging = False
     new.seed = None
+    new.seen = _witnessed_by(game.seen, seat, game.rules.seen_count)
     pinned, referenced, holders = _references(new)
     places = _hidden_places(new, seat, pinned)
     mapping: dict[int, CardRef] = {}
@@ -68,6 +71,21 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     new.static_layout += 1
     new.listener_layout += 1
     return new
+
+
+def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
+    """The latest `limit` events of a chain of witnessed events (`Game.seen`) that `seat`
+    witnessed, as a chain of their own: what `seat`'s observation lists, nothing more."""
+    kept = []
+    cell = chain
+    while cell is not None and len(kept) < limit:
+        if cell[2] == 0 or cell[2] == seat:
+            kept.append(cell)
+        cell = cell[3]
+    out = None
+    for name, args, witness, _older in reversed(kept):
+        out = (name, args, witness, out)
+    return out
 
 
 def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> list[CardRef]:

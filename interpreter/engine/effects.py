@@ -1,16 +1,18 @@
-"""Continuous effects: static abilities, temporary modifiers and keyword grants.
+"""Continuous effects: static abilities, temporary modifiers and keyword grants; attribute limits.
 
 `ContinuousEffects` is a part of `Game`: it works out which static effects are active (cards in
 active zones, in timestamp order), what they apply to (cached per state version), an attribute's
-value through them, and the keywords a card has (printed, granted, temporary).
+value through them, and the keywords a card has (printed, granted, temporary). `clamp` holds a
+number within an attribute's `min`/`max`; `allowed_value` refuses a text outside its `values:`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import did_you_mean
 from ..lang.runtime import Frame
-from ..lang.values import CONTROLLER, PART, STAMP, CardRef
+from ..lang.values import CONTROLLER, PART, STAMP, CardRef, PlayerRef
 
 
 class ContinuousEffects:
@@ -83,7 +85,28 @@ class ContinuousEffects:
         lo_hi = clamps.get(name)
         return clamp(value, lo_hi) if lo_hi is not None else value
 
+    def allowed_value(self, obj, name: str, value):
+        """The value, if the attribute of obj that it is written to may hold it: an attribute
+        declared with `values:` holds one of them, or none. Any other value stops the game with
+        a runtime error at the rule statement writing it (the write is refused, not adjusted)."""
+        if value is None:
+            return value
+        if type(obj) is CardRef:
+            allowed, whose = obj.defn.allowed_values.get(name), f"of {obj.defn.name} "
+        elif type(obj) is PlayerRef:
+            allowed, whose = self.rules.player_values.get(name), f"of P{obj.seat} "
+        elif obj is self.GAME:
+            allowed, whose = self.rules.global_values.get(name), "of the game "
+        else:
+            return value
+        if allowed is None or value in allowed:
+            return value
+        self.runtime_error(f"attribute {name!r} {whose}takes one of {', '.join(allowed)}, not {value!r}"
+                           + (did_you_mean(value, allowed) if isinstance(value, str) else ""))
+
     def add_temporary_modifier(self, obj, attr: str, mode: str, amount, until: str, f) -> None:
+        if mode == "to" and attr in self.rules.enumerated_attributes:
+            amount = self.allowed_value(obj, attr, amount)
         self.clock += 1
         self.temp_mods.append((obj, attr, mode, amount, until, self.clock))
         if attr in self.rules.static_reads:  # static abilities that read it must look again

@@ -119,6 +119,10 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         self.static_layout = 0
         self.listener_layout = 0
         self.revealed: set[int] = set()
+        # the events players witnessed, newest first, as a chain of cells (name, args, seat,
+        # older cell): seat 0 for an event every player witnessed, else its one witness (see
+        # `witness`). Never changed, so shared by copies: a copy costs nothing, an event a tuple
+        self.seen: tuple | None = None
         self.attached_ids: set[int] = set()  # cards attached to something (see `attachments`)
         self._static_version = -1
         self._static_index: dict[str, list] = {}
@@ -289,9 +293,10 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         return determinize(self, player if isinstance(player, int) else player.seat, rng)
 
     def observation(self, player: int | PlayerRef, detail: bool = True) -> dict:
-        """What the player may see, as plain JSON (see engine/observe.py); `detail=False` leaves
-        out the attributes of the cards seen (their names stay) and the labels of the player's
-        options (their number stays), which is much cheaper."""
+        """What the player may see, as plain JSON (see engine/observe.py), with the latest events
+        they witnessed (`seen`); `detail=False` leaves out the attributes of the cards seen
+        (their names stay), the labels of the player's options (their number stays) and the
+        events seen, which is much cheaper."""
         from .observe import observation
 
         return observation(self, player if isinstance(player, int) else player.seat, detail)
@@ -388,6 +393,8 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
 
     def _located(self, err: Exception, f: Frame) -> RuntimeRuleError:
         """A Python error inside rule code, turned into an error at the rule's statement."""
+        if type(err) is RecursionError:
+            return self.too_deep(err, f)
         span = self.rules.compiler.gen.ns.span_of(err) or f.code.span
         card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
         return RuntimeRuleError(f"{type(err).__name__}: {err} in {self._code_at(span, f)}{card}", span)
@@ -645,7 +652,7 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
             if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
             self.clock = d[STAMP] = self.clock + 1
-            if self.revealed and old[0] != key[0]:
+            if self.revealed:  # (what was shown stays shown in its zone only: see `reveal`)
                 self.revealed.discard(cid)
             if old in rules.watched_keys or key in rules.watched_keys:
                 self._rearranged(card.defn)
@@ -717,6 +724,8 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
             self._rearranged(card.defn)
 
     def reveal(self, what) -> None:
+        """Show cards to every player until each moves to another zone (another name, owner or
+        row: a card passed face down from one hand to another is hidden again)."""
         for c in what if isinstance(what, list) else [what]:
             if isinstance(c, CardRef):
                 self.revealed.add(c.id)
@@ -966,6 +975,11 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         rules = self.rules
         if self.logging:
             self.log_entries.append(("event", name, args))
+        witnessed = rules.event_witnesses.get(name)
+        if witnessed == "":  # (every player witnesses it: `witness`, in short)
+            self.seen = (name, args, 0, self.seen)
+        elif witnessed is not None:
+            self.witness(name, args)
         if name in rules.until_events:  # temporary effects that last until this event end
             if self.temp_mods:
                 kept = [m for m in self.temp_mods if m[4] != name]
@@ -991,6 +1005,19 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
                 if ability.condition is None or ability.condition(self, frame):
                     triggered.append(frame)
             self.frames.extend(reversed(triggered))
+
+    def witness(self, name: str, args: dict) -> None:
+        """Record an event for the observations of the players who witness it (`seen`, see
+        `Rules.event_witnesses`): every player, or the one in the argument its visibility names
+        (nobody if that holds no player). Its cards are shown, when an observation lists it, by
+        where they are then, as anywhere else."""
+        argument = self.rules.event_witnesses[name]
+        if not argument:
+            self.seen = (name, args, 0, self.seen)
+            return
+        who = args.get(argument)
+        if type(who) is PlayerRef:
+            self.seen = (name, args, who.seat, self.seen)
 
     def end_by_check(self, event: str, index: int) -> None:
         """End the game by the end condition (of those checked after event) at index, which

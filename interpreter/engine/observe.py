@@ -1,9 +1,14 @@
 """What one player may see: computed from the zones' and attributes' declared visibility.
 
 Nothing here knows a game: a zone is shown card by card when it is public, or owned by the
-viewer with visibility `owner`; otherwise only its size. Player attributes with visibility
-`owner` are shown to their owner only, `hidden` to nobody. A pending decision of another player
-shows who decides, not the options.
+viewer with visibility `owner`; otherwise only its size and the cards revealed since they came
+into it. Player attributes with visibility `owner` are shown to their owner only, `hidden` to
+nobody. A card held anywhere else (a global, an attribute, an event's argument) is shown where
+the card itself may be seen: in a zone the viewer sees, revealed, or gone from the game;
+otherwise it is `{"card": "hidden"}`. A pending decision of another player shows who decides,
+not the options; and if its prompt is private (`observation: {private_prompts}`), not its
+prompt nor its site either. `seen` lists the latest events the viewer witnessed (see
+`Game.witness`), oldest first, their cards shown as anywhere else.
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ def _visible_card(game: Game, card: CardRef, viewer: int) -> bool:
 
 
 def _masked(game: Game, value: Any, viewer: int) -> Any:
-    """Card references in attribute values are shown only if the card itself is visible."""
+    """Card references in values (attributes, globals, events' arguments) are shown only if the
+    card itself is visible."""
     if isinstance(value, CardRef):
         return _public(value) if _visible_card(game, value, viewer) else {"card": "hidden"}
     if isinstance(value, AbilityRef):
@@ -53,6 +59,32 @@ def _masked(game: Game, value: Any, viewer: int) -> Any:
     if isinstance(value, dict):
         return {k: _masked(game, v, viewer) for k, v in value.items()}
     return _public(value)
+
+
+def seen_events(game: Game, viewer: int, limit: int | None = None) -> list[dict]:
+    """The latest events `viewer` witnessed (at most `limit`, by default the ruleset's
+    `observation: {seen}`), oldest first, as `{"event": name, "args": {...}}` with the cards
+    masked (see `_masked`). Walks back from the newest event: the cost is that of the events
+    listed, and of the events only others witnessed in between."""
+    if limit is None:
+        limit = game.rules.seen_count
+    found = []
+    cell = game.seen
+    while cell is not None and len(found) < limit:
+        name, args, seat, cell = cell
+        if seat == 0 or seat == viewer:
+            shown = {}
+            for k, v in args.items():
+                t = type(v)
+                if t is int or t is str or t is bool or v is None:
+                    shown[k] = v
+                elif t is PlayerRef:
+                    shown[k] = f"P{v.seat}"
+                else:
+                    shown[k] = _masked(game, v, viewer)
+            found.append({"event": name, "args": shown})
+    found.reverse()
+    return found
 
 
 def card_view(game: Game, card: CardRef, viewer: int, attributes: bool = True) -> dict:
@@ -73,8 +105,9 @@ def card_view(game: Game, card: CardRef, viewer: int, attributes: bool = True) -
 
 def observation(game: Game, viewer: int, detail: bool = True) -> dict:
     """What `viewer` may see (see the module). Without `detail`, each card seen shows only its id,
-    name and type, and the viewer's decision the number of its options, not each one: the same
-    visibility, for readers that need no more (a fixed encoding), at a fraction of the cost."""
+    name and type, the viewer's decision the number of its options, not each one, and the events
+    seen are left out: the same visibility, for readers that need no more (a fixed encoding), at
+    a fraction of the cost."""
     rules = game.rules
     players = []
     for p in game.players:
@@ -101,14 +134,17 @@ def observation(game: Game, viewer: int, detail: bool = True) -> dict:
     decision = None
     if game.pending is not None:
         p = game.pending
-        site = rules.site_of(p)
-        decision = {"player": p.seat, "prompt": p.prompt, "site": site.index if site is not None else None}
+        if p.seat != viewer and rules.is_private(p):
+            decision = {"player": p.seat, "prompt": None, "site": None}
+        else:
+            site = rules.site_of(p)
+            decision = {"player": p.seat, "prompt": p.prompt, "site": site.index if site is not None else None}
         if p.seat == viewer and detail:
             decision["options"] = [{"index": o.index, "id": o.id, "label": o.label} for o in p]
         elif p.seat == viewer:
             decision["option_count"] = len(p)
     gl = {k: _masked(game, v, viewer) for k, v in game.globals.items()}
-    return {
+    view = {
         "viewer": viewer,
         "turn": game.globals["turn"],
         "phase": game.globals["phase"],
@@ -118,3 +154,6 @@ def observation(game: Game, viewer: int, detail: bool = True) -> dict:
         "decision": decision,
         "result": game.result.to_dict() if game.result else None,
     }
+    if detail:
+        view["seen"] = seen_events(game, viewer)
+    return view

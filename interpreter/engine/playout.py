@@ -25,8 +25,11 @@ from .decisions import Pending, distinct_values
 if TYPE_CHECKING:
     from .game import Game
 
-# Python errors that rule code raises where a rule is wrong: reported at the rule (`Game._located`)
-RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError)
+# Python errors that rule code raises where a rule is wrong: reported at the rule (`Game._located`).
+# RecursionError: calls without end that nest as Python calls (a function that calls itself, rule
+# code in its rollout form), reported by `PlayingOut.too_deep`.
+RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError,
+               RecursionError)
 
 
 class _Abandoned(Exception):
@@ -96,18 +99,22 @@ class PlayingOut:
             self.halted = True
             raise interrupted from None
         except RecursionError as err:  # (the rollout form nests rule calls as Python calls)
-            self.broken = "rule code ran too deep"
-            self.halted = True
-            spans = Counter(self.rules.compiler.gen.ns.spans_of(err))  # (the statement that recurs most)
-            span = spans.most_common(1)[0][0] if spans else None
-            f = self.frames[-1]
-            card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
-            raise RuntimeRuleError(f"rule code ran too deep, calls or triggered abilities without end, in "
-                                   f"{self._code_at(span, f)}{card}", span) from None
+            raise self.too_deep(err, self.frames[-1]) from None
         finally:
             self.decide = None
             self.rolling = False
         return self.answered
+
+    def too_deep(self, err: RecursionError, f: Frame) -> RuntimeRuleError:
+        """Calls without end that nested as Python calls, as an error at the rule statement that
+        recurs most (in the procedure or function that holds it); the game cannot go on."""
+        self.broken = "rule code ran too deep"
+        self.halted = True
+        spans = Counter(self.rules.compiler.gen.ns.spans_of(err))
+        span = spans.most_common(1)[0][0] if spans else None
+        card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
+        return RuntimeRuleError(f"rule code ran too deep, calls or triggered abilities without end, in "
+                                f"{self._code_at(span, f)}{card}", span)
 
     def _not_rolling(self, done: str) -> None:
         if self.rolling:  # (the rules' state lives in Python locals: no frame holds where they are)

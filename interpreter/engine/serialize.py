@@ -14,6 +14,7 @@ from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
 from .decisions import Option, Pending
 from .game import GAME, OPTIONS, Game, Result
+from .sites import site_key
 
 FORMAT = 1
 
@@ -107,6 +108,9 @@ def game_to_json(game: Game) -> dict:
         site = game.rules.site_of(p)
         pending = {"seat": p.seat, "var": p.var, "prompt": p.prompt, "site": site.index if site else None,
                    "options": [[o.id, o.label, encode(o.value)] for o in p]}
+        if game.rules.is_private(p):  # (a `may` has no site: say which private decision it is)
+            keys = [site_key(span) for span in game.rules.private_points]
+            pending["private"] = keys.index(site_key(p.span))
     return {
         "format": FORMAT,
         "ruleset": game.rules.name,
@@ -129,8 +133,26 @@ def game_to_json(game: Game) -> dict:
         "next_id": game.next_id,
         "clock": game.clock,
         "revealed": sorted(game.revealed),
+        "seen": _seen_to_json(game.seen),
         "steps": game.steps,
     }
+
+
+def _seen_to_json(chain: tuple | None) -> list:
+    """The events players witnessed (`Game.seen`), oldest first: [name, args, seat]."""
+    out = []
+    while chain is not None:
+        name, args, seat, chain = chain
+        out.append([name, encode(args), seat])
+    out.reverse()
+    return out
+
+
+def _seen_from_json(entries: list, game: Game) -> tuple | None:
+    chain = None
+    for name, args, seat in entries:
+        chain = (name, decode(args, game), seat, chain)
+    return chain
 
 
 def game_from_json(data: dict, rules) -> Game:
@@ -167,6 +189,8 @@ def game_from_json(data: dict, rules) -> Game:
         game.pending = Pending.of_options(p["seat"], p["var"], p["prompt"], options)
         if p.get("site") is not None:  # (where it was asked: by site, as a file's path may differ)
             game.pending.span = rules.decision_sites[p["site"]].span
+        elif p.get("private") is not None:
+            game.pending.span = rules.private_points[p["private"]]
         game.halted = True
     if data["result"] is not None:
         r = data["result"]
@@ -176,6 +200,7 @@ def game_from_json(data: dict, rules) -> Game:
     game.next_id = data["next_id"]
     game.clock = data["clock"]
     game.revealed = set(data["revealed"])
+    game.seen = _seen_from_json(data.get("seen", []), game)
     game.attached_ids = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
     game.steps = data.get("steps", 0)
     game.version += 1

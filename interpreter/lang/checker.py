@@ -1,8 +1,10 @@
 """Check card and rule code against what a ruleset declares, before anything is compiled.
 
 Finds unknown names (locals, zones, procedures, functions, keywords, attributes, events, card
-names, types) with did-you-mean hints, wrong arity, `choose` where no decision can be taken,
-`break` outside a loop and assignments to things that cannot be set. All errors of a load are
+names, types) with did-you-mean hints, wrong arity, zones written with the arguments of another
+kind of zone, `choose` where no decision can be taken, `break` outside a loop, assignments to
+things that cannot be set, and values of a known wrong type (see kinds.py) written into a global
+or an attribute. All errors of a load are
 collected and reported together, each with file:line:col.
 """
 
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Span, ValidationError, did_you_mean
 from . import ast
+from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
 from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
 
@@ -34,6 +37,10 @@ class Context:
     events: dict[str, set[str]] = field(default_factory=dict)  # event -> argument names
     card_names: set[str] = field(default_factory=set)
     card_types: set[str] = field(default_factory=set)
+    # the kinds of values, and what each global ("game", name) and attribute ("attribute", name)
+    # holds with where it is declared: a value of a known wrong kind is refused
+    kinds: Kinds | None = None
+    held: dict[tuple[str, str], tuple[Held, Span | None]] = field(default_factory=dict)
 
 
 class Checker:
@@ -138,6 +145,8 @@ class Checker:
         elif isinstance(s, ast.Assign):
             e(s.value, scope)
             t = s.target
+            if isinstance(t, ast.Attribute):
+                self.written(t, s.op, s.value, scope)
             if isinstance(t, ast.Name):
                 if t.id in CONTEXT_NAMES:
                     self.error(f"cannot assign to {t.id!r}", t.span)
@@ -190,6 +199,8 @@ class Checker:
             for a in s.attrs:
                 if a.name not in self.ctx.attributes:
                     self.error(f"unknown attribute {a.name!r}{did_you_mean(a.name, self.ctx.attributes)}", a.span)
+                else:
+                    self.written(ast.Attribute(ast.Name("self"), a.name), "=", a.value, scope)
                 e(a.value, scope)
             if s.bind:
                 scope.add(s.bind)
@@ -225,6 +236,37 @@ class Checker:
         elif isinstance(s, (ast.Win, ast.Lose)):
             e(s.player, scope)
 
+    def written(self, target: ast.Attribute, op: str, value: ast.Expr, scope: set[str]) -> None:
+        """A value whose kind the code says must fit the type of the global or attribute it is
+        written into (`+=` and `-=` of a number add a number)."""
+        if self.ctx.kinds is None:
+            return
+        kind = self.ctx.kinds.of(value, scope)
+        if kind is None or kind == "none":
+            return
+        obj = target.obj
+        if isinstance(obj, ast.Name) and obj.id in ("options", "event"):
+            return
+        game = isinstance(obj, ast.Name) and obj.id == "game"
+        slot = self.ctx.held.get(("game" if game else "attribute", target.name))
+        if slot is not None:
+            held, span = slot
+            what, declared, where = held.what, held.declared, f" at {span}" if span is not None else ""
+        elif target.name in WRITABLE_PROPERTIES and not game:
+            what, declared, where = f"'{target.name}'", frozenset([PROPERTY_KINDS[target.name]]), ""
+        else:
+            return
+        if op == "=":
+            if kind in declared:
+                return
+            message = f"cannot set {what} to {KIND_WORDS[kind]}"
+        elif declared == {"int"} and kind != "int":
+            message = f"cannot {'add' if op == '+=' else 'subtract'} {KIND_WORDS[kind]} {'to' if op == '+=' else 'from'} {what}"
+        else:
+            return
+        self.error(f"{message}: it holds {held_words(declared)}", value.span,
+                   f"{what} is declared{where}" if where else "")
+
     def prompt_fields(self, text: str | None, scope: set[str], span: Span) -> None:
         """`{name}` and `{name.attr}` in a prompt must name a value in scope."""
         if not text or "{" not in text:
@@ -252,6 +294,9 @@ class Checker:
                        f"{did_you_mean(event, [*self.ctx.events, *BUILTIN_EVENTS])}", span)
 
     def zone_ref(self, z: ast.Expr, scope: set[str], need_one: bool) -> None:
+        if isinstance(z, ast.Name) and z.id in self.ctx.zones and z.id not in scope:
+            self.error(self.zone_usage(z.id), z.span)
+            return
         if not (isinstance(z, ast.Call) and z.func in self.ctx.zones):
             name = z.func if isinstance(z, ast.Call) else (z.id if isinstance(z, ast.Name) else "")
             self.error(f"expected a zone, such as hand(you){did_you_mean(name, self.ctx.zones) if name else ''}",
@@ -259,15 +304,36 @@ class Checker:
             return
         self.zone_call(z, scope, need_one)
 
+    def zone_usage(self, name: str) -> str:
+        """What kind of zone a name is, and how code names one of its kind."""
+        per_player, rows = self.ctx.zones[name]
+        row = f'"{rows[0]}"' if rows else ""
+        if per_player and rows:
+            return f"{name!r} is a zone of each player, made of rows: write {name}(p, {row})"
+        if per_player:
+            return f"{name!r} is a zone of each player: write {name}(p)"
+        if rows:
+            return f"{name!r} is a shared zone made of rows: write {name}({row}) with no player"
+        return f"{name!r} is a shared zone: write {name}() with no player"
+
     def zone_call(self, z: ast.Call, scope: set[str], need_one: bool) -> None:
         per_player, rows = self.ctx.zones[z.func]
         want = int(per_player) + int(bool(rows))
-        if need_one and len(z.args) != want:
-            parts = (["a player"] if per_player else []) + (["a row"] if rows else [])
-            self.error(f"zone {z.func!r} needs {' and '.join(parts) or 'no argument'} here, "
-                       f"like {z.func}({', '.join(['you'] * per_player + [repr(r) for r in rows[:1]])})", z.span)
-        elif len(z.args) > want:
-            self.error(f"zone {z.func!r} takes at most {want} argument(s)", z.span)
+        kinds = [self.ctx.kinds.of(a, scope) if self.ctx.kinds is not None else None for a in z.args]
+        if len(z.args) > want:  # (a player for a shared zone, most often)
+            self.error(self.zone_usage(z.func), z.span)
+        elif per_player and z.args and kinds[0] not in (None, "none", "player"):
+            self.error(self.zone_usage(z.func), z.args[0].span, f"the first argument of {z.func}(...) is its player")
+        elif not per_player and rows and z.args and kinds[0] == "player":
+            self.error(self.zone_usage(z.func), z.args[0].span)
+        elif need_one and len(z.args) < want:
+            if per_player and rows and len(z.args) == 1:
+                self.error(f"zone {z.func!r} is made of rows ({', '.join(rows)}): say which here, like "
+                           f'{z.func}(p, "{rows[0]}")', z.span)
+            else:
+                self.error(self.zone_usage(z.func), z.span,
+                           f"{z.func}() with no player is every player's cards, and only an expression may read it"
+                           if per_player else "")
         if rows and len(z.args) == want and isinstance(z.args[-1], ast.StrLit) and z.args[-1].value not in rows:
             row = z.args[-1]
             self.error(f"zone {z.func!r} has no row {row.value!r}{did_you_mean(row.value, rows)}", row.span,
@@ -330,12 +396,13 @@ class Checker:
         if isinstance(e, ast.Name):
             if e.id in scope or e.id in CONTEXT_NAMES or e.id in ctx.keywords:
                 return
-            known = [*scope, *CONTEXT_NAMES]
-            hint = ""
             if e.id in ctx.zones:
-                hint = f"a zone needs its player: {e.id}(you), or {e.id}() for every player's"
-            elif e.id in ctx.procedures or e.id in ctx.functions:
-                hint = f"call it: {e.id}(...)"
+                per_player = ctx.zones[e.id][0]
+                self.error(self.zone_usage(e.id), e.span,
+                           f"{e.id}() with no player is every player's cards together" if per_player else "")
+                return
+            known = [*scope, *CONTEXT_NAMES]
+            hint = f"call it: {e.id}(...)" if e.id in ctx.procedures or e.id in ctx.functions else ""
             self.error(f"unknown name {e.id!r}{did_you_mean(e.id, known)}", e.span, hint)
         elif isinstance(e, ast.Attribute):
             self.expr(e.obj, scope, choose_ok)

@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import Span, ValidationError
 from . import ast
 from .analysis import children, local_bindings
+from .kinds import refuse
 from .rollout import RolloutStatements
 from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, Frame, _as_list, _index
 from .values import (
@@ -133,7 +134,7 @@ class Namespace:
             "_is_int": _is_int, "_is_of_type": _is_of_type,
             "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
             "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef,
-            "_Labelled": Labelled, "_ONE": (0,),
+            "_Labelled": Labelled, "_ONE": (0,), "_refuse": refuse,
         }
         for name, (_lo, _hi, fn) in BUILTIN_FUNCTIONS.items():
             self.values["_bf_" + name] = fn
@@ -1241,7 +1242,23 @@ class CodeGenerator(RolloutStatements):
 
     def s_Assign(self, s: ast.Assign, scope, loop_depth, mode):
         before, value = self.lowered(s.value, scope, mode)
+        target = s.target
+        if s.op == "=" and isinstance(target, ast.Attribute):
+            if isinstance(target.obj, ast.Name) and target.obj.id == "game" and "game" not in scope.names:
+                value = self.typed(value, s.value, ("game", target.name), scope)
+            else:
+                value = self.typed(value, s.value, ("attribute", target.name), scope)
         return [*before, *self._assigned(s, value, scope)]
+
+    def typed(self, value: str, e: ast.Expr, slot: tuple[str, str], scope: Scope) -> str:
+        """The source of a value written into a typed global or attribute: tested to be of its
+        type (else the game stops at the statement) unless the code says what kind it is (the
+        checker has refused a wrong kind at load)."""
+        held = self.names.held.get(slot)
+        if held is None or self.names.kinds is None or self.names.kinds.of(e, scope.names.keys()) is not None:
+            return value
+        v = self.temp("_v")
+        return f"({v} if type({v} := {value}) in {self.const(held.types)} else _refuse({v}, {self.const(held)}, g))"
 
     def _assigned(self, s: ast.Assign, value: str, scope: Scope) -> list[str]:
         target = s.target
@@ -1253,6 +1270,10 @@ class CodeGenerator(RolloutStatements):
         assert isinstance(target, ast.Attribute)
         attr = literal(target.name)
         obj = self.ex(target.obj, scope)
+        if target.name in self.names.enumerated_attributes:  # every write checked against `values:`
+            o = self.temp()
+            new = value if s.op == "=" else f"g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value}"
+            return [f"{o} = {obj}", f"g.write({o}, {attr}, g.allowed_value({o}, {attr}, {new}))"]
         limits = self.names.limited_attributes.get(target.name)
         if target.name in self.names.plain_attributes or limits is not None:
             return self._plain_write(target, obj, attr, s.op, value, scope, limits)
@@ -1449,9 +1470,16 @@ class CodeGenerator(RolloutStatements):
 
     def s_Create(self, s: ast.Create, scope, loop_depth, mode):
         key = self.temp()
-        attrs = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.attrs)
-        made = f"g.create({self.ex(s.card_name, scope)}, {key}, {{{attrs}}}, f)"
+        attrs = ", ".join(f"{literal(a.name)}: {self.typed(self.ex(a.value, scope), a.value, ('attribute', a.name), scope)}"
+                          for a in s.attrs)
         lines = [f"{key} = {self.zone_key(s.zone, scope)}"]
+        checked = [a.name for a in s.attrs if a.name in self.names.enumerated_attributes]
+        if checked:  # the values given for attributes declared with `values:`, checked on the new card
+            given, card = self.temp(), self.temp()
+            lines += [f"{given} = {{{attrs}}}", f"{card} = g.create({self.ex(s.card_name, scope)}, {key}, {given}, f)",
+                      *(f"g.allowed_value({card}, {literal(n)}, {given}[{literal(n)}])" for n in checked)]
+            return [*lines, f"{scope.bind(s.bind)} = {card}"] if s.bind is not None else lines
+        made = f"g.create({self.ex(s.card_name, scope)}, {key}, {{{attrs}}}, f)"
         lines.append(f"{scope.bind(s.bind)} = {made}" if s.bind is not None else made)
         return lines
 
@@ -1461,6 +1489,13 @@ class CodeGenerator(RolloutStatements):
     def s_Emit(self, s: ast.Emit, scope, loop_depth, mode):
         args = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.args)
         logged = ["if g.logging:", f"    g.log_entries.append(('event', {literal(s.event)}, {{{args}}}))"]
+        if s.event in self.names.witnessed_events and (s.event in self.names.quiet_events
+                                                       or s.event in self.names.ending_only_events):
+            values = self.temp()  # (logged and witnessed: `g.emit` does both for the other events)
+            witnessed = (f"g.seen = ({literal(s.event)}, {values}, 0, g.seen)"  # (every player: in short)
+                         if self.names.witnessed_events[s.event] == "" else f"g.witness({literal(s.event)}, {values})")
+            logged = [f"{values} = {{{args}}}", "if g.logging:",
+                      f"    g.log_entries.append(('event', {literal(s.event)}, {values}))", witnessed]
         if s.event in self.names.quiet_events:  # nothing waits for it: it is only logged
             return logged
         if s.event in self.names.ending_only_events:  # logged, then the end conditions checked

@@ -170,12 +170,22 @@ class Names:
         # attributes with the same limits (min, max) wherever declared, that no continuous effect
         # reads: set in place by compiled code, held within their limits
         self.limited_attributes: dict[str, tuple] = {}
+        # attributes declared somewhere with `values:`: compiled code has every write checked
+        self.enumerated_attributes: set[str] = set()
         # events that nothing waits for (no trigger, end check or `until`): emitting one only logs it
         self.quiet_events: set[str] = set()
+        # events some player witnesses (observations' `seen`): the argument naming the one player
+        # who does, or "" for every player (set by the builder)
+        self.witnessed_events: dict[str, str] = {}
         # events whose emission only checks end conditions (no trigger or `until` waits for them),
         # with the `when` of each condition checked then, in order (set by the builder)
         self.ending_only_events: dict[str, list[ast.Expr]] = {}
         self.card_attributes: set[str] = set()
+        # what the typed globals and attributes hold, ("game", name) or ("attribute", name), and the
+        # kinds of expressions: a write of a value whose kind the code does not say is tested
+        # (set by the builder; see lang/kinds.py)
+        self.held: dict[tuple[str, str], Any] = {}
+        self.kinds: Any = None
         self.zone_keys_by_name: dict[str, list] = {}  # each zone's keys, in the engine's order
         self.zones = zones
         self.procedures = procedures

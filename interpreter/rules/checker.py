@@ -1,9 +1,11 @@
 """Check a whole ruleset: collect its definitions, build the name context, check every piece of code.
 
 Duplicate definitions, card types and attributes that do not exist, attribute values of the wrong
-type or outside their declared `min`/`max`, missing required attributes, card names in strings
-that reach `create` (through procedure and keyword parameters) naming no card, and every error of
-`lang.checker` are gathered and raised together. `label_problems` checks a card type's label.
+type or outside their declared `min`/`max` or `values`, missing required attributes, card names in
+strings that reach `create` (through procedure and keyword parameters) naming no card, a zone and a
+player attribute of one name, decisions and zones that need a `you` in code that has none
+(context.py), and every error of `lang.checker` are gathered and raised together.
+`label_problems` checks a card type's label.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import string
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import ErrorList, ValidationError, did_you_mean
+from ..errors import ErrorList, Span, ValidationError, did_you_mean
 from ..lang import ast
 from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
+from ..lang.kinds import BUILTIN_GLOBAL_KINDS, Held, Kinds
+from .context import contextless_problems
 from .model import EVALUATED_PLAYER, Ruleset
 
 # What a card's label may show besides its type's attributes: the card properties that every card
@@ -89,11 +93,53 @@ def emitted_events(ruleset: Ruleset) -> dict[str, set[str]]:
     return events
 
 
+_OPTION_KINDS = {"int": "int", "bool": "bool", "choice": "text", "text": "text", "list": "list"}
+
+
+def value_kinds(ruleset: Ruleset, defs: Definitions) -> Kinds:
+    """What the code says of the kinds of values, against what this ruleset declares."""
+    player_kinds = {name: {spec.type} for name, spec in ruleset.player_attributes.items()}
+    card_kinds: dict[str, set[str]] = {}
+    for ct in ruleset.card_types.values():
+        for name, spec in ct.attributes.items():
+            card_kinds.setdefault(name, set()).add(spec.type)
+    return Kinds(ruleset.zones, defs.functions, defs.keywords, {n: a.type for n, a in ruleset.globals.items()},
+                 player_kinds, card_kinds,
+                 {n: _OPTION_KINDS[o.type] for n, o in ruleset.option_specs.items() if o.type in _OPTION_KINDS})
+
+
+def held_slots(ruleset: Ruleset) -> dict[tuple[str, str], Held]:
+    """What each global, ("game", name), and each attribute name, ("attribute", name), holds
+    (an attribute declared by players and card types with different types holds any of them)."""
+    slots = {("game", name): Held.of(f"game.{name}", [kind]) for name, kind in BUILTIN_GLOBAL_KINDS.items()}
+    for name, spec in ruleset.globals.items():
+        slots["game", name] = Held.of(f"game.{name}", [spec.type])
+    declared: dict[str, set[str]] = {}
+    for spec in [*ruleset.player_attributes.values(),
+                 *(a for ct in ruleset.card_types.values() for a in ct.attributes.values())]:
+        declared.setdefault(spec.name, set()).add(spec.type)
+    for name, types in declared.items():
+        slots["attribute", name] = Held.of(f"attribute {name!r}", types)
+    return slots
+
+
+def _declared_at(ruleset: Ruleset, kind: str, name: str) -> Span | None:
+    """Where a global ("game") or an attribute is (first) declared; None for a built-in global."""
+    if kind == "game":
+        spec = ruleset.globals.get(name)
+        return spec.span if spec is not None else None
+    specs = [ruleset.player_attributes.get(name), *(ct.attributes.get(name) for ct in ruleset.card_types.values())]
+    return next(spec.span for spec in specs if spec is not None)
+
+
 def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
     attributes = set(ruleset.player_attributes)
     for ct in ruleset.card_types.values():
         attributes.update(ct.attributes)
+    held = {slot: (h, _declared_at(ruleset, *slot)) for slot, h in held_slots(ruleset).items()}
     return Context(
+        kinds=value_kinds(ruleset, defs),
+        held=held,
         zones={z.name: (z.per_player, z.rows) for z in ruleset.zones.values()},
         procedures={n: p.params for n, p in defs.procedures.items()},
         functions={n: f.params for n, f in defs.functions.items()},
@@ -202,6 +248,11 @@ def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
                                           f"{spec.type}", a.value.span))
         elif spec.type == "int":
             _check_limits(card, a, spec, errors)
+        elif spec.values is not None and isinstance(a.value, ast.StrLit) and a.value.value not in spec.values:
+            errors.append(ValidationError(f"attribute {a.name!r} of {card.name!r} is {a.value.value!r}; {card.type} "
+                                          f"cards have it one of {', '.join(spec.values)}"
+                                          f"{did_you_mean(a.value.value, spec.values)}", a.value.span,
+                                          f"values: {', '.join(spec.values)}"))
     if not ctype.token:
         for name, spec in ctype.attributes.items():
             if spec.required and name not in given:
@@ -296,6 +347,20 @@ def check_created_names(ruleset: Ruleset, defs: Definitions, errors: list) -> No
                                               "given here"))
 
 
+def name_clashes(ruleset: Ruleset) -> list[ValidationError]:
+    """A zone and a player attribute may not share a name: a scenario's `players.1.NAME` would
+    not say which it means."""
+    problems = []
+    for name, zone in ruleset.zones.items():
+        spec = ruleset.player_attributes.get(name)
+        if spec is not None:
+            problems.append(ValidationError(
+                f"{name!r} is declared twice: as a zone at {zone.span} and as a player attribute at {spec.span}",
+                spec.span, f"rename one of them: scenarios name a player's zones and attributes alike "
+                           f"(players.1.{name})"))
+    return problems
+
+
 def check_ruleset(ruleset: Ruleset) -> Definitions:
     errors: list = []
     defs = Definitions(ruleset, errors)
@@ -305,6 +370,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
             if name in CARD_PROPERTIES:
                 errors.append(ValidationError(f"'{name}' is a built-in property and cannot be declared as an "
                                               "attribute", spec.span))
+    errors.extend(name_clashes(ruleset))
     checker = Checker(ctx)
     for p in defs.procedures.values():
         checker.procedure(p)
@@ -321,6 +387,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     for req in ruleset.requires:
         checker.condition(req.that)
     check_created_names(ruleset, defs, errors)
+    errors.extend(contextless_problems(ruleset, defs))
     if ruleset.evaluate is not None:
         checker.condition(ruleset.evaluate, {EVALUATED_PLAYER})
     known_events = {*ctx.events, *BUILTIN_EVENTS}

@@ -10,6 +10,7 @@ half-loaded: either a complete, checked `Ruleset` comes back or a `CardrulesErro
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from ..lang import ast
 from ..lang.parser import parse, parse_block, parse_expression
 from .checker import label_problems
 from .model import (
+    PLAYERS_OPTION,
     AttrSpec,
     CardType,
     DeckCover,
@@ -33,6 +35,7 @@ from .model import (
     Statistics,
     ZoneSpec,
 )
+from .observing import event_texts, observing_problems, read_observing
 from .yamlload import load_yaml
 
 BUILTIN_GLOBALS = ("turn", "phase", "active")
@@ -126,36 +129,105 @@ def _absolutize(data: dict, folder: Path) -> None:
                 rules["default"] = [str((folder / p).resolve()) for p in rules["default"]]
 
 
+# the word that stands for no value in `--option NAME=none` (a nullable option's "nothing")
+NONE_WORD = "none"
+
+
+def option_takes(spec: OptionSpec) -> str:
+    """What an option takes, in words: 'a whole number from 1 to 5', 'one of a, b, or none',
+    'a list of whole numbers from 1 to 5 (comma-separated)', ..."""
+    if spec.type == "list":
+        what = f"a list of {_item_words(spec, spec.of or 'text', plural=True)} (comma-separated)"
+    else:
+        what = _item_words(spec, spec.type)
+    return f"{what}, or none" if spec.nullable else what
+
+
+def _item_words(spec: OptionSpec, kind: str, plural: bool = False) -> str:
+    if kind == "int":
+        number = "whole numbers" if plural else "a whole number"
+        if spec.min is not None and spec.max is not None:
+            return f"{number} from {spec.min} to {spec.max}"
+        if spec.min is not None:
+            return f"{number}, at least {spec.min}"
+        if spec.max is not None:
+            return f"{number}, at most {spec.max}"
+        return number
+    if kind == "bool":
+        return "true or false"
+    if kind == "choice":
+        return ("values among " if plural else "one of ") + ", ".join(spec.values)
+    return "texts" if plural else "any text"
+
+
 def parse_option_value(spec: OptionSpec, raw: Any) -> Any:
-    """Type-check one option value (from YAML or `--option k=v` text); raise RulesError if wrong."""
+    """Type-check one option value (from YAML, Python or `--option k=v` text); raise RulesError
+    naming the option and what it takes if it is wrong. `none` (or None) is the value of a
+    nullable option; a list is given as a list, or as text with its items between commas."""
+    if raw is None or (spec.nullable and isinstance(raw, str) and raw.strip().lower() == NONE_WORD):
+        if spec.nullable:
+            return None
+        raise RulesError(f"option {spec.name} takes {option_takes(spec)}, not none",
+                         hint="declare the option with nullable: true to allow none")
+    if spec.type != "list":
+        return _option_item(spec, spec.type, raw, f"option {spec.name}", option_takes(spec))
+    if isinstance(raw, str):
+        items: list[Any] = [item.strip() for item in raw.split(",")] if raw.strip() else []
+    elif isinstance(raw, (list, tuple)):
+        items = list(raw)
+    else:
+        raise RulesError(f"option {spec.name} takes {option_takes(spec)}, not {raw!r}")
+    kind = spec.of or "text"
+    return [_option_item(spec, kind, item, f"option {spec.name}, item {i},", _item_words(spec, kind))
+            for i, item in enumerate(items, start=1)]
+
+
+def _option_item(spec: OptionSpec, kind: str, raw: Any, what: str, takes: str) -> Any:
+    """One value of an option of this kind (an option's value, or an item of a list option's);
+    `what` names it in a message, `takes` says what it takes."""
     value = raw
-    if spec.type == "int":
+    if kind == "int":
         if isinstance(raw, str):
             try:
                 value = int(raw)
             except ValueError:
-                raise RulesError(f"option {spec.name} takes a whole number, not {raw!r}") from None
+                raise RulesError(f"{what} takes {takes}, not {raw!r}") from None
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RulesError(f"option {spec.name} takes a whole number, not {raw!r}")
+            raise RulesError(f"{what} takes {takes}, not {raw!r}")
+        bounds = f" ({_item_words(spec, kind)})" if spec.min is not None and spec.max is not None else ""
         if spec.min is not None and value < spec.min:
-            raise RulesError(f"option {spec.name} must be at least {spec.min}, not {value}")
+            raise RulesError(f"{what} must be at least {spec.min}, not {value}{bounds}")
         if spec.max is not None and value > spec.max:
-            raise RulesError(f"option {spec.name} must be at most {spec.max}, not {value}")
-    elif spec.type == "bool":
+            raise RulesError(f"{what} must be at most {spec.max}, not {value}{bounds}")
+    elif kind == "bool":
         if isinstance(raw, str):
             lowered = raw.lower()
             if lowered not in ("true", "false", "yes", "no", "1", "0"):
-                raise RulesError(f"option {spec.name} takes true or false, not {raw!r}")
+                raise RulesError(f"{what} takes {takes}, not {raw!r}")
             value = lowered in ("true", "yes", "1")
         if not isinstance(value, bool):
-            raise RulesError(f"option {spec.name} takes true or false, not {raw!r}")
+            raise RulesError(f"{what} takes {takes}, not {raw!r}")
+    elif kind == "text":
+        if not isinstance(raw, str):
+            raise RulesError(f"{what} takes {takes}, not {raw!r}")
     else:
+        if isinstance(raw, (list, tuple, dict)):
+            raise RulesError(f"{what} takes {takes}, not {raw!r}")
         value = str(raw)
         if value not in spec.values:
-            raise RulesError(
-                f"option {spec.name} takes one of {', '.join(spec.values)}, not {raw!r}"
-                + did_you_mean(value, spec.values))
+            raise RulesError(f"{what} takes {takes}, not {raw!r}" + did_you_mean(value, spec.values))
     return value
+
+
+def _chosen_count(players: OptionSpec, raw: Any, game: str) -> int:
+    """The number of players asked for (`--option players=N`), within the ruleset's range."""
+    if players.min != players.max:
+        return parse_option_value(players, raw)
+    count = parse_option_value(OptionSpec(PLAYERS_OPTION, "int", None, 1, None, (), "", players.span), raw)
+    if count != players.min:
+        raise RulesError(f"option {PLAYERS_OPTION}: {game} is played by {players.min} players exactly, not {count}",
+                         hint="a ruleset for more or fewer players declares players: {min: 2, max: 4, default: 2}")
+    return count
 
 
 def _located_option(spec: OptionSpec, raw: Any, span: Span) -> Any:
@@ -238,8 +310,36 @@ class _Builder:
         elif default is None and "default" not in raw:
             default = {"int": 0, "bool": False, "text": ""}.get(kind)
         self.check_limits(raw, default, key_path)
+        values = tuple(str(v) for v in raw["values"]) if "values" in raw else None
+        if values is not None and "default" not in raw and not required:
+            default = None  # (not "": an enumerated value is one of its values, or none yet)
+        if values is not None and "default" in raw and default is not None and default not in values:
+            self.errors.append(RulesError(f"attribute {name!r}: its default {default!r} is not one of its values: "
+                                          f"{', '.join(values)}{did_you_mean(str(default), values)}",
+                                          self.span(*key_path, "default")))
         return AttrSpec(name, kind, default, raw.get("min"), raw.get("max"), raw.get("visibility", "public"),
-                        required, self.span(*key_path))
+                        required, self.span(*key_path), values)
+
+    def player_option(self, raw: Any) -> OptionSpec:
+        """The number of players as an option: `players: N` (a fixed count) or
+        `players: {min, max, default}` (default: min), its min not above its max and its default
+        within them."""
+        if not isinstance(raw, dict):
+            count = int(raw)
+            return OptionSpec(PLAYERS_OPTION, "int", count, count, count, (), "the number of players",
+                              self.span("players"))
+        low, high = raw["min"], raw["max"]
+        default = raw.get("default", low)
+        if low > high:
+            self.errors.append(RulesError(f"players: its min {low} is above its max {high}",
+                                          self.span("players", "min")))
+            high = low
+        elif not low <= default <= high:
+            self.errors.append(RulesError(f"players: its default {default} is {_outside(default, low, high)}",
+                                          self.span("players", "default")))
+            default = low
+        return OptionSpec(PLAYERS_OPTION, "int", default, low, high, (),
+                          raw.get("description", "the number of players"), self.span("players"))
 
     def check_limits(self, raw: dict, default: Any, key_path: tuple) -> None:
         """An attribute's `min` is not above its `max`, and its default is within them."""
@@ -364,14 +464,31 @@ class _Builder:
         d = self.data
         option_specs = {}
         for name, raw in (d.get("options") or {}).items():
+            if name == PLAYERS_OPTION:
+                self.errors.append(RulesError(
+                    f"'{PLAYERS_OPTION}' is the option of the number of players: declare it as the top-level "
+                    f"players: {{min: 2, max: 4, default: 2}}, not in options", self.span("options", name)))
+                continue
             option_specs[name] = OptionSpec(
                 name, raw.get("type", "int"), raw.get("default"), raw.get("min"), raw.get("max"),
                 tuple(str(v) for v in raw.get("values", ())), raw.get("description", ""),
-                self.span("options", name))
+                self.span("options", name), bool(raw.get("nullable", False)), raw.get("of"))
         options = {}
         for name, spec in option_specs.items():
             options[name] = self.guarded(_located_option, spec, spec.default, self.span("options", name, "default"))
+        players = self.player_option(d.get("players", 2))
+        if players.min != players.max:  # a range: the count is an option like the others
+            option_specs[PLAYERS_OPTION] = players
+            options[PLAYERS_OPTION] = players.default
+        player_count = players.default
         for name, raw in option_values.items():
+            if name == PLAYERS_OPTION:
+                count = self.guarded(_chosen_count, players, raw, d["name"])
+                if count is not None:
+                    player_count = count
+                    if PLAYERS_OPTION in options:
+                        options[PLAYERS_OPTION] = count
+                continue
             if name not in option_specs:
                 self.errors.append(RulesError(
                     f"{d['name']} has no option {name!r}{did_you_mean(name, option_specs)}",
@@ -447,17 +564,21 @@ class _Builder:
             raise ErrorList(self.errors) if len(self.errors) > 1 else self.errors[0]
         ruleset = Ruleset(
             name=d["name"], title=d.get("title", d["name"]), file=self.top.file,
-            player_count=int(d.get("players", 2)), option_specs=option_specs, options=options, zones=zones,
+            player_count=player_count, player_range=(players.min, players.max), option_specs=option_specs,
+            options=options, zones=zones,
             globals=globals_, player_attributes=player_attrs, card_types=card_types,
-            events=dict(d.get("events") or {}), modules=modules, card_modules=card_modules, setup=setup or (),
+            events=event_texts(d.get("events")), modules=modules, card_modules=card_modules, setup=setup or (),
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
             step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate, statistics=statistics,
-            reward=reward)
+            reward=reward, observing=read_observing(d.get("events"), d.get("observation"), self.span))
         if self.deck_format_option is not None:
             ruleset.extra["deck_format_option"] = self.deck_format_option
         from .checker import check_ruleset
 
         check_ruleset(ruleset)
+        problems = observing_problems(ruleset)
+        if problems:
+            raise ErrorList(problems) if len(problems) > 1 else problems[0]
         return ruleset
 
 
@@ -502,7 +623,14 @@ def read_text(path: Path) -> str:
 
 
 def _parse_file(path: Path, suffix: str) -> list[ast.Module]:
-    return [parse(read_text(path), str(path))]
+    return [_parsed(read_text(path), str(path))]
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str, file: str) -> ast.Module:
+    """A file's AST, parsed once per text: ASTs are immutable, so rulesets loaded again (scenarios,
+    both sides of a comparison, variants) share the parse of files they have in common."""
+    return parse(text, file)
 
 
 def _parse_text_at(text: str, file: str, line: int, column: int) -> ast.Module:

@@ -38,6 +38,7 @@ class AttrSpec:
     visibility: str
     required: bool
     span: Span
+    values: tuple[str, ...] | None = None  # a text attribute's allowed values (`values:`), if any
 
     @property
     def clamp(self) -> tuple[int | None, int | None] | None:
@@ -55,8 +56,18 @@ class CardType:
     span: Span
 
 
+OPTION_TYPES = ("int", "bool", "choice", "text", "list")
+LIST_ITEM_TYPES = ("int", "text", "choice")
+# The option that sets the number of players of a ruleset whose `players:` is a range; no entry of
+# `options:` may take this name.
+PLAYERS_OPTION = "players"
+
+
 @dataclass(frozen=True)
 class OptionSpec:
+    """An option: its type (for a list, `of` is the type of its items: `min`, `max` and `values`
+    then hold for each item), its default, and whether `none` is a value too (`nullable`)."""
+
     name: str
     type: str
     default: Any
@@ -65,6 +76,8 @@ class OptionSpec:
     values: tuple[str, ...]
     description: str
     span: Span
+    nullable: bool = False
+    of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +156,20 @@ class DeckRules:
     cover: DeckCover | None = None
 
 
+@dataclass(frozen=True)
+class Observing:
+    """What observations show of events and decisions (the ruleset's `observation:` key and its
+    events' `visibility`, see rules/observing.py): how many of the latest events a player
+    witnessed are listed (`seen`), who witnesses an event that not everyone does
+    (`event_visibility`: name -> `hidden` or `player:ARG`), and the prompts of decisions that
+    only the deciding player sees."""
+
+    seen: int = 20
+    event_visibility: dict[str, str] = field(default_factory=dict)
+    private_prompts: tuple[str, ...] = ()
+    spans: dict[str, Span] = field(default_factory=dict, compare=False)  # "private_prompts.0": where written
+
+
 # the name the ruleset's `evaluate:` expression gives the player it weighs
 EVALUATED_PLAYER = "p"
 
@@ -151,7 +178,7 @@ class Ruleset:
     name: str
     title: str
     file: str
-    player_count: int
+    player_count: int  # the number of players of games of this ruleset, as loaded
     option_specs: dict[str, OptionSpec]
     options: dict[str, Any]
     zones: dict[str, ZoneSpec]
@@ -171,6 +198,10 @@ class Ruleset:
     evaluate: ast.Expr | None = None  # how well player `p` stands (see `Rules.evaluate`)
     statistics: Statistics = field(default_factory=Statistics)
     reward: ast.Expr | None = None  # what player `p` scores at the end (see `Rules.reward`)
+    observing: Observing = field(default_factory=Observing)  # events seen, private prompts
+    # the numbers of players the ruleset may be loaded with (`players: {min, max}`; a fixed
+    # count is (n, n)); None: only player_count
+    player_range: tuple[int, int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def code_nodes(self):

@@ -97,32 +97,33 @@ class Setter:
                     continue
                 self.pending_refs.append((card, attr, raw, (*path, i, attr)))
 
-    def spec_of(self, obj: Any, attr: str) -> tuple[str, int | None, int | None] | None:
-        """(type, min, max) declared for the attribute of a card, player or the game; None for
+    def spec_of(self, obj: Any, attr: str) -> tuple[str, int | None, int | None, tuple | None] | None:
+        """(type, min, max, values) declared for the attribute of a card, player or the game; None for
         one the ruleset does not declare (writing it reports that)."""
         rules = self.game.rules
         if type(obj) is CardRef:
             if attr in ("controller", "owner"):
-                return ("player", None, None)
+                return ("player", None, None, None)
             if attr == "attached_to":
-                return ("host", None, None)
+                return ("host", None, None, None)
             if attr == "part":
-                return ("text", None, None)
+                return ("text", None, None, None)
             spec = rules.ruleset.card_types[obj.defn.type].attributes.get(attr)
         elif type(obj) is PlayerRef:
             spec = rules.ruleset.player_attributes.get(attr)
         else:
             if attr == "active":
-                return ("player", None, None)
+                return ("player", None, None, None)
             spec = rules.ruleset.globals.get(attr)
-        return None if spec is None else (spec.type, spec.min, spec.max)
+        return None if spec is None else (spec.type, spec.min, spec.max, spec.values)
 
     def check_value(self, obj: Any, attr: str, value: Any, path: tuple) -> None:
-        """A value of the wrong type, or outside the declared limits, is an error at its line."""
+        """A value of the wrong type, outside the declared limits or not one of the declared
+        values, is an error at its line."""
         spec = self.spec_of(obj, attr)
         if spec is None:
             return
-        kind, lo, hi = spec
+        kind, lo, hi, values = spec
         accepted = _ACCEPTED.get(kind)
         if accepted is not None and not accepted[1](value):
             raise RulesError(f"{attr!r} takes {accepted[0]}, not {shown(value)!r}", self.span(*path))
@@ -130,6 +131,9 @@ class Setter:
             bounds = " and ".join(x for x in (f"at least {lo}" if lo is not None else "",
                                               f"at most {hi}" if hi is not None else "") if x)
             raise RulesError(f"{attr!r} is {bounds}, not {value}", self.span(*path))
+        if values is not None and value is not None and value not in values:
+            raise RulesError(f"{attr!r} takes one of {', '.join(values)}, not {shown(value)!r}"
+                             f"{did_you_mean(value, values)}", self.span(*path))
 
     def apply_refs(self) -> None:
         for obj, attr, raw, path in self.pending_refs:

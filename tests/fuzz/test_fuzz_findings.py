@@ -158,7 +158,8 @@ def test_an_expected_card_field_the_card_lacks_is_a_failed_check(tmp_path: Path)
 # Errors the engine raises for rule code (a zone of a player given a list, an attribute a card
 # type lacks, reading from none) had no place: now at the rule statement running.
 def test_a_runtime_error_without_a_span_is_placed_at_the_statement_running(tmp_path: Path) -> None:
-    ruleset = toy_with(tmp_path, "procedure bad() {\n  let x = count(hand([game.active]))\n}\n")
+    # (a list where the player goes is refused at load now: the player here comes from a list)
+    ruleset = toy_with(tmp_path, "procedure bad() {\n  let x = count(hand(first([game.active])))\n}\n")
     ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("setup: run_setup()", "setup: bad()"),
                        encoding="utf-8")
     rules = load(ruleset)
@@ -166,7 +167,7 @@ def test_a_runtime_error_without_a_span_is_placed_at_the_statement_running(tmp_p
     with pytest.raises(RuntimeRuleError) as info:
         rules.new_game(seed=1, decks=[deck, deck])
     assert first_line(info.value) == (f"{tmp_path / 'extra.rules'}:2:3: runtime error: zone 'hand' belongs to a "
-                                      "player: got [None] (in procedure bad)")
+                                      "player: got None (in procedure bad)")
 
 
 # A default deck file that does not exist: an unlocated DeckError ("no such file: ...") at the

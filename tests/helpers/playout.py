@@ -2,8 +2,9 @@
 
 Generic invariants hold for every ruleset (each card in exactly one zone, declared attribute
 limits respected, hidden zones and owner-only attributes absent from other players'
-observations, observations, options and log entries plain JSON); each game adds its own through
-`extra`.
+observations, no card in a hidden zone shown unless revealed since it came there, no other
+player's private prompt shown, no event shown to a player who did not witness it, observations,
+options and log entries plain JSON); each game adds its own through `extra`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import random
 from collections.abc import Callable
 
 from interpreter.engine.game import Game
-from interpreter.lang.values import CardRef
+from interpreter.lang.values import CardRef, ZoneKey
+from interpreter.rules.observing import HIDDEN, witness_argument
 
 LONG = os.environ.get("CARDRULES_LONG") == "1"
 
@@ -73,10 +75,38 @@ def observations(game: Game) -> list[dict]:
     return cached[1]
 
 
+class Arrivals:
+    """Follows a game (`Game.watcher`) to tell whether a card was revealed since it came into
+    its zone: each card's moves are counted, and the count when it was first found revealed
+    (`hidden_information`) is kept while it stays revealed."""
+
+    def __init__(self) -> None:
+        self.moves: dict[int, int] = {}
+        self.revealed_at: dict[int, int] = {}
+
+    def turn_began(self, game: Game) -> None:
+        pass
+
+    def moved(self, game: Game, card: CardRef, old: ZoneKey, new: ZoneKey) -> None:
+        self.moves[card.id] = self.moves.get(card.id, 0) + 1
+
+    def revealed_here(self, game: Game) -> set[int]:
+        """The revealed cards that were revealed since they came into their zone (as far as the
+        checks after each decision can tell)."""
+        for cid in [c for c in self.revealed_at if c not in game.revealed]:
+            del self.revealed_at[cid]
+        for cid in game.revealed:
+            self.revealed_at.setdefault(cid, self.moves.get(cid, 0))
+        return {cid for cid, at in self.revealed_at.items() if at == self.moves.get(cid, 0)}
+
+
 def hidden_information(game: Game) -> None:
-    """No observation names a card that stands, unrevealed, in a zone its viewer may not see,
-    nor shows another player's owner-only attributes."""
+    """No observation names a card that stands in a zone its viewer may not see, unless it was
+    revealed since it came there (when the game is followed by `Arrivals`; else: unless it is
+    revealed), nor shows another player's owner-only attributes."""
     rules = game.rules
+    watcher = game.watcher
+    revealed = watcher.revealed_here(game) if isinstance(watcher, Arrivals) else game.revealed
     for viewer, obs in enumerate(observations(game), start=1):
         shown = _card_ids_in(obs)
         for key, cards in game.zones.items():
@@ -85,7 +115,7 @@ def hidden_information(game: Game) -> None:
             if visible:
                 continue
             for card in cards:
-                if card.id not in game.revealed:
+                if card.id not in revealed:
                     assert card.id not in shown, f"P{viewer} sees {card!r} in hidden zone {key}"
         for p in obs["players"]:
             for name, spec in rules.ruleset.player_attributes.items():
@@ -94,6 +124,31 @@ def hidden_information(game: Game) -> None:
         decision = obs["decision"]
         if decision is not None and decision["player"] != viewer:
             assert "options" not in decision
+
+
+def private_decisions(game: Game) -> None:
+    """Another player's decision with a private prompt shows only who decides."""
+    pending = game.pending
+    if pending is None or not game.rules.is_private(pending):
+        return
+    for viewer, obs in enumerate(observations(game), start=1):
+        if viewer != pending.seat:
+            assert obs["decision"] == {"player": pending.seat, "prompt": None, "site": None}, \
+                f"P{viewer} sees P{pending.seat}'s private decision: {obs['decision']}"
+
+
+def witnessed_events(game: Game) -> None:
+    """Each event a player's observation lists is one they witnessed: not hidden, and if seen by
+    the player in an argument, that player."""
+    visibility = game.rules.ruleset.observing.event_visibility
+    for viewer, obs in enumerate(observations(game), start=1):
+        assert len(obs["seen"]) <= game.rules.seen_count
+        for event in obs["seen"]:
+            seen_by = visibility.get(event["event"])
+            assert seen_by != HIDDEN, f"P{viewer} sees hidden event {event}"
+            argument = witness_argument(seen_by) if seen_by else None
+            if argument:
+                assert event["args"].get(argument) == f"P{viewer}", f"P{viewer} sees {event}, not theirs"
 
 
 def _plain(value) -> bool:
@@ -125,14 +180,14 @@ def plain_json(game: Game) -> None:
         game._json_checked = game.log_length
 
 
-GENERIC = (zone_consistency, attribute_limits, hidden_information, plain_json)
+GENERIC = (zone_consistency, attribute_limits, hidden_information, private_decisions, witnessed_events, plain_json)
 
 
 def playout(rules, seed: int, agent_seed: int, extra: Callable[[Game], None] | None = None,
             max_decisions: int = 20_000) -> tuple[Game, list[int]]:
     """Play one random game, checking every invariant after set-up and after every decision."""
     rng = random.Random(agent_seed)
-    game = rules.new_game(seed=seed)
+    game = rules.new_game(seed=seed, watcher=Arrivals())
     choices: list[int] = []
     for check in GENERIC:
         check(game)
