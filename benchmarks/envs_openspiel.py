@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -46,19 +45,16 @@ from interpreter.envs.openspiel_game import (  # noqa: E402
     register,
 )
 from interpreter.paths import shipped_games  # noqa: E402
+from interpreter.report.intervals import wilson  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from envs import raw  # noqa: E402  (benchmarks/envs.py)
 
 
 def raw_run(rules, games: int, seed: int) -> tuple[int, float]:
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    for i in range(games):
-        game = rules.new_game(seed=seed + i, log=False)
-        while not game.is_over:
-            _seat, options = game.decision()
-            game.apply(rng.randrange(len(options)))
-            steps += 1
-    return steps, time.perf_counter() - start
+    """The same random games through the raw API (benchmarks/envs.py's `raw`)."""
+    measure = raw(rules, games, seed)
+    return measure.steps, measure.seconds
 
 
 def openspiel_run(game, games: int, seed: int) -> tuple[int, float]:
@@ -75,16 +71,6 @@ def openspiel_run(game, games: int, seed: int) -> tuple[int, float]:
             steps += 1
         seconds += time.perf_counter() - start
     return steps, seconds
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def ismcts_match(game, games: int, simulations: int, seed: int) -> dict:
@@ -113,7 +99,8 @@ def ismcts_match(game, games: int, simulations: int, seed: int) -> dict:
         result = state.returns()[seat]
         outcomes["win" if result > 0 else "loss" if result < 0 else "draw"] += 1
     decided = outcomes["win"] + outcomes["loss"]
-    low, high = wilson(outcomes["win"], decided)
+    interval = wilson(outcomes["win"], decided)
+    low, high = (interval.low, interval.high) if decided else (0.0, 1.0)
     return {**outcomes, "games": games, "simulations": simulations,
             "win_rate": outcomes["win"] / decided if decided else None, "wilson95": [low, high],
             "seconds": time.perf_counter() - start}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import sys
 import time
@@ -25,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interpreter import load  # noqa: E402
 from interpreter.agents import make_agent, play_decision  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
+from interpreter.report.intervals import wilson  # noqa: E402
 
 _RULES: dict = {}
 
@@ -68,16 +68,6 @@ def play_match_game(task: tuple) -> tuple:
     return outcome, searched[0], searched[1], searched[2], time.perf_counter() - start
 
 
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def match(name: str, spec: str, opponent: str, games: int, seed: int, workers: int,
           max_decisions: int = 3000) -> dict:
     tasks = [(name, spec, opponent, i, seed, max_decisions) for i in range(games)]
@@ -91,7 +81,8 @@ def match(name: str, spec: str, opponent: str, games: int, seed: int, workers: i
     losses = sum(r[0] == "loss" for r in results)
     unfinished = sum(r[0] == "unfinished" for r in results)
     draws = games - wins - losses - unfinished
-    low, high = wilson(wins, wins + losses)
+    interval = wilson(wins, wins + losses)
+    low, high = (interval.low, interval.high) if wins + losses else (0.0, 1.0)
     seconds, iterations, searches = (sum(r[i] for r in results) for i in (1, 2, 3))
     return {
         "game": name, "agent": spec, "opponent": opponent, "games": games, "wins": wins, "losses": losses,
