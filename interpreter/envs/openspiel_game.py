@@ -52,7 +52,6 @@ change.) A process that reads one must have registered the ruleset first.
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,9 +64,8 @@ except ImportError as err:  # pragma: no cover (exercised with the imports hidde
     raise ImportError("the OpenSpiel adapter needs the extra 'openspiel': "
                       "pip install 'cardrules[openspiel]'") from err
 
-from .. import load
-from .actions import ActionCatalogue, ActionSpaceError, DecisionActions
-from .encoding import ObservationEncoding
+from .actions import ActionSpaceError, DecisionActions
+from .openspiel_spec import Spec, canonical, format_copies, parse_copies, rules_for, spec_for
 
 SEED_BYTES = 4  # chance nodes at the start of a game, one byte of the 32-bit seed each
 SEED_PARAMETER = "seed"
@@ -82,70 +80,6 @@ NAME_PREFIX = "cardrules_"
 class UnnamedOptionError(pyspiel.SpielError):
     """A decision offers an option the fixed action space has no id for (more copies of a card
     than its ordinals: raise them with the `copies` parameter)."""
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-class _Spec:
-    """What every state of one (ruleset, options, copies) shares: the rules, action space and
-    encoding."""
-
-    def __init__(self, source: str, options: dict[str, Any], copies: str, rules) -> None:
-        self.source = source
-        self.options = dict(options)
-        self.copies = copies
-        self.rules = rules
-        self.catalogue = ActionCatalogue(rules, parse_copies(copies))
-        self.encoding = ObservationEncoding(rules)
-        self.players = rules.player_count
-
-
-_RULES: dict[tuple, Any] = {}
-_SPECS: dict[tuple, _Spec] = {}
-
-
-def _rules(source: str, options: dict[str, Any]):
-    """The ruleset with these options (the others at their defaults), loaded once."""
-    default = _RULES.get((source, None))
-    if default is None:
-        default = _RULES[(source, None)] = load(source)
-    full = {**default.options, **options}
-    if full == default.options:
-        return default
-    key = (source, tuple(sorted(full.items())))
-    rules = _RULES.get(key)
-    if rules is None:
-        rules = _RULES[key] = load(source, full)
-    return rules
-
-
-def _spec(source: str, options: dict[str, Any], copies: str = "") -> _Spec:
-    rules = _rules(source, options)
-    key = (source, tuple(sorted(rules.options.items())), copies)
-    spec = _SPECS.get(key)
-    if spec is None:
-        spec = _SPECS[key] = _Spec(source, rules.options, copies, rules)
-    return spec
-
-
-def format_copies(copies: dict[str, int] | None) -> str:
-    """The `copies` parameter's text for {card name: ordinals}: 'Name:16;Other name:4', sorted."""
-    for name in copies or {}:
-        if any(c in name for c in ":;,=()"):
-            raise ValueError(f"copies: the card name {name!r} cannot be written in a game parameter")
-    return ";".join(f"{name}:{int(n)}" for name, n in sorted((copies or {}).items()))
-
-
-def parse_copies(text: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for part in filter(None, text.split(";")):
-        name, sep, number = part.rpartition(":")
-        if not sep or not number.strip().isdigit():
-            raise ValueError(f"copies: {part!r} is not NAME:NUMBER (parts separated by ';')")
-        out[name.strip()] = int(number)
-    return out
 
 
 class _Record:
@@ -167,7 +101,7 @@ class _Record:
 
     @property
     def text(self) -> str:
-        return f'{{"saw":{self.saw},"took":{_canonical(self.took)}}}'
+        return f'{{"saw":{self.saw},"took":{canonical(self.took)}}}'
 
 
 class _Chain:
@@ -223,7 +157,7 @@ class _Recipe:
 
     __slots__ = ("spec", "fixed_seed", "steps")
 
-    def __init__(self, spec: _Spec, fixed_seed: int, steps: list) -> None:
+    def __init__(self, spec: Spec, fixed_seed: int, steps: list) -> None:
         self.spec = spec
         self.fixed_seed = fixed_seed
         self.steps = steps
@@ -260,7 +194,7 @@ class _Core:
     """Everything a state holds, as one object: OpenSpiel copies it with `copy.deepcopy` (a clone
     of the engine game) and pickles it (as its recipe, replayed when read)."""
 
-    def __init__(self, spec: _Spec, fixed_seed: int) -> None:
+    def __init__(self, spec: Spec, fixed_seed: int) -> None:
         self.spec = spec
         self.fixed_seed = fixed_seed
         self.recipe = _Recipe(spec, fixed_seed, [])
@@ -396,7 +330,7 @@ class _Core:
             observation = self.observation(player)
             if observation is None:
                 return "null"
-            seen = self._observed[player] = (observation, _canonical(observation))
+            seen = self._observed[player] = (observation, canonical(observation))
         return seen[1]
 
     def information_state(self, player: int, whole: bool = False) -> str:
@@ -412,7 +346,7 @@ class _Core:
                 f'"decisions":{chain.count},"past":"{chain.digest}"'
         text = f'{{"seat":{player + 1},{past},"now":{self.observation_text(player)}'
         if self.prefix and self.current_player() == player:
-            text += f',"choosing":{_canonical(self.prefix)}'
+            text += f',"choosing":{canonical(self.prefix)}'
         return text + "}"
 
     def tensor(self, player: int, out: np.ndarray) -> None:
@@ -455,7 +389,7 @@ class _Core:
 
 def _restore_core(source: str, options: dict[str, Any], copies: str, payload: dict) -> _Core:
     """A pickled `_Core` rebuilt: its recipe replayed, its records restored."""
-    core = _Recipe(_spec(source, options, copies), payload["fixed_seed"], list(payload["steps"])).replay()
+    core = _Recipe(spec_for(source, options, copies), payload["fixed_seed"], list(payload["steps"])).replay()
     core.seen = [_Chain.of(pairs, seat + 1) for seat, pairs in enumerate(payload["seen"])]
     core.origin = payload["origin"]
     return core
@@ -550,7 +484,7 @@ class CardrulesGame(pyspiel.Game):
         if not (self.fixed_seed == RANDOM_SEED or 0 <= self.fixed_seed < 2 ** (8 * SEED_BYTES)):
             raise ValueError(f"seed must be -1 (drawn by chance) or 0..{2 ** (8 * SEED_BYTES) - 1}, "
                              f"not {self.fixed_seed}")
-        self.spec = _spec(self.SOURCE, params, copies)
+        self.spec = spec_for(self.SOURCE, params, copies)
         players = self.spec.players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spec.catalogue.size,
@@ -595,7 +529,7 @@ def _source(ruleset: str | Path) -> str:
 
 def game_name(ruleset: str | Path) -> str:
     """The short name a ruleset is registered under: cardrules_<the ruleset's declared name>."""
-    rules = _rules(_source(ruleset), {})
+    rules = rules_for(_source(ruleset), {})
     return NAME_PREFIX + "".join(c if c.isalnum() else "_" for c in rules.name.lower())
 
 
@@ -605,7 +539,7 @@ def register(ruleset: str | Path, options: dict[str, Any] | None = None, seed: i
     `pyspiel.load_game` of it with these options, seed (None: drawn by chance) and action-space
     ordinals per card name (`ActionCatalogue`'s `copies`)."""
     source = _source(ruleset)
-    defaults = _rules(source, {})
+    defaults = rules_for(source, {})
     name = game_name(ruleset)
     known = _REGISTERED.get(name)
     if known is None:
@@ -636,6 +570,6 @@ def register(ruleset: str | Path, options: dict[str, Any] | None = None, seed: i
     elif known.source != source:
         raise ValueError(f"{name} is already registered for {known.source}, not {source}")
     chosen = dict(options or {})
-    _rules(source, chosen)  # (wrong options raise here, located, before pyspiel sees them)
+    rules_for(source, chosen)  # (wrong options raise here, located, before pyspiel sees them)
     return pyspiel.load_game(name, {**chosen, SEED_PARAMETER: RANDOM_SEED if seed is None else int(seed),
                                     COPIES_PARAMETER: format_copies(copies)})
