@@ -241,7 +241,7 @@ class Validator:
         if not self.first_time(path):
             return
         from ..lang.parser import parse
-        from ..rules.loader import read_text
+        from ..rules.sources import read_text
 
         try:
             text = read_text(path.resolve())

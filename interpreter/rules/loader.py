@@ -10,15 +10,14 @@ half-loaded: either a complete, checked `Ruleset` comes back or a `CardrulesErro
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean, register_source
+from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
-from ..lang.parser import parse, parse_block, parse_expression
+from ..lang.parser import parse_block, parse_expression
 from .checker import label_problems
 from .model import (
     PLAYERS_OPTION,
@@ -36,6 +35,7 @@ from .model import (
     ZoneSpec,
 )
 from .observing import event_texts, observing_problems, read_observing
+from .sources import parse_cards, parse_file, parse_text_at
 from .yamlload import load_yaml
 
 BUILTIN_GLOBALS = ("turn", "phase", "active")
@@ -376,7 +376,7 @@ class _Builder:
         definition; an override naming no card of the ruleset is an error there."""
         overrides = []
         for text, file, line, column in self.override_cards:
-            m = self.guarded(_parse_text_at, text, file, line, column)
+            m = self.guarded(parse_text_at, text, file, line, column)
             if m is not None:
                 overrides.append(m)
         known = {item.name for m in card_modules for item in m.items if isinstance(item, ast.CardDef)}
@@ -448,7 +448,7 @@ class _Builder:
             what = "file" if key == "code" else "card folder or file"
             raise RulesError(f"no such {what}: {path}", self.span(key, index),
                              hint=f"{key}: entries are relative to the ruleset file's folder")
-        return _parse_file(path, ".rules") if key == "code" else _parse_cards(path)
+        return parse_file(path, ".rules") if key == "code" else parse_cards(path)
 
     def guarded(self, fn, *args):
         try:
@@ -527,7 +527,7 @@ class _Builder:
                 card_modules.extend(m)
 
         for text, file, line, column in self.extra_cards:
-            m = self.guarded(_parse_text_at, text, file, line, column)
+            m = self.guarded(parse_text_at, text, file, line, column)
             if m is not None:
                 card_modules.append(m)
         if self.override_cards:
@@ -593,65 +593,3 @@ def _within(value: int, low: Any, high: Any) -> bool:
 def _outside(value: int, low: Any, high: Any) -> str:
     """Why value is not within [low, high]: 'below its min 0' or 'above its max 10'."""
     return f"below its min {low}" if _is_int(low) and value < low else f"above its max {high}"
-
-
-def _byte_span(file: str, raw: bytes, offset: int) -> Span:
-    """The line and column (in characters) of a byte of a file."""
-    start = raw.rfind(b"\n", 0, offset) + 1
-    column = len(raw[start:offset].decode("utf-8", errors="replace")) + 1
-    return Span(file, raw.count(b"\n", 0, offset) + 1, column)
-
-
-def read_text(path: Path) -> str:
-    """A code or card file's text; a file that is not UTF-8 text is an error at its first bad byte."""
-    if not path.exists():
-        raise RulesError(f"no such file: {path}")
-    raw = path.read_bytes()
-    bad, why = None, ""
-    if b"\x00" in raw:
-        bad, why = raw.index(b"\x00"), "the file is binary, not text (a NUL byte)"
-    else:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            bad, why = err.start, f"not UTF-8 text ({err.reason}: byte {raw[err.start]:#04x})"
-    if bad is not None:
-        register_source(str(path), raw.decode("utf-8", errors="replace").replace("\x00", " "))
-        raise RulesError(why, _byte_span(str(path), raw, bad), hint="save the file as UTF-8 text")
-    register_source(str(path), text)
-    return text
-
-
-def _parse_file(path: Path, suffix: str) -> list[ast.Module]:
-    return [_parsed(read_text(path), str(path))]
-
-
-@functools.lru_cache(maxsize=256)
-def _parsed(text: str, file: str) -> ast.Module:
-    """A file's AST, parsed once per text: ASTs are immutable, so rulesets loaded again (scenarios,
-    both sides of a comparison, variants) share the parse of files they have in common."""
-    return parse(text, file)
-
-
-def _parse_text_at(text: str, file: str, line: int, column: int) -> ast.Module:
-    """Parse card text embedded in another file (a YAML literal block) at its real position."""
-    from ..lang.parser import parse_embedded
-
-    return parse_embedded(text, file, line, column)
-
-
-def _parse_cards(folder: Path) -> list[ast.Module]:
-    if folder.is_file():
-        return _parse_file(folder, ".cards")
-    if not folder.is_dir():
-        raise RulesError(f"no such card folder or file: {folder}")
-    errors: list[CardrulesError] = []
-    modules = []
-    for file in sorted(folder.glob("*.cards")):
-        try:
-            modules.extend(_parse_file(file, ".cards"))
-        except CardrulesError as err:
-            errors.append(err)
-    if errors:
-        raise ErrorList(errors) if len(errors) > 1 else errors[0]
-    return modules
