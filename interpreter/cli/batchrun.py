@@ -8,6 +8,7 @@ import json
 import os
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,24 +36,18 @@ def run_batch(spec: BatchSpec, seeds: Sequence[int], backend_name: str, workers:
     result = BatchResult()
     progress, advance = _progress(len(seeds), show_progress, label)
     start = time.perf_counter()
-    opened = backend if backend is not None else open_backend(backend_name, workers, address)
+    running = nullcontext(backend) if backend is not None else open_backend(backend_name, workers, address)
     try:
-        with progress:
-            if backend is None:
-                opened.__enter__()
+        with progress, running as opened:
+            outcomes = opened.run(spec, seeds)
             try:
-                outcomes = opened.run(spec, seeds)
-                try:
-                    for record, lines in outcomes:
-                        result.records[record["seed"]] = record
-                        if log_dir is not None and lines is not None:
-                            _write_log(log_dir, record["seed"], lines)
-                        advance()
-                finally:
-                    outcomes.close()
+                for record, lines in outcomes:
+                    result.records[record["seed"]] = record
+                    if log_dir is not None and lines is not None:
+                        _write_log(log_dir, record["seed"], lines)
+                    advance()
             finally:
-                if backend is None:
-                    opened.__exit__(None, None, None)
+                outcomes.close()
     except KeyboardInterrupt:
         result.interrupted = True
     result.seconds = time.perf_counter() - start

@@ -13,6 +13,7 @@ chance of a false alarm stays at most alpha.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
@@ -53,8 +54,8 @@ def run_compare(args) -> int:
     variant_rules, _ = rules_for(variant)
     _same_game(base_rules, variant_rules, args)
     agents = tuple(batch_agents(args.agents, base_rules.player_count, "compare", base_rules.player_range))
-    base = BatchSpec(**{**base.__dict__, "agents": agents})
-    variant = BatchSpec(**{**variant.__dict__, "agents": agents})
+    base = dataclasses.replace(base, agents=agents)
+    variant = dataclasses.replace(variant, agents=agents)
     changed = _changed_cards(base_rules, variant_rules, replace)
 
     looks = LOOKS if args.until_significant else 1
@@ -154,8 +155,6 @@ def _variant(args, base: BatchSpec, options: dict, replace: tuple) -> BatchSpec:
 def _vanilla_text(rules, name: str) -> tuple[str, str, int, int]:
     """The card as a vanilla stand-in: its type and attributes, its parts empty, no keywords and
     no abilities (what are its abilities worth?)."""
-    import dataclasses
-
     from ..errors import DeckError, did_you_mean
     from ..lang.printer import to_source
 
