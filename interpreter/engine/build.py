@@ -160,6 +160,7 @@ class Rules:
         self.replacement_anchors = _replacement_anchors(
             [*self.keyword_abilities.values(), *(d.abilities for d in self.card_defs.values())])
         self.turn_read = bool({"turn", "active"} & self.static_reads)  # static abilities read them
+        self.round_names = tuple(level.name for level in self.ruleset.rounds)  # levels of `turn.rounds`
 
         self.end_checks: dict[str, list[EndCheck]] = {}
         self.end_checks_any: list[EndCheck] = []
@@ -184,7 +185,8 @@ class Rules:
         self.private_sites = frozenset(site_key(span) for span in self.private_points)
         self.seen_count = ruleset.observing.seen  # events an observation lists (`seen`)
 
-        self.main, self.phase_pcs, self.set_up_start = compiler.main_program(self.ruleset.setup, self.ruleset.phases)
+        self.main, self.phase_pcs, self.set_up_start = compiler.main_program(
+            self.ruleset.setup, self.ruleset.phases, self.ruleset.rounds)
         self.set_up_pc = self.phase_pcs.pop(SET_UP_START, 0)  # where a game goes on after that start
         self._default_decks: list[Deck] | None = None
         self._prototypes: dict[tuple, Game] = {}  # the decks' cards in place, by the decks' contents
@@ -307,7 +309,7 @@ class Rules:
                     raise DeckError(f"the default deck {file} does not exist", d.span,
                                     hint="default: entries are relative to the ruleset file's folder")
             self._default_decks = [self.deck(files[i % len(files)], i + 1)
-                                   for i in range(self.player_count)] if files else []
+                                   for i in range(self.deck_count)] if files else []
         return self._default_decks
 
     def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True,
@@ -368,23 +370,54 @@ class Rules:
     def _decks(self, decks: list | None) -> list[Deck]:
         if decks is None:
             return self.default_decks()
-        if len(decks) != self.player_count:
-            raise DeckError(f"{self.name} needs {self.player_count} decks, got {len(decks)}")
+        if len(decks) != self.deck_count:
+            needs = f"{self.deck_count} decks" if self.deck_count > 1 else "one deck, for the table"
+            raise DeckError(f"{self.name} needs {needs}, got {len(decks)}")
         return [d if isinstance(d, Deck) else self.deck(d, i + 1) for i, d in enumerate(decks)]
+
+    @property
+    def deck_count(self) -> int:
+        """How many decks a game takes: one per player, or one for the table when the decks go to
+        a shared zone."""
+        d = self.ruleset.decks
+        shared = d is not None and d.zone in self.ruleset.zones and not self.ruleset.zones[d.zone].per_player
+        return 1 if shared else self.player_count
 
     def _place_decks(self, game: Game, loaded: list[Deck]) -> Game:
         rules = self.ruleset.decks
         zone = rules.zone if rules else None
         section_zones = {sec.name: sec.zone for sec in (rules.sections if rules else ())}
+        shared = self.deck_count == 1 and self.player_count > 1
         for seat, deck in enumerate(loaded, start=1):
-            owner = game.players[seat - 1]
+            owner = None if shared else game.players[seat - 1]
             for name in deck.cards:
-                game.new_card(self.card_defs[name], ZoneKey(zone, seat, ""), owner)
+                game.new_card(self.card_defs[name], ZoneKey(zone, 0 if shared else seat, ""), owner)
             for section, names in deck.sections:
                 key = game.zone_key(section_zones[section], owner, None)
                 for name in names:
                     game.new_card(self.card_defs[name], key, owner)
+        for made in rules.made if rules else ():
+            spec = self.ruleset.zones[made.zone]
+            owners = game.players if spec.per_player else [None]
+            for owner in owners:
+                key = ZoneKey(made.zone, owner.seat if owner else 0, "")
+                for defn in self._made_cards(made):
+                    game.new_card(defn, key, owner)
         return game
+
+    def _made_cards(self, made) -> list:
+        """The cards `decks.made` puts in its zone, one entry per copy, in the card set's order."""
+        out = []
+        for defn in self.card_defs.values():
+            if defn.token or (made.types is not None and defn.type not in made.types):
+                continue
+            if isinstance(made.copies, int):
+                copies = made.copies
+            else:  # (the card's printed value, else its type's default)
+                spec = self.ruleset.card_types[defn.type].attributes[made.copies]
+                copies = defn.attrs.get(made.copies, spec.default)
+            out += [defn] * int(copies or 0)
+        return out
 
     def place_of(self, span: Span | None) -> str | None:
         """The part of the rules whose code holds the span (a procedure, a function, the set-up, a

@@ -90,6 +90,7 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
         self.player_attrs = [dict(rules.player_defaults) for _ in self.players]
         self.globals = dict(rules.global_defaults)
         self.globals.update({"turn": 0, "phase": "", "active": None})
+        self.turns_before = 0  # turns of the rounds before this one (`turn.rounds`: game.turn starts again)
         self.temp_mods: list[tuple] = []
         self.temp_grants: list[tuple] = []
         self.rng = random.Random(seed)
@@ -443,6 +444,18 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
             self.watcher.turn_began(self)
         if self.logging or "turn_start" in rules.wanted_events or rules.end_checks_any:
             self.emit("turn_start", {"turn": turn, "player": g["active"]})
+
+    def begin_round(self, level: int) -> None:
+        """A round of the turn structure's level `level` begins (`turn.rounds`): its counter
+        goes up, those of the levels inside it and `game.turn` start again from 0."""
+        g = self.globals
+        names = self.rules.round_names
+        g[names[level]] += 1
+        for inner in names[level + 1:]:
+            g[inner] = 0
+        self.turns_before += g["turn"]
+        g["turn"] = 0
+        self.version += 1  # (as `write` would)
 
     def begin_phase(self, name: str) -> None:
         self.globals["phase"] = name  # (as `write` would)
@@ -1041,7 +1054,7 @@ class Game(ContinuousEffects, Decisions, PlayingOut):
             others = [p for p in self.players if p is not loser]
             winner = others[0] if len(others) == 1 else None
         seat = winner.seat if isinstance(winner, PlayerRef) else None
-        self.result = Result(seat, reason, self.globals["turn"])
+        self.result = Result(seat, reason, self.turns_before + self.globals["turn"])
         self.pending = None
         self.halted = True
         if self.logging:

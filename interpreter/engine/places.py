@@ -58,8 +58,11 @@ def rule_places(ruleset, definitions) -> list[Place]:
     for name, func in definitions.functions.items():
         places += _definition(func.span, f"function {name}")
     places += _region(ruleset.setup, "the set-up")
-    for phase in ruleset.phases:
-        places += _region(phase.body, f"phase {phase.name}")
+    for where, phase in ruleset.steps():
+        places += _region(phase.body, where)
+    for level in ruleset.rounds:
+        if level.until is not None:
+            places += _region(level.until, f"the until of a {level.name}")
     for i, end in enumerate(ruleset.end, start=1):
         parts = tuple(e for e in (end.when, end.winner, end.loser) if e is not None)
         places += _region(parts, f"end condition {i} ({end.reason})" if end.reason else f"end condition {i}")

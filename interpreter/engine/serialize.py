@@ -135,6 +135,7 @@ def game_to_json(game: Game) -> dict:
         "revealed": sorted(game.revealed),
         "seen": _seen_to_json(game.seen),
         "steps": game.steps,
+        "turns_before": game.turns_before,
     }
 
 
@@ -198,6 +199,7 @@ def game_from_json(data: dict, rules) -> Game:
         game.halted = True
     game.log_entries = [(e[0], *decode(e[1:], game)) for e in data["log"]]
     game.next_id = data["next_id"]
+    game.turns_before = data.get("turns_before", 0)
     game.clock = data["clock"]
     game.revealed = set(data["revealed"])
     game.seen = _seen_from_json(data.get("seen", []), game)

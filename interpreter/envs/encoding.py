@@ -31,7 +31,7 @@ class ObservationEncoding:
         self._zone_index = {z: i for i, z in enumerate(self.zones)}
         self.player_attributes = sorted(n for n, a in ruleset.player_attributes.items() if a.type in NUMERIC)
         self.globals = sorted(n for n, a in ruleset.globals.items() if a.type in NUMERIC)
-        self.phases = ["", *dict.fromkeys(p.name for p in ruleset.phases)]
+        self.phases = ["", *dict.fromkeys(p.name for _where, p in ruleset.steps() if p.name)]
         self.site_count = len(rules.decision_sites) + 1
         self.zone_width = 1 + len(self.names)
         self.players_at = len(self.zones) * self.zone_width

@@ -198,3 +198,15 @@ def _seed_free(node, functions: dict, seen: set) -> bool:
             if not _seed_free(functions[n.func].body, functions, seen):
                 return False
     return True
+
+
+def item_statements(items: list) -> list:
+    """The statements among a main program's items (see `ResumableWriter.function`), those of
+    its conditional items ('if', condition, items) included, in order."""
+    out: list = []
+    for item in items:
+        if not isinstance(item, tuple):
+            out.append(item)
+        elif item[0] == "if":
+            out += item_statements(item[2])
+    return out

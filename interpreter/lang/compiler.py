@@ -23,6 +23,7 @@ from .analysis import (
     binders,
     constant,
     free_name_counts,
+    item_statements,
     local_bindings,
     seed_free_start,
     substitute,
@@ -88,7 +89,7 @@ class Compiler(NativeStatements):
         own = {id(code) for code in self.procedure_codes.values()}
         found = [(proc.body, proc.params, name) for name, proc in self.names.procedures.items()]
         found += [(*code.source, None) for code in self.codes.values() if id(code) not in own]
-        found.append((tuple(i for i in self._main_items if not isinstance(i, tuple)), self._main_bound, None))
+        found.append((tuple(item_statements(self._main_items)), self._main_bound, None))
         return found
 
     def compile_rollout(self) -> None:
@@ -113,8 +114,10 @@ class Compiler(NativeStatements):
             self.main_rollout = gen.rollout_main(self._main_items, self._main_bound)
         self._rolled_out = len(self.codes)
 
-    def main_program(self, setup: tuple[ast.Stmt, ...], phases: list) -> tuple[Code, dict[str, int], Code | None]:
-        """The game's main code: set-up, then turns forever, each running the phases in order.
+    def main_program(self, setup: tuple[ast.Stmt, ...], phases: list,
+                     rounds: list = ()) -> tuple[Code, dict[str, int], Code | None]:
+        """The game's main code: set-up, then turns forever, each running the phases in order
+        (within the rounds of `rounds`, the levels of the turn structure, if any).
         Returns it with the label of each phase ('' for the start of a turn, `SET_UP_START` for
         where the set-up goes on after its seed-free start), and that start as a block of its own
         (None if there is none): what every game of the ruleset does first, whatever its seed,
@@ -129,11 +132,15 @@ class Compiler(NativeStatements):
         # every event may end the game)
         wanted = self.names.wanted_events
         turn_hook = "hook" if "turn_start" in wanted or self.names.ending_events is None else "line"
-        items += [("label", ""), (turn_hook, "g.begin_turn()")]
         hook = "hook" if "phase_start" in wanted else "line"
+        for k in range(len(rounds)):
+            items += self._round_begins(rounds, k, hook)
+        items += [("label", ""), (turn_hook, "g.begin_turn()")]
         for phase in phases:
             items += [("label", phase.name), (hook, f"g.begin_phase({self.gen.const(phase.name)})")]
             items += list(phase.body)
+        if rounds:
+            items.append(("if", rounds[-1].until, self._round_ends(rounds, len(rounds) - 1, hook)))
         items.append(("jump", ""))
         self._main_items = items[seed_free + 1 if seed_free else 0:]  # (what a new game runs: see `main_rollout`)
         self._main_bound = tuple(local_bindings(tuple(body[:seed_free])))  # (names the seed-free start binds)
@@ -144,6 +151,26 @@ class Compiler(NativeStatements):
         main.run = dispatch(main.entries)
         start = self.block("set-up start", tuple(body[:seed_free]), body[0].span) if seed_free else None
         return main, labels, start
+
+    def _round_begins(self, rounds: list, k: int, hook: str) -> list:
+        """Items that begin a round of level k: its counter, then its start steps."""
+        return [("line", f"g.begin_round({k})"), *self._steps(rounds[k].start, hook)]
+
+    def _round_ends(self, rounds: list, k: int, hook: str) -> list:
+        """Items run when a round of level k ends: its end steps; the enclosing level's round
+        ends too if its `until` holds; then the next round of level k begins."""
+        items = self._steps(rounds[k].end, hook)
+        if k > 0:
+            items.append(("if", rounds[k - 1].until, self._round_ends(rounds, k - 1, hook)))
+        return items + self._round_begins(rounds, k, hook)
+
+    def _steps(self, phases, hook: str) -> list:
+        items: list = []
+        for phase in phases:
+            if phase.name:
+                items.append((hook, f"g.begin_phase({self.gen.const(phase.name)})"))
+            items += list(phase.body)
+        return items
 
     def _set_up_statements(self, setup: tuple[ast.Stmt, ...]) -> list[ast.Stmt]:
         """The set-up, with a first call of a procedure without parameters, which nothing

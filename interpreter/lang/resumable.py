@@ -38,7 +38,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import ast
-from .analysis import chooses_in, free_name_counts, local_bindings, procedure_calls, stops_in_loops
+from .analysis import (
+    chooses_in,
+    free_name_counts,
+    item_statements,
+    local_bindings,
+    procedure_calls,
+    stops_in_loops,
+)
 from .codegen import CodeGenerator, Line, Scope, indent, literal
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
@@ -207,11 +214,12 @@ class ResumableWriter:
         """The entries of a resumable function for statements (`Code.entries`: the start, then
         one per point to resume at). Items may also be ('label', key) to record a point to
         start at in `labels`, ('hook', python_call) for an engine call that may suspend,
-        ('line', python_call) for one that cannot, and last ('jump', key) to go back to a label
-        for ever (the main program's turns).
+        ('line', python_call) for one that cannot, ('if', condition, items) for items run when
+        the condition (an expression) holds (the ends of the rounds of the turn structure), and
+        last ('jump', key) to go back to a label for ever (the main program's turns).
         `bound`: the names the frame's locals hold before it starts (parameters)."""
         self._labels = 0
-        statements = [i for i in items if not isinstance(i, tuple)]
+        statements = item_statements(items)
         self._body, self._bound = tuple(statements), bound
         scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
                       lists=self.gen.list_names(statements, bound),
@@ -248,6 +256,10 @@ class ResumableWriter:
                 self._point(out, item[1], None)
             elif item[0] == "line":
                 out.append(Straight([(item[1], None)]))
+            elif item[0] == "if":
+                body: list = []
+                self._items(item[2], body, scope, labels)
+                out.append(If([(self.gen.ex(item[1], scope), body)], None, item[1].span))
             else:
                 raise AssertionError(f"a jump must come last: {item!r}")
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from . import ast
 from . import codegen as _codegen  # (which imports this module: read its names when called)
-from .analysis import chooses_in
+from .analysis import chooses_in, item_statements
 from .values import Labelled
 
 # a list display of lists held in Python names, then a constant ("... or pass")
@@ -143,7 +143,7 @@ class RolloutStatements:
         return self.loops_if_they_fit(lambda: self._rollout_main(items, bound))
 
     def _rollout_main(self, items: list, bound: tuple[str, ...]):
-        scope = self._block_scope([i for i in items if not isinstance(i, tuple)], bound)
+        scope = self._block_scope(item_statements(items), bound)
         self.choices = {}
         turn = items.index(("label", items[-1][1]))
         lines = self._rollout_items(items[:turn], scope)
@@ -162,6 +162,9 @@ class RolloutStatements:
             elif item[0] == "hook":  # (an engine call that may push frames or end the game)
                 lines += [(item[1], None), ("if g.frames[-1] is not f:", None), ("    g.descend(f)", None),
                           ("if g.halted:", None), ("    return", None)]
+            elif item[0] == "if":
+                lines += [(f"if {self.ex(item[1], scope)}:", item[1].span),
+                          *_codegen.indent(self._rollout_items(item[2], scope) or [("pass", None)])]
         return lines
 
     def procedure_rollout(self, name: str, params: tuple[str, ...]):

@@ -347,6 +347,29 @@ def check_created_names(ruleset: Ruleset, defs: Definitions, errors: list) -> No
                                               "given here"))
 
 
+def made_zone_problems(ruleset: Ruleset, made) -> list[ValidationError]:
+    """`decks.made`: declared zones and card types, and copies from a whole-number attribute of
+    every card type it takes."""
+    problems = []
+    for m in made:
+        if m.zone not in ruleset.zones:
+            problems.append(ValidationError(f"decks.made fills zone {m.zone!r}, which is not declared"
+                                            f"{did_you_mean(m.zone, ruleset.zones)}", m.span))
+        types = m.types if m.types is not None else tuple(
+            name for name, t in ruleset.card_types.items() if not t.token)
+        for t in types:
+            if t not in ruleset.card_types:
+                problems.append(ValidationError(f"decks.made takes unknown card type {t!r}"
+                                                f"{did_you_mean(t, ruleset.card_types)}", m.span))
+            elif isinstance(m.copies, str):
+                spec = ruleset.card_types[t].attributes.get(m.copies)
+                if spec is None or spec.type != "int":
+                    problems.append(ValidationError(
+                        f"decks.made takes its copies from {m.copies!r}, which is not a whole-number attribute "
+                        f"of card type {t!r}{did_you_mean(m.copies, ruleset.card_types[t].attributes)}", m.span))
+    return problems
+
+
 def name_clashes(ruleset: Ruleset) -> list[ValidationError]:
     """A zone and a player attribute may not share a name: a scenario's `players.1.NAME` would
     not say which it means."""
@@ -382,8 +405,11 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
         check_card(ruleset, c, errors)
         checker.card(c)
     checker.code(ruleset.setup)
-    for phase in ruleset.phases:
+    for _where, phase in ruleset.steps():
         checker.code(phase.body)
+    for level in ruleset.rounds:
+        if level.until is not None:
+            checker.condition(level.until)
     for req in ruleset.requires:
         checker.condition(req.that)
     check_created_names(ruleset, defs, errors)
@@ -407,9 +433,10 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
                 checker.condition(e)
     if ruleset.decks is not None:
         d = ruleset.decks
-        if d.zone not in ruleset.zones:
+        if (d.defaults or not d.made) and d.zone not in ruleset.zones:
             errors.append(ValidationError(f"decks go to zone {d.zone!r}, which is not declared"
                                           f"{did_you_mean(d.zone, ruleset.zones)}", d.span))
+        errors.extend(made_zone_problems(ruleset, d.made))
         for t in d.allowed_types or ():
             if t not in ruleset.card_types:
                 errors.append(ValidationError(f"deck rule names unknown card type {t!r}"

@@ -46,8 +46,11 @@ def _body(callee: Callee, defs: Definitions) -> Any:
 def _contextless_roots(ruleset: Ruleset) -> Iterator[tuple[str, Any]]:
     """The ruleset's code that runs with no card: (how a message names it, the code)."""
     yield "the set-up", ruleset.setup
-    for phase in ruleset.phases:
-        yield f"phase {phase.name}", phase.body
+    for where, phase in ruleset.steps():
+        yield where, phase.body
+    for level in ruleset.rounds:
+        if level.until is not None:
+            yield f"the until of a {level.name}", level.until
     for end in ruleset.end:
         yield "an end condition", tuple(e for e in (end.when, end.winner, end.loser) if e is not None)
     stats = ruleset.statistics

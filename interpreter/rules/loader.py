@@ -10,6 +10,7 @@ half-loaded: either a complete, checked `Ruleset` comes back or a `CardrulesErro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from .model import (
     DeckRules,
     DeckSection,
     EndCondition,
+    MadeZone,
     OptionSpec,
     Phase,
     Requirement,
@@ -35,6 +37,8 @@ from .model import (
     ZoneSpec,
 )
 from .observing import event_texts, observing_problems, read_observing
+from .overlay import source_overlay
+from .rounds import counter_globals, phase_name_problems, read_rounds
 from .sources import parse_cards, parse_file, parse_text_at
 from .yamlload import load_yaml
 
@@ -239,19 +243,23 @@ def _located_option(spec: OptionSpec, raw: Any, span: Span) -> Any:
 
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
                  extra_cards: list[tuple[str, str, int, int]] = (),
-                 override_cards: list[tuple[str, str, int, int]] = ()) -> Ruleset:
+                 override_cards: list[tuple[str, str, int, int]] = (),
+                 sources: Mapping[str, str] | None = None) -> Ruleset:
     """Read, merge, validate and check a ruleset. Raises CardrulesError on any problem.
 
     extra_cards: card texts to add to the ruleset's cards, each (text, file, line, column) of
     where the text starts (a scenario's inline cards). override_cards: card texts, in the same
     form, whose cards replace the ruleset's cards of the same names (each must name one).
+    sources: texts by path that stand in for those files on disk (an editor's unsaved text; the
+    source overlay, overlay.py).
     """
-    path = paths.ruleset_path(str(name_or_path))
-    data, located, top = _read_chain(path)
-    builder = _Builder(data, located, top)
-    builder.extra_cards = list(extra_cards)
-    builder.override_cards = list(override_cards)
-    return builder.build(options or {})
+    with source_overlay(sources):
+        path = paths.ruleset_path(str(name_or_path))
+        data, located, top = _read_chain(path)
+        builder = _Builder(data, located, top)
+        builder.extra_cards = list(extra_cards)
+        builder.override_cards = list(override_cards)
+        return builder.build(options or {})
 
 
 @dataclass(frozen=True)
@@ -437,9 +445,11 @@ class _Builder:
         if "cover" in raw:
             c = raw["cover"]
             cover = DeckCover(c["attribute"], c["section"], c["by"])
+        made = tuple(MadeZone(m["zone"], tuple(m["types"]) if "types" in m else None, m.get("copies", 1),
+                              self.span("decks", "made", i)) for i, m in enumerate(raw.get("made") or ()))
         return DeckRules(raw.get("zone", "deck"), raw.get("size"), raw.get("min_size"), raw.get("max_copies"),
                          tuple(raw["allowed_types"]) if "allowed_types" in raw else None,
-                         tuple(raw.get("default", ())), self.span("decks"), tuple(sections), cover)
+                         tuple(raw.get("default", ())), self.span("decks"), tuple(sections), cover, made)
 
     def read_entry(self, path: Path, key: str, index: int) -> list[ast.Module]:
         """The modules of one `code:` or `cards:` entry; one that names nothing is an error at
@@ -539,6 +549,11 @@ class _Builder:
         for i, raw in enumerate(turn.get("phases") or []):
             body = self.guarded(self.code, raw.get("do", ""), "turn", "phases", i, "do")
             phases.append(Phase(raw["name"], body or (), self.span("turn", "phases", i)))
+        taken = {**{n: "a built-in global" for n in BUILTIN_GLOBALS}, **{n: "a global" for n in globals_},
+                 **{n: "a player attribute" for n in player_attrs}}
+        rounds = read_rounds(self, turn, taken)
+        self.errors.extend(phase_name_problems(rounds, phases))
+        globals_.update(counter_globals(rounds))
         end = []
         for i, raw in enumerate(d.get("end") or []):
             when = self.guarded(self.expression, raw["when"], "end", i, "when")
@@ -570,7 +585,7 @@ class _Builder:
             events=event_texts(d.get("events")), modules=modules, card_modules=card_modules, setup=setup or (),
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
             step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate, statistics=statistics,
-            reward=reward, observing=read_observing(d.get("events"), d.get("observation"), self.span))
+            reward=reward, rounds=rounds, observing=read_observing(d.get("events"), d.get("observation"), self.span))
         if self.deck_format_option is not None:
             ruleset.extra["deck_format_option"] = self.deck_format_option
         from .checker import check_ruleset

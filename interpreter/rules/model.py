@@ -82,8 +82,23 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class Phase:
-    name: str
+    name: str  # '' for a step of code that is no phase of its own (a round's `start: CODE`)
     body: tuple[ast.Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Round:
+    """A level of the turn structure that holds turns (a deal, a trick): the ruleset's
+    `turn.rounds`, outermost first. `game.NAME` counts its rounds (within the enclosing one);
+    `start` runs as one begins, `end` as it ends, and it ends when `until` holds after one of
+    the rounds (or turns) it holds; the outermost level's rounds follow one another until the
+    game ends."""
+
+    name: str
+    start: tuple[Phase, ...]
+    end: tuple[Phase, ...]
+    until: ast.Expr | None
     span: Span
 
 
@@ -144,6 +159,19 @@ class DeckCover:
 
 
 @dataclass(frozen=True)
+class MadeZone:
+    """A zone filled from the card set as every game begins (`decks.made`): each card of the
+    given types (every card that is not a token, without `types`), `copies` times (a number, or
+    the name of a card attribute holding it), in the card set's order; in a zone of each
+    player, every player gets the cards."""
+
+    zone: str
+    types: tuple[str, ...] | None
+    copies: int | str
+    span: Span
+
+
+@dataclass(frozen=True)
 class DeckRules:
     zone: str
     size: int | None
@@ -154,6 +182,7 @@ class DeckRules:
     span: Span
     sections: tuple[DeckSection, ...] = ()
     cover: DeckCover | None = None
+    made: tuple[MadeZone, ...] = ()  # zones filled from the card set (`decks.made`)
 
 
 @dataclass(frozen=True)
@@ -202,12 +231,26 @@ class Ruleset:
     # the numbers of players the ruleset may be loaded with (`players: {min, max}`; a fixed
     # count is (n, n)); None: only player_count
     player_range: tuple[int, int] | None = None
+    rounds: list[Round] = field(default_factory=list)  # `turn.rounds`, outermost first
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def steps(self):
+        """Every step of code the turn structure runs, as (how a message names it, Phase):
+        the rounds' starts and ends, then the turn's phases."""
+        for level in self.rounds:
+            for when, phases in (("start", level.start), ("end", level.end)):
+                for phase in phases:
+                    yield (f"phase {phase.name}" if phase.name else f"the {when} of a {level.name}"), phase
+        for phase in self.phases:
+            yield f"phase {phase.name}", phase
 
     def code_nodes(self):
         """Every AST node of the ruleset's code: code and card files, set-up, phases."""
         for module in [*self.modules, *self.card_modules]:
             yield from ast.walk(module)
         yield from ast.walk(self.setup)
-        for phase in self.phases:
+        for _where, phase in self.steps():
             yield from ast.walk(phase.body)
+        for level in self.rounds:
+            if level.until is not None:
+                yield from ast.walk(level.until)
