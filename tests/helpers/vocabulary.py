@@ -32,6 +32,9 @@ DISTINCTIVE: dict[str, tuple[str, ...]] = {
                    "bandage", "bless", "curse", "dispell", "leech", "leeches", "enchantment", "enchantments"),
     "bases": ("influence", "surrounding", "surroundings", "centre", "ally", "allies", "maneuver", "maneuvers",
               "skirmish"),
+    "hearts": ("hearts", "heart", "trick", "tricks", "suit", "suits", "spades", "clubs", "diamonds", "moon"),
+    "harvest": ("harvest", "province", "provinces", "duchy", "estate", "estates", "copper", "kingdom",
+                "treasure", "treasures", "curse", "lender", "hamlet", "workshop"),
 }
 
 MIN_LENGTH = 3  # shorter pieces of names ("s" of "Ma's", "of") say nothing of a game
