@@ -106,8 +106,9 @@ def main(name: str, game_class, description: str, length: str = "turn", argv: li
         results.update(r["results"])
     print(f"handwritten {name}: {statistics.median(gps):.1f} games/s (median of {args.runs}; runs "
           f"{[round(x, 1) for x in gps]})")
+    seats = range(1, max([2, *(seat for seat in results if seat is not None)]) + 1)
+    won = ", ".join(f"P{seat} won {results[seat]}" for seat in seats)
     print(f"  {games} games: {sum(r['decisions'] for r in runs) / games:.2f} decisions/game, "
-          f"{sum(r[length + 's'] for r in runs) / games:.2f} {length}s/game; P1 won {results[1]}, "
-          f"P2 won {results[2]}, draws {results[None]}")
+          f"{sum(r[length + 's'] for r in runs) / games:.2f} {length}s/game; {won}, draws {results[None]}")
     print(f"python {sys.version.split()[0]}, {pinned}")
     return 0

@@ -22,15 +22,16 @@ def load_baseline(game: str):
     return load_benchmark(f"handwritten_{game}")
 
 
-def play_checked(game, rng, check, label: str) -> int:
+def play_checked(game, rng, check, label: str, seats: tuple[int, ...] = (1, 2), min_options: int = 2) -> int:
     """Play a hand-written game to its end with the random agent, calling `check(game)` before
-    each decision. Every decision names a seat and offers 2 or more options, the game ends
-    within 5000 decisions, and then offers none. Returns the number of decisions."""
+    each decision. Every decision names one of `seats` and offers `min_options` or more options
+    (1 for games whose rules ask some decisions even with one option), the game ends within
+    5000 decisions, and then offers none. Returns the number of decisions."""
     decisions = 0
     while not game.over:
         check(game)
         seat, options = game.decision()
-        assert seat in (1, 2) and len(options) >= 2, f"{label}: decision {decisions}"
+        assert seat in seats and len(options) >= min_options, f"{label}: decision {decisions}"
         game.apply(rng.randrange(len(options)))
         decisions += 1
         assert decisions < 5000, f"{label}: the game does not end"

@@ -1,0 +1,47 @@
+"""Random Harvest games (docs/games/harvest.md; hypothesis-chosen seeds and player counts) with every
+generic invariant (tests/helpers/playout.py) and Harvest's own checked after every decision."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from playout import examples, played_out_log, playout, replay_log
+
+from interpreter import load
+
+RULES = {n: load("harvest", {"players": n}) for n in (2, 3, 4)}
+PER_PLAYER = ("deck", "hand", "play", "discard")
+
+
+def points(game, seat: int) -> int:
+    return sum(game.read(c, "points") for zone in PER_PLAYER for c in game.zones[(zone, seat, "")])
+
+
+def harvest_invariants(game) -> None:
+    players = len(game.players)
+    # D-1.2, D-1.3: after set-up no card leaves the game: supply, players' zones and trash hold them all
+    # (piles 276 in all; 10 starting cards each; Copper less 7 each, victory piles less 12 for two,
+    # Curses less 10 for each player short of four)
+    expected = 276 + 10 * players - 7 * players - (12 if players == 2 else 0) - 10 * (4 - players)
+    assert len(game.cards) == expected
+    for p in game.players:
+        assert game.read(p, "coins") >= 0 and game.read(p, "buys") >= 0
+        # D-2.3: a player not on turn holds the 5 cards drawn at clean-up (fewer only if out of cards)
+        if p != game.globals["active"]:
+            owned = sum(len(game.zones[(zone, p.seat, "")]) for zone in ("deck", "discard"))
+            assert len(game.zones[("hand", p.seat, "")]) == 5 or owned == 0
+            assert not game.zones[("play", p.seat, "")]
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), agent_seed=st.integers(0, 2**31 - 1), players=st.sampled_from([2, 3, 4]))
+def test_random_games_keep_invariants_and_end(seed, agent_seed, players):
+    rules = RULES[players]
+    game, choices = playout(rules, seed, agent_seed, harvest_invariants)
+    result = game.result
+    scores = [points(game, p.seat) for p in game.players]
+    # D-3.2: the winner has the most points
+    if result.winner is not None:
+        assert scores[result.winner - 1] == max(scores)
+    assert replay_log(rules, seed, choices) == game.log
+    assert played_out_log(rules, seed, choices) == game.log == played_out_log(rules, seed, choices, fast=True)
