@@ -6,8 +6,12 @@
                        [--backend local|ray] [--address A] [--report DIR] [--log-dir DIR] [--records F]
     cardrules compare BASE [VARIANT] --games N [--replace "Card"=OTHER] [--until-significant] [--report DIR]
     cardrules test [PATH ...] [-v]       run scenario files; ends with 'N passed, N failed'
-    cardrules replay F.jsonl             re-run a log and confirm every line is identical
+    cardrules replay F.jsonl [--show]    re-run a log and confirm every line is identical (--show: draw it)
     cardrules cards GAME [NAME]          list the cards, or show one
+    cardrules explain GAME CARD          a card's abilities in plain words
+    cardrules fmt PATH... [--check]      card and rule code files in canonical form (--check: list, exit 1)
+    cardrules lsp                        the language server, on stdio (extra 'lsp')
+    cardrules serve GAME [--players human,random] | --replay F.jsonl   a browser table, or a log step by step
 
 Exit codes: 0 ok; 1 the input is wrong (any CardrulesError, printed without a traceback; a failed
 scenario; a diverging replay); 2 usage.
@@ -117,11 +121,50 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="re-run a JSON Lines log and confirm every line is identical")
     p.add_argument("log", metavar="F.jsonl")
+    p.add_argument("--show", action="store_true", help="draw the table at each decision, and the move taken")
+    p.add_argument("--seat", type=_positive, metavar="N", help="with --show: from this seat's view "
+                                                               "(default: the deciding seat's)")
+
+    p = sub.add_parser("serve", help="play at a browser table, or step through a log (--replay)",
+                       description="A local web server and page: each human seat plays in its own tab "
+                                   "(/?seat=N), the other seats by their agents; or a log step by step from "
+                                   "any seat or in full. Needs the extra 'serve'.")
+    p.add_argument("game", nargs="?", metavar="GAME")
+    p.add_argument("--replay", metavar="F.jsonl", help="step through a logged game instead of playing one")
+    p.add_argument("--players", metavar="A,B", help=f"one agent per seat ({agents}); default human,random")
+    p.add_argument("--seed", type=_seed, help="the game's seed (default: a random one, printed)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1; "
+                                                       "0.0.0.0 for every address, e.g. for a LAN)")
+    p.add_argument("--port", type=int, default=0, help="the port (default 0: any free one, printed)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+    p = sub.add_parser("schema", help="the JSON Schemas of rule, deck and scenario files, for YAML editors",
+                       description="List the schemas (with the modeline a YAML editor reads), print one, "
+                                   "or write them all into a folder (docs/editor-schemas.md).")
+    p.add_argument("name", nargs="?", metavar="NAME", help="ruleset, deck or scenario: print that schema")
+    p.add_argument("--write", metavar="DIR", help="write the schemas into DIR")
 
     p = sub.add_parser("cards", help="list the cards of a game, or show one")
     p.add_argument("game", metavar="GAME")
     p.add_argument("name", nargs="?", metavar="NAME", help="a card name: show its source and abilities")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+
+    p = sub.add_parser("explain", help="a card's abilities in plain words: what triggers them, what they change")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("name", metavar="CARD", help="a card name")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+
+    p = sub.add_parser("fmt", help="write card and rule code files in canonical form (comments kept)",
+                       description="Format .cards and .rules files in place with the canonical printer; "
+                                   "--check lists the files that would change and exits 1 if any would.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a .cards or .rules file, or a folder")
+    p.add_argument("--check", action="store_true", help="write nothing; list what would change, exit 1 if any")
+
+    sub.add_parser("lsp", help="the language server for editors, on stdin/stdout (extra 'lsp')",
+                   description="Diagnostics, hover, definition, completion and formatting for .cards, "
+                               ".rules and ruleset .yaml files, over the Language Server Protocol on stdio "
+                               "(docs/editor.md).")
     return parser
 
 
@@ -173,11 +216,31 @@ def run(args: argparse.Namespace) -> int:
     if command == "replay":
         from .replay import replay_log
 
-        return replay_log(args.log)
+        return replay_log(args.log, show=args.show, seat=args.seat)
+    if command == "serve":
+        from .serve import run_serve
+
+        return run_serve(args)
+    if command == "schema":
+        from .schemacmd import run_schema
+
+        return run_schema(args.name, args.write)
     if command == "cards":
         from .cards import run_cards
 
         return run_cards(_load(args), args.name)
+    if command == "explain":
+        from .explain import run_explain
+
+        return run_explain(_load(args), args.name)
+    if command == "fmt":
+        from .fmt import run_fmt
+
+        return run_fmt(args.paths, args.check)
+    if command == "lsp":
+        from .lsp import run_lsp
+
+        return run_lsp()
     raise UsageError(f"unknown command {command!r}")  # pragma: no cover - argparse stops it first
 
 

@@ -1,0 +1,216 @@
+"""The web application (Starlette) and its server (uvicorn): the page, its assets, one websocket
+per open page for a game at the table, and a JSON endpoint for the steps of a replay.
+
+    GET  /                         the page (static/index.html); it reads ?seat=N or ?view=full
+    GET  /static/...               its script and style sheet, shipped in the package
+    GET  /api/info                 {"mode": "table" | "replay", "title", "seats", "humans", ...}
+    WS   /ws?seat=N                a table: the seat's state after every change; moves in
+    GET  /api/replay?step=K&view=V a replay: the state at step K from seat V (a number) or "full"
+
+A refused message is answered on its socket with `{"type": "error", "code", "message"}`; a
+socket that closes is forgotten, and the game goes on for the others (the seat's page may
+connect again and gets the current state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+try:
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse
+    from starlette.routing import Mount, Route, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+except ImportError as err:  # (a module set to None in sys.modules raises ImportError too)
+    raise ImportError("cardrules serve needs the extra 'serve': pip install 'cardrules[serve]'") from err
+
+from .eventlog import FULL
+from .replay import ReplaySession
+from .table import MoveRefused, TableSession
+
+STATIC = Path(__file__).resolve().parent / "static"
+POLICY_VIOLATION = 1008  # the websocket close code for a connection the server will not serve
+
+
+class Hub:
+    """The open sockets of a table, by seat, and the lock that orders every change of the game."""
+
+    def __init__(self, session: TableSession) -> None:
+        self.session = session
+        self.sockets: dict[WebSocket, int] = {}
+        self.lock = asyncio.Lock()
+
+    async def send(self, ws: WebSocket, data: dict) -> bool:
+        try:
+            await ws.send_text(json.dumps(data, ensure_ascii=False))
+            return True
+        except Exception:  # (the page went away mid-send: forget it, the game goes on)
+            self.sockets.pop(ws, None)
+            return False
+
+    async def broadcast(self) -> None:
+        for ws, seat in list(self.sockets.items()):
+            await self.send(ws, self.session.state(seat))
+
+    async def run_agents(self) -> None:
+        """Let the agents play up to the next human decision (off the event loop), then tell
+        every page; called with the lock held."""
+        if self.session.waiting_for_agent():
+            await self.broadcast()  # (the pages show that an agent is thinking)
+            await run_in_threadpool(self.session.advance)
+            await self.broadcast()
+
+
+def _seat_of(text: str | None, count: int) -> int | None:
+    try:
+        seat = int(text) if text is not None else None
+    except ValueError:
+        return None
+    return seat if seat is not None and 1 <= seat <= count else None
+
+
+def table_routes(session: TableSession) -> list:
+    hub = Hub(session)
+    count = session.rules.player_count
+
+    async def info(request: Request) -> JSONResponse:
+        return JSONResponse({"mode": "table", "title": session.rules.title, "players": count,
+                             "seats": session.names, "humans": session.humans})
+
+    async def play(ws: WebSocket) -> None:
+        await ws.accept()
+        raw = ws.query_params.get("seat")
+        seat = _seat_of(raw, count) if raw is not None else (session.humans[0] if session.humans else 1)
+        if seat is None:
+            await ws.send_json({"type": "error", "code": "bad-seat",
+                                "message": f"no seat {raw!r}: this game has seats 1 to {count}"})
+            await ws.close(code=POLICY_VIOLATION)
+            return
+        async with hub.lock:
+            hub.sockets[ws] = seat
+            await hub.send(ws, session.state(seat))
+            await hub.run_agents()
+        try:
+            while True:
+                text = await ws.receive_text()
+                try:
+                    message = json.loads(text)
+                except json.JSONDecodeError as err:
+                    await hub.send(ws, MoveRefused("malformed", f"not JSON: {err.msg} at column {err.colno}").to_json())
+                    continue
+                async with hub.lock:
+                    try:
+                        session.submit(seat, message)
+                    except MoveRefused as refused:
+                        await hub.send(ws, refused.to_json())
+                        continue
+                    await hub.broadcast()
+                    await hub.run_agents()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.sockets.pop(ws, None)
+
+    return [Route("/api/info", info), WebSocketRoute("/ws", play)]
+
+
+def replay_routes(session: ReplaySession) -> list:
+    count = session.rules.player_count
+
+    async def info(request: Request) -> JSONResponse:
+        return JSONResponse({"mode": "replay", "title": session.rules.title, "players": count,
+                             "seats": session.names, "humans": [], "steps": len(session.steps)})
+
+    async def step(request: Request) -> JSONResponse:
+        view_text = request.query_params.get("view", FULL)
+        viewer: Any = FULL if view_text == FULL else _seat_of(view_text, count)
+        try:
+            k = int(request.query_params.get("step", "0"))
+        except ValueError:
+            k = -1
+        if viewer is None:
+            return JSONResponse({"type": "error", "code": "bad-view",
+                                 "message": f"no view {view_text!r}: a seat 1 to {count}, or full"}, status_code=400)
+        if not 0 <= k < len(session.steps):
+            return JSONResponse({"type": "error", "code": "bad-step",
+                                 "message": f"no step {request.query_params.get('step')!r}: "
+                                            f"steps are 0 to {len(session.steps) - 1}"}, status_code=400)
+        return JSONResponse(await run_in_threadpool(session.state, k, viewer))
+
+    return [Route("/api/info", info), Route("/api/replay", step)]
+
+
+def create_app(session: TableSession | ReplaySession) -> Starlette:
+    """The application for a table or a replay."""
+
+    async def page(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    routes = table_routes(session) if isinstance(session, TableSession) else replay_routes(session)
+    return Starlette(routes=[Route("/", page), *routes, Mount("/static", StaticFiles(directory=STATIC), name="static")])
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (port 0: any free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(64)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+class ServerThread:
+    """The application served by uvicorn in a background thread (for tests and embedding):
+    `start()` returns once it accepts connections; `url`; `stop()`."""
+
+    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.sock = bound_socket(host, port)
+        self.url = url_of(self.sock)
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def start(self, timeout: float = 10.0) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+def serve_forever(app: Starlette, host: str, port: int, open_browser: bool, say=print) -> None:
+    """Serve until interrupted (Ctrl-C), telling the user the address (and opening it)."""
+    import webbrowser
+
+    sock = bound_socket(host, port)
+    url = url_of(sock)
+    if host in ("0.0.0.0", "::"):  # every address of this machine: a LAN player uses one of them
+        port = sock.getsockname()[1]
+        say(f"serving on every address of this machine, port {port}: open http://<its address>:{port}/")
+        url = f"http://127.0.0.1:{port}/"
+    say(f"serving on {url}  (Ctrl-C stops)")
+    if open_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])

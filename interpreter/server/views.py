@@ -1,0 +1,119 @@
+"""What the page draws, as plain JSON: one player's observation laid out by the ruleset's zone
+declarations, the moves of their decision, the cards as the ruleset displays them.
+
+Everything here reads an observation (`game.observation(seat)`) or the ruleset, never the state:
+a card the viewer may not see never reaches this module. Distinct moves, card display, prompts
+and event lines come from `interpreter.presentation`, shared with the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..presentation import card_display, decision_title, distinct_moves, event_text, value_text
+
+__all__ = ["card_face", "event_text", "option_card_ids", "result_text", "table_view", "zone_layout"]
+
+# observation globals every game has; shown in the header, not among the game's own values
+BUILTIN_GLOBALS = ("turn", "phase", "active")
+_CARD_ID = re.compile(r"(?:^|\+)[ca](\d+)")  # card ids in an option id: c12, c3+c7, a12.1
+
+
+def option_card_ids(option_id: str) -> list[int]:
+    """The ids of the cards (or of the cards of abilities) an option id names: 'c3+c7' -> [3, 7]."""
+    return [int(m) for m in _CARD_ID.findall(str(option_id))]
+
+
+def _words(name: str) -> str:
+    return str(name).replace("_", " ")
+
+
+def card_face(card: dict, rules: Any) -> dict:
+    """A face-up card as the page draws it: id, name, type and its display lines (the
+    attributes the ruleset displays, `presentation.card_display`)."""
+    lines = [_words(k) if v is True else f"{_words(k)} {value_text(v)}" for k, v in card_display(card, rules).items()]
+    face = {"id": card.get("id"), "name": str(card.get("name", "?")), "type": card.get("type"), "lines": lines}
+    if "position" in card:
+        face["position"] = card["position"]
+    return face
+
+
+def zone_layout(obs: dict, rules: Any, open_piles: bool = False) -> list[dict]:
+    """The zones in the ruleset's declared order, each owner's together (shared first, then the
+    other players, the viewer last). A zone the viewer sees card by card is laid out as its
+    declaration says: a row when ordered, a pile (cards overlapping) when not, one per declared
+    row; a zone it sees as a count is a face-down pile with its revealed cards. With
+    `open_piles` (the full view of a replay) a face-down pile lists every card it holds."""
+    viewer = obs.get("viewer")
+    zones_of = obs.get("zones") or {}
+    owners = sorted(zones_of, key=lambda o: (o != "shared", o == f"P{viewer}", o))
+    out = []
+    for owner in owners:
+        contents = zones_of[owner]
+        for name, spec in rules.zones.items():
+            rows = [(row, f"{name}.{row}") for row in spec.rows] if spec.rows else [(None, name)]
+            parts = []
+            for row, label in rows:
+                if label not in contents:
+                    continue
+                content = contents[label]
+                if isinstance(content, dict):
+                    revealed = [card_face(c, rules) for c in content.get("revealed") or []]
+                    part = {"row": row, "kind": "hidden", "count": content.get("count", 0), "cards": revealed,
+                            "open": open_piles}
+                else:
+                    part = {"row": row, "kind": "row" if spec.ordered else "pile", "count": len(content),
+                            "cards": [card_face(c, rules) for c in content]}
+                parts.append(part)
+            if parts:
+                out.append({"owner": owner, "zone": name, "label": _words(name), "visibility": spec.visibility,
+                            "rows": parts})
+    return out
+
+
+def _move(move: Any, options: list[dict]) -> dict:
+    """A move for the page: `cards` the cards its option is about, `copies` the other cards
+    (copies of those) that stand for the same move."""
+    ids = [c.get("id") for c in move.cards]
+    first = [i for i in option_card_ids(options[move.option]["id"]) if i in ids]
+    return {"label": move.label, "option": move.option, "cards": first, "copies": [i for i in ids if i not in first]}
+
+
+def result_text(result: dict | None) -> str | None:
+    if not result:
+        return None
+    turns = result.get("turns")
+    after = f" after {turns} turn{'s' if turns != 1 else ''}" if turns is not None else ""
+    if result.get("winner") is None:
+        return f"draw ({result.get('reason')}){after}"
+    return f"P{result['winner']} wins ({result.get('reason')}){after}"
+
+
+def table_view(obs: dict, rules: Any, open_piles: bool = False) -> dict:
+    """The drawable part of one observation: header values, players, zones, decision, result."""
+    glob = obs.get("globals") or {}
+    decision = obs.get("decision")
+    viewer = obs.get("viewer")
+    shown_decision = None
+    if decision is not None:
+        moves = distinct_moves(obs, rules) if decision.get("player") == viewer and decision.get("options") else []
+        shown_decision = {
+            "player": decision.get("player"),
+            "prompt": decision_title(obs, rules) if decision.get("prompt") else None,
+            "yours": decision.get("player") == viewer and bool(moves),
+            "moves": [_move(m, decision["options"]) for m in moves],
+        }
+    return {
+        "turn": obs.get("turn"),
+        "phase": obs.get("phase"),
+        "active": value_text(glob.get("active")) if glob.get("active") is not None else None,
+        "globals": [[_words(k), value_text(v)] for k, v in glob.items() if k not in BUILTIN_GLOBALS],
+        "players": [{"seat": p.get("seat"),
+                     "attributes": [[_words(k), value_text(v)] for k, v in p.items() if k != "seat"]}
+                    for p in obs.get("players") or []],
+        "zones": zone_layout(obs, rules, open_piles),
+        "decision": shown_decision,
+        "result": obs.get("result"),
+        "result_text": result_text(obs.get("result")),
+    }

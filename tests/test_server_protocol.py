@@ -1,0 +1,338 @@
+"""`cardrules serve` through real websockets and HTTP (Starlette's TestClient): each page gets its
+seat's observation only; bad input (a move for another seat, a stale decision, a malformed
+message, a socket closed mid-game) is refused with a clear message and the game is unchanged;
+replays step by step; the command binds to 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="cardrules serve needs the extra 'serve': pip install 'cardrules[serve]'")
+pytest.importorskip("httpx", reason="starlette's TestClient needs httpx (the extra 'test')")
+
+with warnings.catch_warnings():  # (starlette 1.x prefers httpx2 to httpx for its TestClient)
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+from tablecheck import card_ids_in_state, hidden_counts, unseen_ids  # noqa: E402
+
+from interpreter import load  # noqa: E402
+from interpreter.agents import make_agent  # noqa: E402
+from interpreter.logs import write_log  # noqa: E402
+from interpreter.server import ReplayError, ReplaySession, TableSession, create_app  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (starlette: httpx -> httpx2)
+
+
+@pytest.fixture(scope="module")
+def initiative():
+    return load("initiative")
+
+
+def two_humans(rules, seed: int = 3) -> TableSession:
+    return TableSession(rules, seed, ["human", "human"], [None, None])
+
+
+def snapshot(session: TableSession) -> tuple:
+    """Everything a refused message must leave as it was."""
+    game = session.game
+    return session.version, game.log_length, json.dumps(game.to_json(), sort_keys=True, default=str)
+
+
+def move(state: dict, k: int = 0, **changes) -> dict:
+    return {"type": "move", "decision": state["version"], "option": state["decision"]["moves"][k]["option"], **changes}
+
+
+def test_each_page_gets_its_own_seat_only(initiative):
+    session = two_humans(initiative)
+    with TestClient(create_app(session)) as client, \
+            client.websocket_connect("/ws?seat=1") as one, client.websocket_connect("/ws?seat=2") as two:
+        first, second = one.receive_json(), two.receive_json()
+        assert (first["seat"], second["seat"]) == (1, 2)
+        game = session.game
+        for seat, state in ((1, first), (2, second)):
+            assert not unseen_ids(card_ids_in_state(state), game, seat)
+            piles = {(z["owner"], z["zone"]): z["rows"][0]["count"] for z in state["zones"]
+                     if z["rows"][0]["kind"] == "hidden"}
+            assert piles == hidden_counts(game, seat)  # face down, with the true counts
+        # the deciding seat has moves; the other sees whose decision it is, without its options
+        decider = game.pending.seat
+        mine, theirs = (first, second) if decider == 1 else (second, first)
+        assert mine["decision"]["yours"] and mine["decision"]["moves"]
+        assert theirs["decision"] == {"player": decider, "prompt": theirs["decision"]["prompt"], "yours": False,
+                                      "moves": []}
+
+
+def test_a_move_for_another_seat_is_refused(initiative):
+    session = two_humans(initiative)
+    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=1") as one, \
+            client.websocket_connect("/ws?seat=2") as two:
+        state1, state2 = one.receive_json(), two.receive_json()
+        decider = session.game.pending.seat
+        waiting_ws, waiting = (two, state2) if decider == 1 else (one, state1)
+        deciding = state1 if decider == 1 else state2
+        before = snapshot(session)
+        # the waiting seat answers the other's decision with the current number
+        waiting_ws.send_json({"type": "move", "decision": waiting["version"], "option": 0})
+        error = waiting_ws.receive_json()
+        assert error["type"] == "error" and error["code"] == "not-your-decision"
+        assert f"P{decider}'s decision" in error["message"]
+        # a page naming another seat in its move
+        other = 3 - decider
+        deciding_ws = one if decider == 1 else two
+        deciding_ws.send_json(move(deciding, seat=other))
+        error = deciding_ws.receive_json()
+        assert error["code"] == "other-seat" and f"plays P{decider}" in error["message"]
+        assert snapshot(session) == before
+
+
+def test_an_agents_seat_cannot_be_moved_from_a_page(initiative):
+    session = TableSession(initiative, 4, ["human", "random"], [None, make_agent("random", seed=1)])
+    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=2") as watcher:
+        state = watcher.receive_json()
+        before = snapshot(session)
+        watcher.send_json({"type": "move", "decision": state["version"], "option": 0})
+        error = watcher.receive_json()
+        assert error["code"] == "other-seat" and "played by random" in error["message"]
+        assert snapshot(session) == before
+
+
+def test_a_stale_decision_is_refused(initiative):
+    session = TableSession(initiative, 5, ["human", "random"], [None, make_agent("random", seed=2)])
+    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=1") as ws:
+        state = ws.receive_json()
+        old = state
+        ws.send_json(move(state))
+        while state["version"] == old["version"] or state["thinking"]:  # until the agent has played
+            state = ws.receive_json()
+        assert state["decision"]["yours"]
+        before = snapshot(session)
+        ws.send_json(move(old))  # the same answer again, to the decision already taken
+        error = ws.receive_json()
+        assert error["code"] == "stale"
+        assert f"decision {old['version']} is no longer current" in error["message"]
+        assert f"decision {state['version']}" in error["message"]
+        assert snapshot(session) == before
+        ws.send_json(move(state))  # the current one is taken
+        assert ws.receive_json()["version"] == state["version"] + 1
+
+
+@pytest.mark.parametrize("text, code, says", [
+    ("{not json", "malformed", "not JSON"),
+    ("[1, 2]", "malformed", "a message is a JSON object"),
+    ('{"type": "shout"}', "malformed", "unknown message type 'shout'"),
+    ('{"type": "move", "option": 0}', "malformed", "'decision' must be a whole number, not None"),
+    ('{"type": "move", "decision": 0, "option": "first"}', "malformed", "'option' must be a whole number"),
+    ('{"type": "move", "decision": 0, "option": true}', "malformed", "'option' must be a whole number"),
+    ('{"type": "move", "decision": 0, "option": 999}', "illegal", "option 999 is not one of the"),
+    ('{"type": "move", "decision": 0, "option": -1}', "illegal", "option -1 is not one of the"),
+])
+def test_malformed_messages_are_refused(initiative, text, code, says):
+    session = two_humans(initiative)
+    decider = session.game.pending.seat
+    with TestClient(create_app(session)) as client, client.websocket_connect(f"/ws?seat={decider}") as ws:
+        ws.receive_json()
+        before = snapshot(session)
+        ws.send_text(text)
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["code"] == code
+        assert says in error["message"]
+        assert snapshot(session) == before
+        ws.send_text(text)  # the connection stays usable: refused again, the same way
+        assert ws.receive_json()["code"] == code
+
+
+def test_a_socket_closed_mid_game_leaves_the_game_to_go_on(initiative):
+    session = two_humans(initiative)
+    decider = session.game.pending.seat
+    other = 3 - decider
+    with TestClient(create_app(session)) as client:
+        with client.websocket_connect(f"/ws?seat={other}") as watcher:
+            watcher.receive_json()
+        with client.websocket_connect(f"/ws?seat={decider}") as ws:
+            state = ws.receive_json()
+        # both closed; nothing changed; the decider comes back to the same decision
+        before = snapshot(session)
+        assert before[0] == 0 and not session.game.is_over
+        with client.websocket_connect(f"/ws?seat={decider}") as ws, \
+                client.websocket_connect(f"/ws?seat={other}") as watcher:
+            again = ws.receive_json()
+            watcher.receive_json()
+            assert again["version"] == state["version"] and again["decision"] == state["decision"]
+            watcher.close()  # one page goes away mid-game: the other's move is taken
+            ws.send_json(move(again))
+            assert ws.receive_json()["version"] == 1
+        assert session.version == 1
+
+
+def test_an_unknown_seat_is_refused_and_closed(initiative):
+    session = two_humans(initiative)
+    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=7") as ws:
+        error = ws.receive_json()
+        assert error["code"] == "bad-seat" and "seats 1 to 2" in error["message"]
+        with pytest.raises(Exception):  # noqa: B017 (the server closed it: starlette's WebSocketDisconnect)
+            ws.receive_json()
+
+
+def play_through_sockets(rules, seed: int, pick_seed: int) -> tuple[TableSession, list[str]]:
+    """A whole game of two humans through their sockets, each move picked at random."""
+    session = two_humans(rules, seed)
+    pick = random.Random(pick_seed)
+    ids = []
+    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=1") as one, \
+            client.websocket_connect("/ws?seat=2") as two:
+        pages = {1: one, 2: two}
+        states = {1: one.receive_json(), 2: two.receive_json()}
+        while states[1]["result"] is None:
+            seat = session.game.pending.seat
+            state = states[seat]
+            assert state["decision"]["yours"]
+            for s in (1, 2):
+                assert not unseen_ids(card_ids_in_state(states[s]), session.game, s)
+            chosen = pick.choice(state["decision"]["moves"])
+            ids.append(session.game.pending[chosen["option"]].id)
+            pages[seat].send_json({"type": "move", "decision": state["version"], "option": chosen["option"]})
+            states = {1: one.receive_json(), 2: two.receive_json()}
+    return session, ids
+
+
+def test_a_game_through_the_sockets_is_the_game_of_those_moves(initiative):
+    session, ids = play_through_sockets(initiative, seed=11, pick_seed=1)
+    direct = initiative.new_game(seed=11)
+    for option_id in ids:
+        direct.apply(option_id)
+    assert direct.is_over and direct.result == session.game.result
+    assert direct.log == session.game.log
+    final = session.state(1)
+    assert final["result"] == direct.result.to_dict() and final["result_text"].startswith(("P1 wins", "P2 wins", "draw"))
+    assert final["log"][-1].startswith("game over: ")
+
+
+# ---------------------------------------------------------------- replays
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory, initiative):
+    session, _ids = play_through_sockets(initiative, seed=12, pick_seed=2)
+    path = tmp_path_factory.mktemp("logs") / "game.jsonl"
+    write_log(path, session.game, ["human", "human"])
+    return path, session.game
+
+
+def replay_of(path):
+    from interpreter.cli.replay import read_log
+
+    header, entries = read_log(str(path))
+    return ReplaySession(load(header["ruleset"], header.get("options")), header, entries, str(path))
+
+
+def test_a_replay_has_a_step_per_decision_and_shows_the_decision_taken(logged):
+    path, game = logged
+    replay = replay_of(path)
+    decisions = [e for e in game.log if e["type"] == "decision"]
+    assert len(replay.steps) == len(decisions) + 1
+    for k in (0, len(decisions) // 2, len(decisions) - 1):
+        full = replay.state(k, "full")
+        entry = decisions[k]
+        assert full["taken"] == f"P{entry['player']} chooses: {entry['label']}"
+        assert replay.state(k, entry["player"])["taken"] == f"you choose: {entry['label']}"
+    last = replay.state(len(replay.steps) - 1, 1)
+    assert last["taken"] is None and last["result"] == game.result.to_dict()
+
+
+def test_replay_views_hide_what_the_seat_could_not_see_and_the_full_view_shows_all(logged):
+    path, _game = logged
+    replay = replay_of(path)
+    masked = 0
+    for k in range(0, len(replay.steps), 3):
+        step_game = replay.steps[k]["game"]
+        full = replay.state(k, "full")
+        assert card_ids_in_state(full) == set(step_game.cards)  # every card, face up
+        for seat in (1, 2):
+            state = replay.state(k, seat)
+            assert not unseen_ids(card_ids_in_state(state), step_game, seat)
+            masked += state["taken"] is not None and "(hidden)" in state["taken"]
+    assert masked > 0  # the other seat's secret picks are shown as hidden
+
+
+def test_the_replay_endpoint_steps_and_refuses_bad_requests(logged):
+    path, _game = logged
+    replay = replay_of(path)
+    with TestClient(create_app(replay)) as client:
+        assert client.get("/api/info").json()["steps"] == len(replay.steps)
+        forward = client.get("/api/replay?step=2&view=2").json()
+        back = client.get("/api/replay?step=1&view=2").json()
+        assert (forward["step"], back["step"], forward["seat"]) == (2, 1, 2)
+        assert back == client.get("/api/replay?step=1&view=2").json()  # stepping back gives the same view
+        bad = client.get(f"/api/replay?step={len(replay.steps)}&view=full")
+        assert bad.status_code == 400 and f"steps are 0 to {len(replay.steps) - 1}" in bad.json()["message"]
+        bad = client.get("/api/replay?step=0&view=9")
+        assert bad.status_code == 400 and "a seat 1 to 2, or full" in bad.json()["message"]
+
+
+def test_the_command_reads_the_log_it_is_given(logged):
+    from interpreter.cli.serve import replay_session
+
+    path, game = logged
+    replay = replay_session(str(path))
+    assert replay.rules.name == "initiative" and replay.names == ["human", "human"]
+    assert replay.state(len(replay.steps) - 1, "full")["result"] == game.result.to_dict()
+    assert all(not replay.state(k, 1)["decision"]["yours"] for k in (0, 1))  # a replay takes no moves
+
+
+def test_a_log_that_does_not_fit_is_located(logged, tmp_path):
+    path, _game = logged
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines) if json.loads(line).get("type") == "decision")
+    wrong = json.loads(lines[number])
+    wrong["option"] = "c9999"
+    lines[number] = json.dumps(wrong)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ReplayError) as caught:
+        replay_of(bad)
+    assert f"bad.jsonl:{number + 1}:1" in str(caught.value) and "no option 'c9999'" in str(caught.value)
+
+
+# ---------------------------------------------------------------- the command
+def test_serve_usage_errors():
+    from interpreter.cli.main import main
+
+    assert main(["serve"]) == 2
+    assert main(["serve", "initiative", "--replay", "x.jsonl", "--no-browser"]) == 2
+    assert main(["serve", "--replay", "x.jsonl", "--seed", "3", "--no-browser"]) == 2
+    assert main(["serve", "--replay", "no-such-log.jsonl", "--no-browser"]) == 1
+
+
+def test_serve_binds_to_localhost_and_serves_the_page():
+    script = Path(sys.executable).parent / "cardrules"  # (the installed command, not the checkout's package)
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "interpreter.cli.main"]
+    process = subprocess.Popen([*command, "serve", "initiative", "--seed", "1", "--no-browser", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        lines = [process.stdout.readline(), process.stdout.readline()]
+        assert lines[0].startswith("Initiative: seed 1, players P1 human, P2 random"), lines
+        assert lines[1].startswith("serving on http://127.0.0.1:"), lines
+        url = lines[1].split()[2]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with urllib.request.urlopen(url + "api/info", timeout=2) as answer:
+                    info = json.load(answer)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        assert info["humans"] == [1] and info["seats"] == ["human", "random"]
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            assert b'<script src="/static/table.js">' in answer.read()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
