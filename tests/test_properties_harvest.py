@@ -19,11 +19,14 @@ def points(game, seat: int) -> int:
 
 def harvest_invariants(game) -> None:
     players = len(game.players)
-    # D-1.2, D-1.3: after set-up no card leaves the game: supply, players' zones and trash hold them all
-    # (piles 276 in all; 10 starting cards each; Copper less 7 each, victory piles less 12 for two,
-    # Curses less 10 for each player short of four)
-    expected = 276 + 10 * players - 7 * players - (12 if players == 2 else 0) - 10 * (4 - players)
-    assert len(game.cards) == expected
+    # D-1.2, D-1.3, D-2.5: after set-up no card leaves the game: the copies left in the piles and the
+    # cards in players' zones and the trash add up to what the piles held and the starting decks
+    # (piles 276 in all; Copper less 7 for each player, victory piles less 12 for two players,
+    # Curses less 10 for each player short of four; 10 starting cards each)
+    supply = game.zones[("supply", 0, "")]
+    expected = 276 - 7 * players - (12 if players == 2 else 0) - 10 * (4 - players) + 10 * players
+    assert sum(game.read(c, "left") for c in supply) + len(game.cards) - len(supply) == expected
+    assert len(supply) == 15
     for p in game.players:
         assert game.read(p, "coins") >= 0 and game.read(p, "buys") >= 0
         # D-2.3: a player not on turn holds the 5 cards drawn at clean-up (fewer only if out of cards)
