@@ -5,7 +5,7 @@ the page must show no card the seat may not see (judged against the true game) a
 piles must have the true counts. A replay of the Initiative game is stepped forwards and
 backwards, from the full view and from a seat.
 
-Initiative always runs; Lanes and Bases (longer games) with CARDRULES_LONG=1. With
+Initiative always runs; Lanes, Bases, Hearts and Harvest (longer games) with CARDRULES_LONG=1. With
 CARDRULES_SCREENSHOTS=1 the tables are saved as docs/screenshots/<game>.png (and replay.png).
 Skipped where no chromium/chromedriver is installed (`apt-get install chromium chromium-driver`).
 """
@@ -96,9 +96,12 @@ def check_page(page: dict, game, seat: int) -> None:
     assert {(o, z): n for o, z, n in page["piles"]} == hidden_counts(game, seat)
 
 
-def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int) -> tuple[TableSession, int]:
-    rules = load(game_name)
-    session = TableSession(rules, seed, ["human", "random"], [None, make_agent("random", seed=seed + 1)])
+def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int,
+                     options: dict | None = None) -> tuple[TableSession, int]:
+    rules = load(game_name, options)
+    others = rules.player_count - 1
+    session = TableSession(rules, seed, ["human"] + ["random"] * others,
+                           [None] + [make_agent("random", seed=seed + i) for i in range(1, others + 1)])
     server = ServerThread(create_app(session)).start()
     pick = random.Random(pick_seed)
     clicks = 0
@@ -130,9 +133,9 @@ def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int) -> tuple
     return session, clicks
 
 
-GAMES = [("initiative", 21, 1)] + [pytest.param(name, seed, pick, marks=pytest.mark.skipif(
-    not LONG, reason="a full game of it by clicking runs with CARDRULES_LONG=1")) for name, seed, pick in
-    (("lanes", 22, 2), ("bases", 23, 3))]
+GAMES = [("initiative", 21, 1, None)] + [pytest.param(name, seed, pick, options, marks=pytest.mark.skipif(
+    not LONG, reason="a full game of it by clicking runs with CARDRULES_LONG=1")) for name, seed, pick, options in
+    (("lanes", 22, 2, None), ("bases", 23, 3, None), ("hearts", 24, 4, {"target": 30}), ("harvest", 25, 5, None))]
 
 
 @pytest.fixture(scope="module")
@@ -140,10 +143,10 @@ def played() -> dict:
     return {}
 
 
-@pytest.mark.parametrize("game_name, seed, pick_seed", GAMES)
-def test_a_whole_game_by_clicking(driver, played, game_name, seed, pick_seed):
+@pytest.mark.parametrize("game_name, seed, pick_seed, options", GAMES)
+def test_a_whole_game_by_clicking(driver, played, game_name, seed, pick_seed, options):
     started = time.perf_counter()
-    session, clicks = play_by_clicking(driver, game_name, seed, pick_seed)
+    session, clicks = play_by_clicking(driver, game_name, seed, pick_seed, options)
     played[game_name] = session
     print(f"{game_name}: {clicks} clicks, {session.version} decisions, "
           f"{time.perf_counter() - started:.1f} s")
