@@ -25,7 +25,9 @@ from interpreter.envs.pettingzoo_env import EnvFinishedError, IllegalActionError
 
 GAMES = ("initiative", "lanes", "bases")
 # agent_iter steps of the API and seed tests: 2 * cycles, enough for a whole random game of each
-CYCLES = {"initiative": 100, "lanes": 100, "bases": 300}
+# (the games written later, four seats and a player range, pass PettingZoo's own tests too)
+LATER_GAMES = ("hearts", "harvest")
+CYCLES = {"initiative": 100, "lanes": 100, "bases": 300, "hearts": 200, "harvest": 200}
 RANDOM_GAMES = examples(200)  # 20 in CI, 200 in the long run (CARDRULES_LONG=1)
 MISSING_EXTRA = "the PettingZoo adapter needs the extra 'pettingzoo': pip install 'cardrules[pettingzoo]'"
 
@@ -56,19 +58,19 @@ def _finish_game(env, rng: random.Random) -> dict[str, float]:
     return final
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES + LATER_GAMES)
 def test_pettingzoo_api_test(game):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (its advice for array observations: ours is the classic dict)
         api_test(make_env(game, seed=1), num_cycles=CYCLES[game])
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES + LATER_GAMES)
 def test_pettingzoo_seed_test(game):
     seed_test(lambda: make_env(game), num_cycles=CYCLES[game])
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES + LATER_GAMES)
 def test_the_spaces_are_the_catalogue_and_the_encoding(game):
     env = make_env(game)
     rules = load(game)
