@@ -36,10 +36,16 @@ _SOURCES: dict[str, str] = {}
 _LINES: dict[str, list[str]] = {}
 
 
+# Functions told of each text registered: `validate`'s cache notes what a check read (validatecache.py).
+SOURCE_WATCHERS: list = []
+
+
 def register_source(file: str, text: str) -> None:
     """Remember a file's text so errors located in it can quote the line."""
     _SOURCES[file] = text
     _LINES.pop(file, None)
+    for watch in SOURCE_WATCHERS:
+        watch(file, text)
 
 
 def source_line(span: Span) -> str | None:

@@ -9,7 +9,10 @@ generated card text and N/10 of each kind of mutated file. Without it they try
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -20,7 +23,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the load cache (interpreter/diskcache.py) of this run: a folder of its own, not the user's
+    if not os.environ.get("CARDRULES_CACHE_DIR"):
+        os.environ["CARDRULES_CACHE_DIR"] = config._cardrules_cache = tempfile.mkdtemp(prefix="cardrules-cache-")
     config.addinivalue_line("markers", "fuzz: fuzz tests of the loaders (tests/fuzz); scale them with --fuzz-cases N")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = getattr(config, "_cardrules_cache", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

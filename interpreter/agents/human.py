@@ -1,9 +1,12 @@
-"""A human at a terminal: shows their observation readably, the prompt and the numbered options.
+"""A human at a terminal: shows their observation as a compact table, and the numbered moves.
 
 The human agent sees exactly what `game.observation(seat)` holds: the zones they may see card by
-card (their own and the public ones), the other zones as counts, the attributes they may see. Input is a number (as listed, from 1), an
-option id or an option label; bad input is answered with a clear message and asked again;
-`q` or the end of input (Ctrl-D) raises `HumanQuit`.
+card (their own and the public ones), the other zones as counts, the attributes they may see.
+The table is drawn by `interpreter.presentation.terminal` (rich), with what changed since their
+last decision marked and the log lines the game's runner handed over (`hear`); the options are
+offered as distinct moves (`distinct_moves`: an unordered pick once, identical copies once).
+Input is a number (as listed, from 1), an option id or a label; bad input is answered with a
+clear message and asked again; `q` or the end of input (Ctrl-D) raises `HumanQuit`.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
+from ..presentation import Move, decision_title, distinct_moves
+from ..presentation.terminal import TerminalTable, console_for, move_lines
 from .base import DecisionView, HumanQuit
 
 SKIP_CARD_KEYS = ("id", "name", "type")
@@ -89,6 +94,14 @@ def render_observation(obs: dict) -> str:
     return "\n".join(lines)
 
 
+def moves_of(view: DecisionView) -> list[Move]:
+    """The view's options as distinct moves (one move per option without the rules to read)."""
+    obs = view.observation
+    if view.rules is not None and (obs.get("decision") or {}).get("options"):
+        return distinct_moves(obs, view.rules)
+    return [Move(o.label, o.index, (o.index,)) for o in view.options]
+
+
 class HumanAgent:
     """Asks a person at a terminal. `input`/`output` default to stdin/stdout (tests pass their own)."""
 
@@ -97,6 +110,8 @@ class HumanAgent:
         self.input = input
         self.output = output
         self.show_observation = show_observation
+        self.heard: list[tuple[str, bool]] = []
+        self.table: TerminalTable | None = None
 
     # streams are looked up when used, so a replaced sys.stdin/sys.stdout is honoured
     def _out(self) -> TextIO:
@@ -110,19 +125,31 @@ class HumanAgent:
         out.write(text + "\n")
         out.flush()
 
-    def show_options(self, view: DecisionView) -> None:
-        self.say(f"P{view.seat}, {view.prompt}:")
-        width = len(str(len(view.options)))
-        for number, option in enumerate(view.options, start=1):
-            extra = f"  [{option.id}]" if option.id != option.label else ""
-            self.say(f"  {number:>{width}}) {option.label}{extra}")
+    def hear(self, lines: list[tuple[str, bool]]) -> None:
+        """Log lines of the game since this player's last decision, each with whether another
+        seat acted in it: shown above the table at the next decision."""
+        self.heard.extend(lines)
+
+    def show_options(self, view: DecisionView, moves: list[Move] | None = None) -> None:
+        moves = moves_of(view) if moves is None else moves
+        title = decision_title(view.observation, view.rules) if view.rules is not None else view.prompt
+        console = console_for(self._out())
+        for line in move_lines(moves, title, view.seat):
+            console.print(line)
 
     def act(self, view: DecisionView):
-        if self.show_observation:
-            self.say()
-            self.say(render_observation(view.observation))
-        self.show_options(view)
-        n = len(view.options)
+        moves = moves_of(view)
+        if self.show_observation and view.rules is not None:
+            if self.table is None or self.table.rules is not view.rules:
+                self.table = TerminalTable(view.rules)
+            heard, self.heard = self.heard, []
+            self.table.draw(self._out(), view.observation, heard, moves)
+        else:
+            if self.show_observation:
+                self.say()
+                self.say(render_observation(view.observation))
+            self.show_options(view, moves)
+        n = len(moves)
         while True:
             out = self._out()
             out.write(f"choose 1-{n} (or an option id or label; ? lists the options, q quits): ")
@@ -135,38 +162,47 @@ class HumanAgent:
             if text.lower() in ("q", "quit", "exit"):
                 raise HumanQuit("quit")
             if text in ("?", "help"):
-                self.show_options(view)
+                self.show_options(view, moves)
                 continue
-            option, problem = self.match(view, text)
+            option, problem = self.match(view, text, moves)
             if option is not None:
                 return option
             self.say(problem)
 
     @staticmethod
-    def match(view: DecisionView, text: str):
-        """(option, None) for a valid answer, else (None, a message saying what is accepted)."""
+    def match(view: DecisionView, text: str, moves: list[Move] | None = None):
+        """(option, None) for a valid answer, else (None, a message saying what is accepted): a
+        move's number, an option's id, a move's or an option's label (any case, or the start of
+        exactly one)."""
         options = view.options
-        n = len(options)
+        moves = moves_of(view) if moves is None else moves
+        n = len(moves)
         if not text:
             return None, f"please type a number from 1 to {n}, an option id or its label"
         if text.isdigit():
             number = int(text)
             if 1 <= number <= n:
-                return options[number - 1], None
+                return options[moves[number - 1].option], None
             return None, f"{number} is not in the list: type a number from 1 to {n}"
         for option in options:
             if option.id == text:
                 return option, None
+        for move in moves:
+            if move.label == text:
+                return options[move.option], None
         for option in options:
             if option.label == text:
                 return option, None
-        folded = [o for o in options if o.label.casefold() == text.casefold()]
+        folded = [m for m in moves if m.label.casefold() == text.casefold()]
         if len(folded) == 1:
-            return folded[0], None
-        starts = [o for o in options if o.label.casefold().startswith(text.casefold())]
+            return options[folded[0].option], None
+        folded_options = [o for o in options if o.label.casefold() == text.casefold()]
+        if len(folded_options) == 1:
+            return folded_options[0], None
+        starts = [m for m in moves if m.label.casefold().startswith(text.casefold())]
         if len(starts) == 1:
-            return starts[0], None
+            return options[starts[0].option], None
         if len(starts) > 1:
-            return None, (f"{text!r} matches {len(starts)} options ({', '.join(o.label for o in starts[:4])}"
+            return None, (f"{text!r} matches {len(starts)} options ({', '.join(m.label for m in starts[:4])}"
                           f"{', ...' if len(starts) > 4 else ''}): type its number")
         return None, f"{text!r} is not an option: type a number from 1 to {n}, an option id or its label"

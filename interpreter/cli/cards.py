@@ -111,6 +111,9 @@ def show_card(rules, name: str) -> int:
     console = out_console()
     console.print(Text(f"{defn.name}  ({defn.type}{', token' if defn.token else ''})", style="bold"))
     console.print(Text(f"defined at {_where(defn.span)}"))
+    made = getattr(defn.source, "made_by", None)
+    if made is not None:  # a card made by a template: which, and with which values
+        console.print(Text(f"made by {made.describe()}"))
     initial = getattr(defn, "initial", {}) or {}
     if initial:
         console.print(Text("attributes: " + ", ".join(f"{k} {_value(v)}" for k, v in initial.items())))

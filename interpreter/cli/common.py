@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..backends.games import agent_seed  # noqa: F401 (the CLI's name for it)
 from ..errors import CardrulesError, Span
 
 
@@ -118,3 +117,11 @@ def err_console(**kwargs: Any):
     from rich.console import Console
 
     return Console(file=sys.stderr, highlight=False, **kwargs)
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the agent in `seat` of the game with this seed (backends/games.py's, imported
+    when first needed: the backends import the engine)."""
+    from ..backends.games import agent_seed as seed_of
+
+    return seed_of(seed, seat)

@@ -9,6 +9,10 @@ zone their observation shows as a count) is printed as "a hidden card", another 
 decision about such cards, or with a private prompt (`observation: {private_prompts}`), as
 "P2 chooses (hidden)", and an event no human witnessed (its declared `visibility`) is not
 printed.
+
+When a person plays, the lines are held and shown above their table at their next decision
+(`HumanAgent.hear`: the compact table of interpreter.presentation.terminal), and the rest after
+the game's last decision.
 """
 
 from __future__ import annotations
@@ -90,16 +94,30 @@ def hidden_card_ids(game, seat: int) -> set[int]:
 
 # ---------------------------------------------------------------- the command
 class Printer:
-    """Prints the new log entries of a game after each decision."""
+    """Prints the new log entries of a game after each decision; with `hold`, keeps the lines
+    instead (`take` hands them to a human's next table, `release` prints what is left)."""
 
-    def __init__(self, game, humans: list[int], quiet: bool, out) -> None:
+    def __init__(self, game, humans: list[int], quiet: bool, out, hold: bool = False) -> None:
         self.game = game
         self.humans = humans
         self.quiet = quiet
         self.out = out
+        self.hold = hold
+        self.held: list[tuple[str, bool]] = []  # (line, whether a seat not played in person acted)
         self.cursor = 0
         self.decision_text: str | None = None
         self.thought: str | None = None
+
+    def take(self) -> list[tuple[str, bool]]:
+        """The held lines, handed over (and forgotten here)."""
+        lines, self.held = self.held, []
+        return lines
+
+    def release(self) -> None:
+        """Print the held lines."""
+        for line, _others in self.take():
+            self.out.write(line + "\n")
+        self.out.flush()
 
     def hidden(self) -> set[int]:
         ids: set[int] = set()
@@ -139,9 +157,11 @@ class Printer:
         events = self.game.rules.events
         for entry in new:
             kind = entry[0]
+            others = False
             if kind == "event":
                 line = event_line(events, entry[1], entry[2], hidden) if self.witnessed(entry[1], entry[2]) else None
             elif kind == "decision":
+                others = entry[1] not in self.humans
                 if self.decision_text is not None:
                     line = self.decision_text or None
                     self.decision_text = None
@@ -152,7 +172,11 @@ class Printer:
                     self.thought = None
             else:
                 line = None  # the end: the result line follows
-            if line is not None:
+            if line is None:
+                continue
+            if self.hold:
+                self.held += [(part, others and not part.startswith(" ")) for part in line.split("\n")]
+            else:
                 self.out.write(line + "\n")
         self.out.flush()
 
@@ -176,13 +200,16 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
     if not quiet:
         out.write(f"{rules.title}: seed {seed}, players {', '.join(f'P{i} {n}' for i, n in enumerate(names, 1))}\n")
     game = rules.new_game(seed=seed, log=True)
-    printer = Printer(game, humans, quiet, out)
+    # a person reads the lines since their last decision above their table (HumanAgent.hear)
+    printer = Printer(game, humans, quiet, out, hold=bool(humans) and not quiet)
     abandoned = False
     try:
         printer.flush()
         while not game.is_over:
             view = view_of(game)
             agent = agents[view.seat - 1]
+            if view.seat in humans and hasattr(agent, "hear"):
+                agent.hear(printer.take())
             answer = answer_of(agent, view)
             option = view.options[answer] if type(answer) is int else answer
             printer.before_decision(view.seat, option, thinking_line(agent, view.seat, names[view.seat - 1]))
@@ -191,6 +218,7 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
     except HumanQuit:
         abandoned = True
     finally:
+        printer.release()
         if log_path:
             write_log(log_path, game, names)
     if abandoned:

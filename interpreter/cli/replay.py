@@ -4,6 +4,10 @@ The header gives the ruleset (its file when it still exists, else its name), the
 seed and the decks. The game is started again and each logged decision applied in turn; every
 line the game produces is compared with the log's line, and the first difference is reported
 with its line number, what the log says and what the replay produced.
+
+With `--show`, the game is drawn as it replays (interpreter.presentation.terminal): at each
+decision the table from the deciding seat's view (or `--seat N`'s), the log since the last one,
+the distinct moves, and the move the log takes.
 """
 
 from __future__ import annotations
@@ -62,7 +66,44 @@ def _show(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def replay_log(path: str) -> int:
+class _Show:
+    """Draws a replayed game at each decision (`replay --show`)."""
+
+    def __init__(self, game, out, seat: int | None) -> None:
+        from ..presentation.terminal import TerminalTable
+        from .play import Printer
+
+        self.game, self.out, self.seat = game, out, seat
+        self.table = TerminalTable(game.rules)
+        self.printer = Printer(game, [], quiet=False, out=out, hold=True)
+
+    def before(self, number: int, option_id: str) -> None:
+        from ..presentation import distinct_moves
+
+        self.printer.flush()
+        deciding, options = self.game.decision()
+        viewer = self.seat or deciding
+        if viewer > len(self.game.players):
+            viewer = deciding
+        obs = self.game.observation(viewer)
+        moves = distinct_moves(obs, self.game.rules) if viewer == deciding else None
+        self.table.draw(self.out, obs, self.printer.take(), moves, note=f"log line {number}",
+                        since=f"P{viewer}'s last view", log_since="the last decision")
+        taken = next((m for m in moves or () if any(obs["decision"]["options"][i]["id"] == option_id
+                                                    for i in m.options)), None)
+        label = next((o.label for o in options if o.id == option_id), option_id)
+        self.out.write(f"-> P{deciding} chooses " + (f"{moves.index(taken) + 1}) {taken.label}" if taken
+                                                     else label) + "\n")
+        self.printer.decision_text = ""  # (said here, not again in the next log)
+
+    def end(self) -> None:
+        self.printer.flush()
+        self.printer.release()
+
+
+def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
+    """Replay the log at `path` (see the module); `show`: draw it as it goes, from `seat`'s view
+    or each deciding seat's."""
     out = sys.stdout
     header, entries = read_log(path)
     version = header.get("version")
@@ -77,6 +118,7 @@ def replay_log(path: str) -> int:
     rules = load(target, options=header.get("options") or {})
     decks = header.get("decks") or None
     game = rules.new_game(seed=header["seed"], decks=decks, log=True)
+    shown = _Show(game, out, seat) if show else None
 
     produced: list[dict] = []
     done = 0  # raw log entries of the game already converted
@@ -106,6 +148,8 @@ def replay_log(path: str) -> int:
                 return diverge(number, expected, f"nothing: the game waits for P{seat}'s decision "
                                                  f"'{game.prompt}'")
             try:
+                if shown is not None:
+                    shown.before(number, str(expected.get("option")))
                 game.apply(str(expected.get("option")))
             except CardrulesError as err:
                 return diverge(number, expected, f"an illegal decision: {err.message}")
@@ -117,6 +161,8 @@ def replay_log(path: str) -> int:
     if k < len(produced):
         last = entries[-1][0] if entries else 1
         return diverge(last + 1, "the end of the log", produced[k])
+    if shown is not None:
+        shown.end()
     note = "" if game.is_over else " (the log ends before the game does)"
     out.write(f"replay identical: {len(entries)} lines{note}\n")
     return 0

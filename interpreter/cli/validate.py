@@ -56,6 +56,7 @@ class Validator:
         self.printed: dict[int, CardrulesError] = {}
         self.files = 0
         self.failed = 0
+        self.cache = False  # replay error-free checks from the disk cache (the command line's)
 
     # ------------------------------------------------------------ reporting
     def show(self, path: str | os.PathLike[str]) -> str:
@@ -178,9 +179,18 @@ class Validator:
         return []
 
     def check_ruleset(self, path: Path) -> None:
-        """A ruleset file, then the card files it reads and its decks."""
+        """A ruleset file, then the card files it reads and its decks (from the command line, an
+        error-free check of files unchanged since is replayed from the disk cache: validatecache.py)."""
         if not self.first_time(path):
             return
+        if self.cache:
+            from .validatecache import checked
+
+            checked(self, path, self._check_ruleset_now)
+        else:
+            self._check_ruleset_now(path)
+
+    def _check_ruleset_now(self, path: Path) -> None:
         _rules, errors = self.rules_for(path)
         card_files = self.card_files_of(path)
         names = {str(p.resolve()) for p in card_files}
@@ -476,6 +486,7 @@ def relative_paths(path_args: list[str | None]) -> bool:
 def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: list[str] | None) -> int:
     out = sys.stdout
     validator = Validator(out, ruleset_arg, parse_option_pairs(option_pairs), relative_paths([*path_args, ruleset_arg]))
+    validator.cache = True
     if path_args:
         for text in path_args:
             validator.check_path(text)

@@ -355,15 +355,16 @@ class Rules:
         game.play_from_start(decide, frame)
         return game
 
-    def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True) -> Game:
-        """A game with its decks in place and nothing run yet (scenarios arrange it further).
+    def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True, made: bool = True) -> Game:
+        """A game with its decks in place and nothing run yet (scenarios arrange it further;
+        `made=False`: without the cards of `decks.made` either, for a position given in full).
 
         The cards of each set of decks are made once; later games start from a copy of them."""
         loaded = self._decks(decks)
-        key = tuple((d.cards, d.sections) for d in loaded)
+        key = (tuple((d.cards, d.sections) for d in loaded), made)
         prototype = self._prototypes.get(key)
         if prototype is None:
-            prototype = self._place_decks(Game(self, 0, log=False), loaded)
+            prototype = self._place_decks(Game(self, 0, log=False), loaded, made)
             _keep(self._prototypes, key, prototype)
         return _copy_of(prototype, seed, loaded, log)
 
@@ -383,7 +384,7 @@ class Rules:
         shared = d is not None and d.zone in self.ruleset.zones and not self.ruleset.zones[d.zone].per_player
         return 1 if shared else self.player_count
 
-    def _place_decks(self, game: Game, loaded: list[Deck]) -> Game:
+    def _place_decks(self, game: Game, loaded: list[Deck], made: bool = True) -> Game:
         rules = self.ruleset.decks
         zone = rules.zone if rules else None
         section_zones = {sec.name: sec.zone for sec in (rules.sections if rules else ())}
@@ -396,12 +397,12 @@ class Rules:
                 key = game.zone_key(section_zones[section], owner, None)
                 for name in names:
                     game.new_card(self.card_defs[name], key, owner)
-        for made in rules.made if rules else ():
-            spec = self.ruleset.zones[made.zone]
+        for zone in rules.made if rules and made else ():
+            spec = self.ruleset.zones[zone.zone]
             owners = game.players if spec.per_player else [None]
             for owner in owners:
-                key = ZoneKey(made.zone, owner.seat if owner else 0, "")
-                for defn in self._made_cards(made):
+                key = ZoneKey(zone.zone, owner.seat if owner else 0, "")
+                for defn in self._made_cards(zone):
                     game.new_card(defn, key, owner)
         return game
 

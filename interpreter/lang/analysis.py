@@ -33,6 +33,15 @@ def free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, i
                 if child is not node.source:
                     walk(child, inner)
             return
+        if isinstance(node, ast.MultiComprehension):
+            inner = bound
+            for clause in node.clauses:
+                walk(clause.source, inner)
+                inner = inner | {clause.var}
+                if clause.condition is not None:
+                    walk(clause.condition, inner)
+            walk(node.element, inner)
+            return
         for child in children(node):
             walk(child, bound)
 
@@ -82,7 +91,28 @@ def stops_in_loops(body, in_loop: bool = False) -> bool:
 
 
 def binders(e: ast.Node) -> set[str]:
-    return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension))}
+    return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension, ast.ComprehensionClause))}
+
+
+def per_item_names(e: ast.Node) -> set[str]:
+    """The free names of an expression that it reads once per item of a selection or
+    comprehension (in a `where`, a key, an element, a later clause), or in a branch of
+    `if ... then ... else` (which may not be worked out): where an argument put in place of a
+    parameter would be worked out again and again, or not at all."""
+    found: set[str] = set()
+    for node in ast.walk(e):
+        if isinstance(node, (ast.Select, ast.Comprehension)):
+            parts = [node.where, node.order_by] if isinstance(node, ast.Select) else [node.element, node.condition]
+        elif isinstance(node, ast.MultiComprehension):
+            parts = [node.element, *node.clauses[1:], *(c.condition for c in node.clauses[:1])]
+        elif isinstance(node, ast.Conditional):
+            parts = [node.then, node.orelse]
+        else:
+            continue
+        for part in parts:
+            if part is not None:
+                found.update(free_name_counts(part))
+    return found
 
 def trivial(e: ast.Expr) -> bool:
     """Cheap and pure to evaluate twice."""
@@ -112,9 +142,11 @@ def substitute(node, mapping: dict[str, ast.Expr]):
             changes[name] = new
     return dataclasses.replace(node, **changes) if changes else node
 
-def chooses_in(s: ast.Stmt) -> list[ast.Choose]:
-    """The `choose` expressions of one statement (not of nested blocks), innermost first."""
-    found: list[ast.Choose] = []
+def chooses_in(s: ast.Stmt, procedures: frozenset[str] | set[str] = frozenset()) -> list:
+    """The `choose` expressions of one statement (not of nested blocks), innermost first; with
+    `procedures` (those that give a value), also the calls of them in its expressions: both run
+    before the statement, in this order."""
+    found: list = []
 
     def walk(node) -> None:
         if isinstance(node, ast.Choose):
@@ -123,7 +155,7 @@ def chooses_in(s: ast.Stmt) -> list[ast.Choose]:
                     walk(child)
             found.append(node)
             return
-        if isinstance(node, (ast.Select, ast.Comprehension)):
+        if isinstance(node, (ast.Select, ast.Comprehension, ast.MultiComprehension)):
             return  # the checker rejects choose inside these
         if isinstance(node, ast.Expr):
             for value in node.__dict__.values():
@@ -133,6 +165,10 @@ def chooses_in(s: ast.Stmt) -> list[ast.Choose]:
                     for v in value:
                         if isinstance(v, ast.Node):
                             walk(v)
+            if isinstance(node, ast.Call) and node.func in procedures:
+                found.append(node)
+        elif isinstance(node, ast.NamedArg):
+            walk(node.value)
 
     for name, value in s.__dict__.items():
         if name in ("body", "orelse", "branches"):
@@ -149,6 +185,17 @@ def chooses_in(s: ast.Stmt) -> list[ast.Choose]:
                 elif isinstance(v, (ast.NamedArg, ast.AttrDef)):
                     walk(v.value)
     return found
+
+
+def value_calls(s: ast.Stmt, procedures: frozenset[str] | set[str]) -> list[ast.Call]:
+    """The calls of procedures that give a value in one statement's expressions, innermost first."""
+    return [n for n in chooses_in(s, procedures) if isinstance(n, ast.Call)] if procedures else []
+
+
+def gives_value(proc: ast.Procedure) -> bool:
+    """Whether a procedure gives a value: its body has a `return EXPR`."""
+    return any(isinstance(n, ast.Return) for n in ast.walk(proc.body))
+
 
 def has_choose(s: ast.Stmt) -> bool:
     """Whether a statement's own expressions (not nested blocks) take a decision."""

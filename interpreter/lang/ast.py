@@ -7,6 +7,7 @@ them and the printer in `printer.py` turns them back into canonical text.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -98,6 +99,46 @@ class Comprehension(Expr):
     var: str
     source: Expr
     condition: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ComprehensionClause(Node):
+    """One `for VAR in SOURCE [if CONDITION]` of a comprehension with several."""
+
+    var: str
+    source: Expr
+    condition: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class MultiComprehension(Expr):
+    """`[ELEMENT for x in XS [if C] for y in YS [if D] ...]`: the clauses nest left to right (each
+    sees the names of the clauses before it), one item per combination that passes the tests.
+    A comprehension with one clause is a `Comprehension`."""
+
+    element: Expr
+    clauses: tuple[ComprehensionClause, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    """`if TEST then THEN else ORELSE`: one of two values; only the chosen one is worked out."""
+
+    test: Expr
+    then: Expr
+    orelse: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class BlockValue(Expr):
+    """The body of a function written as a block (`function f(x) { let y = x + 1  return y }`):
+    the value of its first `return`, none if it ends without one. Only ever a function's body."""
+
+    body: tuple[Stmt, ...]
     span: Span = _span()
 
 
@@ -339,6 +380,14 @@ class Tie(Stmt):
     span: Span = _span()
 
 
+@dataclass(frozen=True)
+class Return(Stmt):
+    """`return EXPR`: end a procedure (or a function's block) with a value."""
+
+    value: Expr
+    span: Span = _span()
+
+
 # ----------------------------------------------------------------- abilities
 @dataclass(frozen=True)
 class StaticModify(Node):
@@ -416,8 +465,51 @@ class Part(Node):
 
 
 @dataclass(frozen=True)
+class MadeBy:
+    """Where a card made by a template comes from: the template and its loops' values."""
+
+    template: CardTemplate
+    values: tuple[tuple[str, object], ...]
+
+    def describe(self) -> str:
+        """`the template "{n}{k}" at f:3:1 with k = "a", n = 10`."""
+        shown = ", ".join(f"{name} = {json.dumps(value) if isinstance(value, str) else value}"
+                          for name, value in self.values)
+        return f"the template {json.dumps(self.template.name)} at {self.template.span} with {shown}"
+
+
+@dataclass(frozen=True)
 class CardDef(Node):
     name: str
+    type: str
+    attrs: tuple[AttrDef, ...]
+    keywords: tuple[KeywordUse, ...]
+    parts: tuple[Part, ...]
+    abilities: tuple[Ability, ...]
+    span: Span = _span()
+    # a card made by a template (`cards for ...`): which, and with what values; None when written
+    made_by: MadeBy | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class TemplateLoop(Node):
+    """`VAR in SOURCE` of a card template: SOURCE is worked out at load, to a list."""
+
+    var: str
+    source: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class CardTemplate(Node):
+    """`cards for x in XS, y in YS: "NAME" : TYPE { MEMBERS }`: one card per combination of the
+    loops' values (the first loop outermost). NAME is a text in which `{expr}` shows a value
+    (`{{` and `}}` are braces); `pieces` is NAME split into texts and those expressions. In the
+    members, the loop names stand for their values; attribute values are worked out at load."""
+
+    loops: tuple[TemplateLoop, ...]
+    name: str
+    pieces: tuple[str | Expr, ...]
     type: str
     attrs: tuple[AttrDef, ...]
     keywords: tuple[KeywordUse, ...]
@@ -450,7 +542,7 @@ class KeywordDef(Node):
     span: Span = _span()
 
 
-Definition = CardDef | Procedure | Function | KeywordDef
+Definition = CardDef | CardTemplate | Procedure | Function | KeywordDef
 
 
 @dataclass(frozen=True)

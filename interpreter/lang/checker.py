@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Span, ValidationError, did_you_mean
 from . import ast
+from .analysis import gives_value  # noqa: F401  (what `Context.value_procedures` holds)
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
 from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
@@ -41,22 +42,45 @@ class Context:
     # holds with where it is declared: a value of a known wrong kind is refused
     kinds: Kinds | None = None
     held: dict[tuple[str, str], tuple[Held, Span | None]] = field(default_factory=dict)
+    # the procedures that give a value (`return EXPR` in their body): callable in expressions
+    value_procedures: set[str] = field(default_factory=set)
+
+
+# The statements a function's block may hold: it works out a value and changes nothing.
+FUNCTION_STATEMENTS = (ast.Let, ast.Assign, ast.If, ast.For, ast.Repeat, ast.While, ast.Break, ast.Return)
+
 
 
 class Checker:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.errors: list[ValidationError] = []
+        # what a `return` means in the code being checked: "procedure", "function", "replacement"
+        # (of a procedure that gives a value), or None (it has no place there)
+        self._returns: str | None = None
+        self._decisions_ok = True  # False in a function's block: no decision, no procedure call
+        self._branches = 0  # > 0 inside a branch of `if ... then ... else`
 
     def error(self, message: str, span: Span, hint: str = "") -> None:
         self.errors.append(ValidationError(message, span, hint))
 
     # --------------------------------------------------------------- entry points
     def procedure(self, p: ast.Procedure) -> None:
-        self.block(p.body, set(p.params), loop=0, effects=True)
+        self._returns = "procedure"
+        try:
+            self.block(p.body, set(p.params), loop=0, effects=True)
+        finally:
+            self._returns = None
 
     def function(self, fn: ast.Function) -> None:
-        self.expr(fn.body, set(fn.params), choose_ok=False)
+        if not isinstance(fn.body, ast.BlockValue):
+            self.expr(fn.body, set(fn.params), choose_ok=False)
+            return
+        self._returns, self._decisions_ok = "function", False
+        try:
+            self.block(fn.body.body, set(fn.params), loop=0, effects=False)
+        finally:
+            self._returns, self._decisions_ok = None, True
 
     def keyword_def(self, k: ast.KeywordDef) -> None:
         for a in k.abilities:
@@ -111,7 +135,11 @@ class Checker:
             if a.event not in self.ctx.procedures:
                 self.error(f"'instead of' needs a procedure; {a.event!r} is not one"
                            f"{did_you_mean(a.event, self.ctx.procedures)}", a.span)
-            self._ability_body(a, scope)
+            self._returns = "replacement" if a.event in self.ctx.value_procedures else None
+            try:
+                self._ability_body(a, scope)
+            finally:
+                self._returns = None
         else:
             if a.cost is not None:
                 self.expr(a.cost, scope, choose_ok=False)
@@ -137,6 +165,21 @@ class Checker:
 
     def stmt(self, s: ast.Stmt, scope: set[str], loop: int) -> None:
         e = self.expr
+        if self._returns == "function" and not isinstance(s, FUNCTION_STATEMENTS):
+            self.error("a function only works out a value: this statement changes the game or takes a decision; "
+                       "write it in a procedure (which may give a value with 'return')", s.span,
+                       "a function's block holds let, =, if, for, repeat, while, break and return")
+            return
+        if self._returns == "function" and isinstance(s, ast.Assign) and not isinstance(s.target, ast.Name):
+            self.error("a function only works out a value: it cannot set an attribute or a global", s.span,
+                       "write it in a procedure (which may give a value with 'return')")
+            return
+        if isinstance(s, ast.Return):
+            e(s.value, scope)
+            if self._returns is None:
+                self.error("'return' gives a value only in a procedure, a function or the replacement of a "
+                           "procedure that gives one; to end this code, write 'stop'", s.span)
+            return
         if isinstance(s, ast.Let):
             e(s.value, scope)
             if s.name in CONTEXT_NAMES:
@@ -350,9 +393,17 @@ class Checker:
             self.expr(a.value, scope, choose_ok)
         name = c.func
         if name in ctx.procedures:
-            if not statement:
+            if not statement and name not in ctx.value_procedures:
                 self.error(f"procedure {name!r} does something and has no value: call it as a statement",
-                           c.span)
+                           c.span, f"to use a value from it, end it with 'return VALUE' (procedure {name} ... "
+                                   "{ ... return x })")
+            elif not statement and not (choose_ok and self._decisions_ok):
+                self.error(f"procedure {name!r} can only be called in an effect's statements (not in functions, "
+                           "static abilities, conditions or filters)", c.span)
+            elif not statement and self._branches:
+                self.error(f"procedure {name!r} cannot be called inside 'if ... then ... else': it would run "
+                           "before the test, whichever branch is taken", c.span,
+                           "write an if statement: if C { let x = ... } else { ... }")
             params = ctx.procedures[name]
             if len(c.args) > len(params):
                 self.error(f"procedure {name!r} takes {len(params)} argument(s) ({', '.join(params)}), "
@@ -436,9 +487,30 @@ class Checker:
             else:
                 self.expr(e.where, inner, False)
                 self.expr(e.order_by, inner, False)
+        elif isinstance(e, ast.MultiComprehension):
+            inner = set(scope)
+            for clause in e.clauses:
+                self.expr(clause.source, inner, choose_ok if inner == scope else False)
+                inner = inner | {clause.var}
+                self.expr(clause.condition, inner, False)
+            self.expr(e.element, inner, False)
+        elif isinstance(e, ast.Conditional):
+            self.expr(e.test, scope, choose_ok)
+            self._branches += 1
+            try:
+                self.expr(e.then, scope, choose_ok)
+                self.expr(e.orelse, scope, choose_ok)
+            finally:
+                self._branches -= 1
+        elif isinstance(e, ast.BlockValue):
+            self.error("a block has a value only as a function's body", e.span)
         elif isinstance(e, ast.Choose):
             self.prompt_fields(e.label, scope, e.span)
-            if not choose_ok:
+            if self._branches and choose_ok and self._decisions_ok:
+                self.error("'choose' is not allowed inside 'if ... then ... else': it would be asked before the "
+                           "test, whichever branch is taken", e.span,
+                           "write an if statement: if C { let x = choose ... } else { ... }")
+            elif not choose_ok or not self._decisions_ok:
                 self.error("'choose' is not allowed here: a decision can only be taken in an effect's "
                            "statements (not in functions, static abilities, conditions or filters)", e.span)
             self.expr(e.source, scope, choose_ok)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
-from .analysis import children, local_bindings
+from .analysis import children, local_bindings, value_calls
 from .kinds import refuse
 from .rollout import RolloutStatements
 from .runtime import BINOPS, BUILTIN_FUNCTIONS, CONTEXT_NAMES, Frame, _as_list, _index
@@ -118,6 +118,7 @@ def _player_attrs(player: str) -> str:
 
 # Built-in functions that always give a new list.
 _NEW_LIST_FUNCTIONS = {"others", "reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
+                       "range", "flatten", "set", "union", "intersection", "difference",
                        "shuffled", "abilities", "attachments", "card_names"}
 
 
@@ -308,6 +309,11 @@ class CodeGenerator(RolloutStatements):
         self._end_check_names: dict[str, str] = {}  # event -> the constant naming its `end_checks`
         self._hoisted: list[str] | None = None  # lines a statement runs first (see `lowered`), if allowed
         self.loops = True  # whether `lowered` may write loops (see `loops_if_they_fit`)
+        # what `return` does in the code being written: "value" (a Python function's value: a
+        # procedure that never suspends, a function's block, the rollout form), "register" (the
+        # value left in `g.returned` for the caller, on every way out: a resumable procedure, the
+        # replacement of a procedure that gives one), None (no value)
+        self.returning: str | None = None
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -326,20 +332,41 @@ class CodeGenerator(RolloutStatements):
                       players=self.player_names(proc.body, proc.params),
                       lists=self.list_names(proc.body, proc.params))
         self.choices = {}
-        lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
+        outer, self.returning = self.returning, "value"
+        try:
+            lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
+        finally:
+            self.returning = outer
         if name in self.names.replaced_procedures:  # (every replacement of it runs natively too)
             values = ", ".join(f"{literal(p)}: {identifier(p)}" for p in proc.params)
-            lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span),
-                     ("    return", proc.span), *lines]
+            done = "    return g.returned" if name in self.host.value_procedures else "    return"
+            lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span), (done, proc.span), *lines]
         self._define("p_" + self._check(name), ["g", "f", *params], lines, f"procedure {name}")
 
     def define_function(self, name: str, fn: ast.Function) -> None:
+        if isinstance(fn.body, ast.BlockValue):  # statements, as a procedure's that never suspends
+            self.loops_if_they_fit(lambda: self._define_block_function(name, fn))
+            return
         params = [identifier(p) for p in fn.params]
         scope = Scope(frame=False, names=dict(zip(fn.params, params)))
         self.choices = {}
         body = self.ex(fn.body, scope)
         self._define("fn_" + self._check(name), ["g", "f", *params], [(f"return {body}", fn.body.span)],
                      f"function {name}")
+
+    def _define_block_function(self, name: str, fn: ast.Function) -> None:
+        assert isinstance(fn.body, ast.BlockValue)
+        body = fn.body.body
+        params = [identifier(p) for p in fn.params]
+        scope = Scope(frame=False, names=dict(zip(fn.params, params)), players=self.player_names(body, fn.params),
+                      lists=self.list_names(body, fn.params))
+        self.choices = {}
+        outer, self.returning = self.returning, "value"
+        try:
+            lines = self.statements(body, scope, loop_depth=0, mode="pure") or [("pass", None)]
+        finally:
+            self.returning = outer
+        self._define("fn_" + self._check(name), ["g", "f", *params], lines, f"function {name}")
 
     def function(self, name: str) -> Callable:
         return self.ns.values["fn_" + name]
@@ -448,24 +475,47 @@ class CodeGenerator(RolloutStatements):
         ('count', 'exists': no list is made). The tests of its condition joined by `and` are
         nested ifs, each with what it always works out built before it, in the loop. A selection
         from a selection (or from a function that gives one) is one loop, with the tests of both."""
-        first, inlined = self._selection_in(e.source)
+        bound: list[str] = []
+        first, inlined = self._selection_in(e.source, scope, bound)
         try:
             return self._loop(e, first, scope, kind)
         finally:
             if inlined:
                 self.host.end_inline()
+            for name in bound:
+                del scope.names[name]
 
-    def _selection_in(self, e: ast.Expr) -> tuple[ast.Select | None, bool]:
+    def _binder(self, scope: Scope, bound: list[str]) -> Callable[[ast.Expr], ast.Expr] | None:
+        """While lines may be written before the statement (`lowered`): a function that works out
+        an argument there, once, into a name of `scope` (listed in `bound`, for the caller to take
+        out again), and gives that name; else None (see `Compiler.inline_call`)."""
+        if self._hoisted is None:
+            return None
+
+        def bind(arg: ast.Expr) -> ast.Expr:
+            value = self.ex(arg, scope)
+            name = self.host._tmp()
+            python = self.temp("_a")
+            self._hoisted.append(f"{python} = {value}")
+            scope.names[name] = python
+            bound.append(name)
+            return ast.Name(name, span=arg.span)
+        return bind
+
+    def _selection_in(self, e: ast.Expr, scope: Scope | None = None,
+                      bound: list[str] | None = None) -> tuple[ast.Select | None, bool]:
         """The selection (in no order) that an expression is, or the call of a function whose
-        body it is (then inlined: `end_inline` after), or None; and whether it was inlined."""
+        body it is (then inlined: `end_inline` after; arguments worked out once before into names
+        of `scope`, listed in `bound`), or None; and whether it was inlined."""
         if isinstance(e, ast.Call) and e.func in self.names.functions:
-            body = self.host.inline_call(e.func, e.args)
+            written = self.names.functions[e.func].body
+            if not (isinstance(written, ast.Select) and written.order_by is None):
+                return None, False  # (before arguments are worked out for it)
+            body = self.host.inline_call(e.func, e.args,
+                                         self._binder(scope, bound) if scope is not None and bound is not None else None)
             if body is None:
                 return None, False
-            if isinstance(body, ast.Select) and body.order_by is None:
-                return body, True
-            self.host.end_inline()
-            return None, False
+            return body, True
         return (e, False) if isinstance(e, ast.Select) and e.order_by is None else (None, False)
 
     def _loop(self, e: ast.Select | ast.Comprehension, first: ast.Select | None, scope: Scope, kind: str) -> str:
@@ -950,6 +1000,25 @@ class CodeGenerator(RolloutStatements):
         self._merge(scope, inner)
         return f"[{element} for {py} in {source}{cond}]"
 
+    def x_MultiComprehension(self, e: ast.MultiComprehension, scope: Scope) -> str:
+        """A comprehension with several clauses: a Python comprehension with the same clauses (the
+        first source is worked out outside it, the others once per item of the clauses before)."""
+        inner, clauses = scope, []
+        for clause in e.clauses:
+            source = self.iterable(clause.source, inner)
+            inner, py = self._bound(inner, clause.var, clause.source)
+            test = f" if {self.ex(clause.condition, inner)}" if clause.condition is not None else ""
+            clauses.append(f"for {py} in {source}{test}")
+        element = self.ex(e.element, inner)
+        self._merge(scope, inner)
+        return f"[{element} {' '.join(clauses)}]"
+
+    def x_Conditional(self, e: ast.Conditional, scope: Scope) -> str:
+        return f"({self.ex(e.then, scope)} if {self.ex(e.test, scope)} else {self.ex(e.orelse, scope)})"
+
+    def x_BlockValue(self, e: ast.BlockValue, scope: Scope) -> str:
+        raise ValidationError("a block has a value only as a function's body", e.span)
+
     def x_Select(self, e: ast.Select, scope: Scope) -> str:
         if self._hoisted is not None:
             return self._loop_list(e, scope)
@@ -1067,13 +1136,16 @@ class CodeGenerator(RolloutStatements):
         if self._is_join(e):
             return self._joined_items(e.left, scope) + self._joined_items(e.right, scope)
         if isinstance(e, ast.Call) and e.func in self.names.functions:
-            body = self.host.inline_call(e.func, e.args)
+            bound: list[str] = []
+            body = self.host.inline_call(e.func, e.args, self._binder(scope, bound))
             if body is not None:
                 try:
                     return self._joined_items(body, scope) if self._is_join(body) else [
                         f"*{self.as_list(body, scope)}"]
                 finally:
                     self.host.end_inline()
+                    for name in bound:
+                        del scope.names[name]
         if self._is_zone_call(e):
             return [f"*g.zones[{self.zone_key(e, scope)}]"]
         if isinstance(e, ast.ListLit):
@@ -1105,14 +1177,25 @@ class CodeGenerator(RolloutStatements):
                 return f"g.zone_cards_of({literal(func)}, {self.ex(e.args[0], scope)})"
             return f"list(g.zones[{self.zone_key(e, scope)}])"
         if func in self.names.functions:
-            inlined = self.host.inline_call(func, e.args)
+            bound: list[str] = []
+            inlined = self.host.inline_call(func, e.args, self._binder(scope, bound))
             if inlined is not None:
                 try:
                     return self.ex(inlined, scope)
                 finally:
                     self.host.end_inline()
+                    for name in bound:
+                        del scope.names[name]
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
+        if func in self.names.procedures:  # a procedure's value: asked before the statement
+            var = self.choices.get(id(e))
+            if var is None:
+                raise ValidationError(f"procedure {func!r} gives its value only in an effect's statements", e.span)
+            if var.startswith("_"):  # (a Python local of the code being written)
+                return var
+            scope.uses_frame_locals = True
+            return f"L[{literal(var)}]"
         if func in ("count", "first") and len(e.args) == 1 and self._over_players(e.args[0], scope):
             return self._each_player(func, e.args[0], scope)
         if self._hoisted is not None and func in ("count", "any", "is_empty") and len(e.args) == 1:
@@ -1228,13 +1311,32 @@ class CodeGenerator(RolloutStatements):
     def statement(self, s: ast.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         if self.rollout:
             return self.rollout_statement(s, scope, loop_depth, mode)
-        produced = getattr(self, "s_" + type(s).__name__)(s, scope, loop_depth, mode)
+        before = [] if isinstance(s, ast.While) else self.valued_calls(value_calls(s, self.host.value_procedures),
+                                                                      scope, mode)
+        produced = [*before, *getattr(self, "s_" + type(s).__name__)(s, scope, loop_depth, mode)]
         if isinstance(s, (ast.Win, ast.Lose, ast.Tie, ast.Emit, ast.CallStmt)) and self.host.may_end(s):
             produced = [*produced, "if g.halted:", "    return" if mode == "pure" else "    return None"]
         return [line if type(line) is tuple else (line, s.span) for line in produced]
 
     def _block(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         return indent(self.statements(body or (), scope, loop_depth, mode)) or [("    pass", None)]
+
+    def valued_calls(self, calls: list[ast.Call], scope: Scope, mode: str) -> list[str]:
+        """Lines that call these procedures (that never suspend), innermost first, each value in
+        a Python local (in `choices`), stopping there if one ends the game: a procedure's value is
+        worked out before its statement, as a `choose` is."""
+        lines = []
+        form = "r_" if self.rollout else "p_"
+        for call in calls:
+            if id(call) in self.choices:  # (called already, before a statement that may suspend)
+                continue
+            var = self.temp("_r")
+            before, args = self.arguments(call, scope, "frame" if mode == "frame" else "pure")
+            lines += [*before, f"{var} = {form}{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
+            if self.rollout or call.func in self.host.ending_procedures:
+                lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
+            self.choices[id(call)] = var
+        return lines
 
     def s_Let(self, s: ast.Let, scope, loop_depth, mode):
         before, value = self.lowered(s.value, scope, mode)
@@ -1435,7 +1537,9 @@ class CodeGenerator(RolloutStatements):
         budget = self.temp()
         span = self.const(s.span)
         message = self.const(WHILE_BUDGET_MESSAGE)
+        called = self.valued_calls(value_calls(s, self.host.value_procedures), scope, mode)
         before, condition = self.lowered(s.condition, scope, mode)
+        before = [*called, *before]
         head = [f"while {condition}:"] if not before else [  # (what the test needs, built at each test)
             "while True:", *(f"    {line}" for line in before), f"    if not {condition}:", "        break"]
         return [f"{budget} = g.rules.step_budget",
@@ -1453,7 +1557,16 @@ class CodeGenerator(RolloutStatements):
     def s_Stop(self, s, scope, loop_depth, mode):
         if mode == "frame" and self.stop_breaks:  # the end of an inlined procedure (see `resumable`)
             return ["break"]
-        return ["return" if mode == "pure" else "return True"]
+        cleared = ["g.returned = None"] if self.returning == "register" else []
+        return [*cleared, "return" if mode == "pure" else "return True"]
+
+    def s_Return(self, s: ast.Return, scope, loop_depth, mode):
+        before, value = self.lowered(s.value, scope, mode)
+        if self.returning == "value" and mode == "pure":
+            return [*before, f"return {value}"]
+        if self.returning is None:
+            raise AssertionError("return where no value is taken")
+        return [*before, f"g.returned = {value}", "return" if mode == "pure" else "return True"]
 
     def s_Move(self, s: ast.Move, scope, loop_depth, mode):
         card, key, one, at = self.temp(), self.temp(), self.temp(), self.temp()

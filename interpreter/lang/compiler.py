@@ -23,11 +23,12 @@ from .analysis import (
     binders,
     constant,
     free_name_counts,
+    gives_value,
     item_statements,
     local_bindings,
+    per_item_names,
     seed_free_start,
     substitute,
-    trivial,
 )
 from .codegen import CodeGenerator
 from .native import NativeStatements
@@ -35,6 +36,10 @@ from .resumable import ResumableWriter, dispatch
 from .runtime import Ability, CardDefinition, Code, Fn, Names, StaticEffect
 
 SET_UP_START = "$set-up"  # the main program's label after the seed-free start of the set-up
+
+# Arguments that a function's body may read any number of times in their place: reading a name
+# or a constant again costs nothing and gives the same.
+_SIMPLE = (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
 
 
 class Compiler(NativeStatements):
@@ -47,8 +52,11 @@ class Compiler(NativeStatements):
         self._temp = 0
         self._span: Span | None = None
         self._inlining: list[str] = []
+        # the procedures that give a value (`return EXPR`): called in expressions, before their
+        # statement, as a `choose` is asked
+        self.value_procedures = frozenset(name for name, proc in names.procedures.items() if gives_value(proc))
         for name, proc in names.procedures.items():
-            self.procedure_codes[name] = Code(f"procedure {name}", proc.span, proc.params)
+            self.procedure_codes[name] = Code(f"procedure {name}", proc.span, proc.params, gives_value(proc))
         self.gen = CodeGenerator(self)
         self.writer = ResumableWriter(self.gen, self)
         self._rolled_out: int | None = None  # len(codes) when `compile_rollout` last ran
@@ -68,9 +76,11 @@ class Compiler(NativeStatements):
             self.gen.define_procedure(name, self.names.procedures[name])
 
     # ----------------------------------------------------------------- blocks
-    def block(self, name: str, body: tuple[ast.Stmt, ...], span: Span, bound: tuple[str, ...] = ()) -> Code:
-        """A code block whose frame starts with the names `bound` (keyword parameters...)."""
-        code = Code(name, span)
+    def block(self, name: str, body: tuple[ast.Stmt, ...], span: Span, bound: tuple[str, ...] = (),
+              returns: bool = False) -> Code:
+        """A code block whose frame starts with the names `bound` (keyword parameters...);
+        `returns`: it gives a value (the replacement of a procedure that gives one)."""
+        code = Code(name, span, returns=returns)
         self._compile_body(body, code, bound)
         if name in self.codes:
             raise ValidationError(f"two code blocks are named {name!r}", span)
@@ -78,7 +88,7 @@ class Compiler(NativeStatements):
         return code
 
     def _compile_body(self, body, code: Code, bound: tuple[str, ...] = ()) -> None:
-        code.entries = self.writer.function(code.name, list(body), bound=(*code.params, *bound))
+        code.entries = self.writer.function(code.name, list(body), bound=(*code.params, *bound), returns=code.returns)
         code.run = dispatch(code.entries)
         code.source = (tuple(body), (*code.params, *bound))
 
@@ -109,7 +119,7 @@ class Compiler(NativeStatements):
         for code in self.codes.values():
             if code.rollout is None:
                 body, bound = code.source
-                code.rollout = gen.rollout_block(code.name, body, bound)
+                code.rollout = gen.rollout_block(code.name, body, bound, code.returns)
         if self.main_rollout is None:
             self.main_rollout = gen.rollout_main(self._main_items, self._main_bound)
         self._rolled_out = len(self.codes)
@@ -203,32 +213,39 @@ class Compiler(NativeStatements):
         span = e.span
         return f"{span.file}:{span.line}" if span is not None else "expression"
 
-    def inline_call(self, func: str, args: tuple[ast.Expr, ...]) -> ast.Expr | None:
+    def inline_call(self, func: str, args: tuple[ast.Expr, ...],
+                    bind: Callable[[ast.Expr], ast.Expr] | None = None) -> ast.Expr | None:
         """The body of a user function with the call's arguments in place of its parameters, or
-        None when it cannot be inlined; after a non-None result, call `end_inline`."""
-        inlined = self._inline(self.names.functions[func], args)
-        if inlined is not None:
-            self._inlining.append(func)
-        return inlined
+        None when it cannot be inlined; after a non-None result, call `end_inline`.
+
+        Each argument is worked out once, as in a call: one that the body would work out more
+        than once (read twice, or once per item of a selection), or perhaps not at all (in a
+        branch of if-then-else, or not read), or that draws at random, is put in place only if it
+        is a name or a constant; else `bind(arg)` gives what to put there instead (a name the
+        caller has worked it out into, first), and without `bind` the call is not inlined."""
+        fn_def = self.names.functions[func]
+        if (fn_def.name in self._inlining or len(args) != len(fn_def.params) or isinstance(fn_def.body, ast.BlockValue)
+                or any(isinstance(n, ast.MultiComprehension) for n in ast.walk(fn_def.body))):
+            return None
+        uses = free_name_counts(fn_def.body)
+        again = per_item_names(fn_def.body)
+        once = [isinstance(arg, _SIMPLE) or (uses.get(param, 0) == 1 and param not in again
+                                             and not self.gen._draws(arg))
+                for param, arg in zip(fn_def.params, args)]
+        if not all(once) and bind is None:
+            return None
+        arg_names: set[str] = set()
+        for arg, fine in zip(args, once):
+            if fine:
+                arg_names.update(free_name_counts(arg))
+        if binders(fn_def.body) & arg_names:
+            return None
+        mapping = {param: arg if fine else bind(arg) for param, arg, fine in zip(fn_def.params, args, once)}
+        self._inlining.append(func)
+        return substitute(fn_def.body, mapping)
 
     def end_inline(self) -> None:
         self._inlining.pop()
-
-    def _inline(self, fn_def: ast.Function, args: tuple[ast.Expr, ...]) -> ast.Expr | None:
-        """The function's body with its parameters replaced by the call's arguments, when that is
-        safe: not recursive, no argument evaluated twice unless trivial, no name captured."""
-        if fn_def.name in self._inlining or len(args) != len(fn_def.params):
-            return None
-        uses = free_name_counts(fn_def.body)
-        for param, arg in zip(fn_def.params, args):
-            if uses.get(param, 0) > 1 and not trivial(arg):
-                return None
-        arg_names: set[str] = set()
-        for arg in args:
-            arg_names.update(free_name_counts(arg))
-        if binders(fn_def.body) & arg_names:
-            return None
-        return substitute(fn_def.body, dict(zip(fn_def.params, args)))
 
     # ----------------------------------------------------------------- abilities and cards
     def abilities(self, owner: str, items, part: str | None, keyword: str = "",
@@ -257,7 +274,8 @@ class Compiler(NativeStatements):
             elif isinstance(a, (ast.Triggered, ast.Replacement)):
                 kind = "triggered" if isinstance(a, ast.Triggered) else "replacement"
                 cond = self.expr(a.condition) if a.condition is not None else None
-                code = self.block(f"{kind} {base} on {a.event}", a.body, a.span, params)
+                code = self.block(f"{kind} {base} on {a.event}", a.body, a.span, params,
+                                  kind == "replacement" and a.event in self.value_procedures)
                 anchor = _event_anchor(a.condition, params) if kind == "replacement" else None
                 out.append(Ability(kind, owner, i, part, event=a.event, condition=cond, code=code,
                                    keyword=keyword, keyword_params=params, span=a.span, anchor=anchor))

@@ -37,6 +37,7 @@ _BUILTIN_KINDS = {
     "any": "bool", "is_empty": "bool", "has": "bool", "text": "text", "next_player": "player",
     "ability_card": "card",
     **{name: "list" for name in ("reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
+                                 "range", "flatten", "set", "union", "intersection", "difference",
                                  "others", "shuffled", "card_names", "attachments", "abilities")},
 }
 
@@ -72,8 +73,11 @@ class Kinds:
             return "bool"
         if isinstance(e, ast.NoneLit):
             return "none"
-        if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
+        if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension, ast.MultiComprehension)):
             return "list"
+        if isinstance(e, ast.Conditional):
+            then, orelse = self.of(e.then, local), self.of(e.orelse, local)
+            return then if then == orelse else None
         if isinstance(e, (ast.Not, ast.IsType)):
             return "bool"
         if isinstance(e, ast.Choose):

@@ -12,7 +12,7 @@ analysis.
 from __future__ import annotations
 
 from . import ast
-from .analysis import has_choose
+from .analysis import has_choose, value_calls
 
 
 class NativeStatements:
@@ -66,9 +66,8 @@ class NativeStatements:
             if isinstance(node, ast.Emit) and (self.names.ending_events is None
                                                or node.event in self.names.ending_events):
                 return True
-            if (isinstance(node, ast.CallStmt) and isinstance(node.call, ast.Call)
-                    and node.call.func in self.ending_procedures):
-                return True
+            if isinstance(node, ast.Call) and node.func in self.ending_procedures:
+                return True  # (called as a statement, or for its value)
         return False
 
     def is_native(self, s: ast.Stmt) -> bool:
@@ -80,6 +79,8 @@ class NativeStatements:
 
     def _is_native(self, s: ast.Stmt) -> bool:
         if has_choose(s):
+            return False
+        if any(c.func not in self.native_procedures for c in value_calls(s, self.value_procedures)):
             return False
         if isinstance(s, ast.May):
             return False

@@ -23,6 +23,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..errors import CardrulesError, CardSyntaxError, Span, register_source
 from . import ast
+from .parsecache import cached_tree, lark_parser
+from .syntax_hints import hint_for
 
 GRAMMAR_FILE = "cardrules.lark"
 
@@ -60,7 +62,7 @@ def grammar_path() -> Path:
 
 @functools.cache
 def _parser(start: str) -> Lark:
-    return Lark(
+    return lark_parser(  # Lark(...), its tables kept in the disk cache (parsecache.py)
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
         propagate_positions=True,
@@ -171,7 +173,7 @@ def _describe_expected(expected: set[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _syntax_error(err: UnexpectedInput, file: str) -> CardSyntaxError:
+def _syntax_error(err: UnexpectedInput, file: str, start: str = "start", text: str = "") -> CardSyntaxError:
     """A located CardSyntaxError for a Lark error: what was found, and what was expected."""
     import copy as _copy
 
@@ -231,6 +233,7 @@ def _syntax_error(err: UnexpectedInput, file: str) -> CardSyntaxError:
         message = f"unexpected end of file; expected {_describe_expected(set(err.expected))}"
     else:  # pragma: no cover - Lark has no other kinds
         message = str(err)
+    hint = hint or hint_for(err, start, _parser(start).parse, text)
     return CardSyntaxError(message, Span(file, line, column), hint=hint)
 
 
@@ -284,11 +287,17 @@ def _parse_at(text: str, file: str, start: str, line: int, column: int, indent_a
     _check_size(text, Span(file, line, column), "the code")
     if "\x00" in text:
         raise CardSyntaxError("the text is binary, not card text", Span(file, line, column))
+    # the tree, parsed once per text and place (on disk: parsecache.py); a syntax error is never cached
+    return cached_tree("at", (text, file, start, line, column, indent_all),
+                       lambda: _parse_at_now(text, file, start, line, column, indent_all))
+
+
+def _parse_at_now(text: str, file: str, start: str, line: int, column: int, indent_all: bool):
     other = column - 1 if indent_all else 0
     try:
         tree = _parser(start).parse(text)
     except UnexpectedInput as err:
-        error = _syntax_error(err, file)
+        error = _syntax_error(err, file, start, text)
         span = error.span
         assert span is not None
         lines = text.split("\n")
@@ -309,10 +318,14 @@ def parse(text: str, file: str = "<text>", start: str = "start") -> ast.Module:
     register_source(file, text)
     if "\x00" in text:
         raise CardSyntaxError("the file is binary, not card text", Span(file, 1, 1))
+    return cached_tree("parse", (text, file, start), lambda: _parse_now(text, file, start))
+
+
+def _parse_now(text: str, file: str, start: str) -> ast.Module:
     try:
         tree = _parser(start).parse(text)
     except UnexpectedInput as err:
-        raise _syntax_error(err, file) from None
+        raise _syntax_error(err, file, start, text) from None
     return _transform(ToAst(file), tree)
 
 
@@ -341,6 +354,28 @@ def _unquote(token: Token) -> str:
     if any("\ud800" <= c <= "\udfff" for c in text):  # (pairs only: `_bad_escape` refused the rest)
         text = text.encode("utf-16", "surrogatepass").decode("utf-16")
     return text
+
+
+def _field_end(raw: str, i: int) -> int:
+    """Where the value that starts at i of a template's name ends (its '}'), or -1: a '}' inside
+    a string literal of the value does not end it."""
+    quoted = False
+    while i < len(raw):
+        char = raw[i]
+        if char == "\\" and i + 1 < len(raw):
+            if raw[i + 1] == '"':
+                quoted = not quoted
+            i += 2
+            continue
+        if char == "}" and not quoted:
+            return i
+        i += 1
+    return -1
+
+
+def _unescape(raw: str) -> str:
+    """The text of part of a string literal as written (its escapes read)."""
+    return _unquote(Token("STRING", '"' + raw + '"'))
 
 
 # An escape of a string literal: \UXXXXXXXX, \uXXXX, or a backslash and one character (\\ too).
@@ -372,7 +407,7 @@ def _bad_escape(text: str) -> re.Match | None:
 # Words of the grammar that only appear inside a construct, where a name cannot stand: they stay
 # usable as names (`let order = ...`, `x.at`).
 CONTEXT_WORDS = frozenset({"order", "up", "at", "of", "by", "as", "with", "pay", "until", "desc", "ordered", "target",
-                           "to", "when", "card", "procedure", "function", "keyword", "part"})
+                           "to", "when", "card", "cards", "procedure", "function", "keyword", "part"})
 
 
 @functools.cache
@@ -460,6 +495,66 @@ class ToAst(Transformer):
         return ast.CardDef(self._unquote(name), str(type_name), attrs, keywords, parts, abilities, span=self._span(meta))
 
     @v_args(meta=True)
+    def card_template(self, meta, children):
+        loops = [c for c in children if isinstance(c, ast.TemplateLoop)]
+        name, type_name, *members = children[len(loops):]
+        names = [loop.var for loop in loops]
+        for i, loop in enumerate(loops):
+            if loop.var in names[:i]:
+                raise CardSyntaxError(f"the template's loop name {loop.var!r} is used twice", loop.span,
+                                      hint="give each loop a name of its own")
+        return ast.CardTemplate(tuple(loops), self._unquote(name), self._pieces(name), str(type_name),
+                                tuple(m for m in members if isinstance(m, ast.AttrDef)),
+                                tuple(m for m in members if isinstance(m, ast.KeywordUse)),
+                                tuple(m for m in members if isinstance(m, ast.Part)),
+                                tuple(m for m in members if isinstance(m, (ast.Static, ast.Triggered, ast.Replacement,
+                                                                           ast.Activated))),
+                                span=self._span(meta))
+
+    @v_args(meta=True)
+    def template_loop(self, meta, children):
+        return ast.TemplateLoop(self._name(children[0]), children[1], span=self._span(meta))
+
+    def _pieces(self, token: Token) -> tuple[str | ast.Expr, ...]:
+        """A template's name split into its texts and the expressions it shows: `{expr}` is a
+        value, `{{` and `}}` are braces; each expression is located at its place in the string."""
+        raw = str(token)[1:-1]
+        start = self._token_span(token)
+        pieces: list[str | ast.Expr] = []
+        text, i = "", 0
+        while i < len(raw):
+            char = raw[i]
+            if raw.startswith("{{", i) or raw.startswith("}}", i):
+                text += char
+                i += 2
+            elif char == "{":
+                end = _field_end(raw, i + 1)
+                if end < 0:
+                    raise CardSyntaxError("a '{' in the name opens a value that no '}' closes",
+                                          Span(start.file, start.line, start.column + 1 + i),
+                                          hint="write {{ for a brace in the name")
+                if text:
+                    pieces.append(_unescape(text))
+                    text = ""
+                field = raw[i + 1:end]
+                if not field.strip():
+                    raise CardSyntaxError("'{}' in the name shows nothing: put a value in it, like {n}",
+                                          Span(start.file, start.line, start.column + 1 + i))
+                pieces.append(_parse_at(_unescape(field), start.file, "expr_start", start.line,
+                                        start.column + 2 + i, False))
+                i = end + 1
+            elif char == "}":
+                raise CardSyntaxError("a '}' in the name closes no value", Span(start.file, start.line,
+                                                                                start.column + 1 + i),
+                                      hint="write }} for a brace in the name")
+            else:
+                text += raw[i:i + 2] if char == "\\" else char
+                i += 2 if char == "\\" else 1
+        if text:
+            pieces.append(_unescape(text))
+        return tuple(pieces)
+
+    @v_args(meta=True)
     def attr_def(self, meta, children):
         return ast.AttrDef(str(children[0]), children[1], span=self._span(meta))
 
@@ -489,6 +584,12 @@ class ToAst(Transformer):
     def function(self, meta, children):
         name, params, body = children
         return ast.Function(str(name), tuple(params or ()), body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def block_function(self, meta, children):
+        name, params, body = children
+        return ast.Function(str(name), tuple(params or ()), ast.BlockValue(body, span=self._span(meta)),
+                            span=self._span(meta))
 
     @v_args(meta=True)
     def keyword_def(self, meta, children):
@@ -658,6 +759,10 @@ class ToAst(Transformer):
     def tie(self, meta, children):
         return ast.Tie(self._unquote(children[0]) if children[0] is not None else None, span=self._span(meta))
 
+    @v_args(meta=True)
+    def return_stmt(self, meta, children):
+        return ast.Return(children[0], span=self._span(meta))
+
     # --------------------------------------------------------------- expressions
     @v_args(meta=True)
     def choose(self, meta, children):
@@ -767,6 +872,19 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def comprehension(self, meta, children):
-        element, var, source, condition = children
-        return ast.Comprehension(element, self._name(var), source, condition, span=self._span(meta))
+        element, *clauses = children
+        if len(clauses) == 1:
+            only = clauses[0]
+            return ast.Comprehension(element, only.var, only.source, only.condition, span=self._span(meta))
+        return ast.MultiComprehension(element, tuple(clauses), span=self._span(meta))
+
+    @v_args(meta=True)
+    def comp_for(self, meta, children):
+        var, source, condition = children
+        return ast.ComprehensionClause(self._name(var), source, condition, span=self._span(meta))
+
+    @v_args(meta=True)
+    def conditional(self, meta, children):
+        test, then, orelse = children
+        return ast.Conditional(test, then, orelse, span=self._span(meta))
 

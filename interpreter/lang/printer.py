@@ -8,7 +8,7 @@ get parentheses only where the precedence ladder of grammar/cardrules.lark needs
 has none).
 
 Precedence, loosest first (the grammar's ladder):
-    choose / all   or   and   not   comparison (== != < <= > >= in, is [not])   + -   * / %
+    choose / all / if-then-else   or   and   not   comparison (== != < <= > >= in, is [not])   + -   * / %
     unary -   postfix (.attr [index])   atom
 """
 
@@ -97,7 +97,7 @@ def to_source(node: ast.Node) -> str:
 # ----------------------------------------------------------------- expressions
 def level(node: ast.Expr) -> int:
     """The precedence level of an expression as printed (ATOM for the tightest)."""
-    if isinstance(node, (ast.Choose, ast.Select)):
+    if isinstance(node, (ast.Choose, ast.Select, ast.Conditional)):
         return EXPR
     if isinstance(node, ast.BinOp):
         return _BINARY_LEVEL[node.op]
@@ -178,6 +178,32 @@ def _comprehension(node: ast.Comprehension) -> str:
     return text + "]"
 
 
+def _clause(node: ast.ComprehensionClause) -> str:
+    text = f"for {node.var} in {_expr(node.source, OR)}"
+    if node.condition is not None:
+        text += f" if {_expr(node.condition, OR)}"
+    return text
+
+
+def _multi_comprehension(node: ast.MultiComprehension) -> str:
+    return f"[{_expr(node.element)} " + " ".join(_clause(c) for c in node.clauses) + "]"
+
+
+def _conditional(node: ast.Conditional) -> str:
+    return f"if {_expr(node.test)} then {_expr(node.then)} else {_expr(node.orelse)}"
+
+
+def _block_value(node: ast.BlockValue) -> str:
+    return _block(node.body, 0)
+
+
+def _open_choose(node: ast.Expr) -> bool:
+    """Whether an expression ends with a `choose` without `by` (which a `by` after it would join)."""
+    while isinstance(node, ast.Conditional):
+        node = node.orelse
+    return isinstance(node, ast.Choose) and node.chooser is None
+
+
 def _select(node: ast.Select) -> str:
     text = f"all {node.var} in {_expr(node.source, OR)}"
     if node.where is not None:
@@ -205,7 +231,7 @@ def _choose(node: ast.Choose) -> str:
         words.append(quote(node.label))
     source = node.source
     # `choose from choose from x by p`: the parser gives `by p` to the inner choose.
-    needs_parens = node.chooser is not None and isinstance(source, ast.Choose) and source.chooser is None
+    needs_parens = node.chooser is not None and _open_choose(source)
     words.append("from")
     words.append(f"({_expr(source)})" if needs_parens else _expr(source))
     if node.chooser is not None:
@@ -242,6 +268,9 @@ _EXPR_PRINTERS: dict[type, Callable] = {
     ast.Call: _call,
     ast.ListLit: _list,
     ast.Comprehension: _comprehension,
+    ast.MultiComprehension: _multi_comprehension,
+    ast.Conditional: _conditional,
+    ast.BlockValue: _block_value,
     ast.Select: _select,
     ast.Choose: _choose,
     ast.BinOp: _binop,
@@ -313,7 +342,7 @@ def _lead(node: ast.Stmt) -> str | None:
     base = _operand_base(first)
     if level(base) < POSTFIX:
         return "("
-    if isinstance(base, (ast.ListLit, ast.Comprehension)):
+    if isinstance(base, (ast.ListLit, ast.Comprehension, ast.MultiComprehension)):
         return "["
     if isinstance(base, ast.StrLit):
         return "string"
@@ -327,7 +356,8 @@ def _ends_with_expr(node: ast.Stmt) -> bool:
     if isinstance(node, (ast.Win, ast.Lose)):
         return node.reason is None
     return isinstance(
-        node, (ast.Let, ast.Assign, ast.CallStmt, ast.Move, ast.Shuffle, ast.Attach, ast.Detach, ast.Delete)
+        node, (ast.Let, ast.Assign, ast.CallStmt, ast.Move, ast.Shuffle, ast.Attach, ast.Detach, ast.Delete,
+               ast.Return)
     )
 
 
@@ -420,6 +450,8 @@ def _stmt(node: ast.Stmt, depth: int, guard_start: bool = False, guard_end: bool
         return f"{word} {_expr(node.player)} {quote(node.reason)}"
     if isinstance(node, ast.Tie):
         return "tie" if node.reason is None else f"tie {quote(node.reason)}"
+    if isinstance(node, ast.Return):
+        return f"return {tail(node.value)}"
     raise TypeError(f"to_source: not a statement: {node!r}")
 
 
@@ -496,12 +528,25 @@ def _definition(node: ast.Node) -> str:
     if isinstance(node, ast.Procedure):
         return f"procedure {node.name}({', '.join(node.params)}) {_block(node.body, 0)}"
     if isinstance(node, ast.Function):
+        if isinstance(node.body, ast.BlockValue):
+            return f"function {node.name}({', '.join(node.params)}) {_block(node.body.body, 0)}"
         return f"function {node.name}({', '.join(node.params)}) = {_expr(node.body)}"
+    if isinstance(node, ast.CardTemplate):
+        loops = ", ".join(_template_loop(loop) for loop in node.loops)
+        lines = [INDENT + _attr_def(a) for a in node.attrs]
+        lines += [INDENT + _keyword_use(k) for k in node.keywords]
+        lines += [INDENT + _part(p, 1) for p in node.parts]
+        lines += [INDENT + _ability(a, 1) for a in node.abilities]
+        return f"cards for {loops}: {quote(node.name)} : {node.type} {_members(lines)}"
     if isinstance(node, ast.KeywordDef):
         params = f"({', '.join(node.params)})" if node.params else ""
         lines = [INDENT + _ability(a, 1) for a in node.abilities]
         return f"keyword {node.name}{params} {_members(lines)}"
     raise TypeError(f"to_source: not a definition: {node!r}")
+
+
+def _template_loop(node: ast.TemplateLoop) -> str:
+    return f"{node.var} in {_expr(node.source, OR)}"
 
 
 def _if_branch(node: ast.IfBranch) -> str:
@@ -521,6 +566,9 @@ _NODE_PRINTERS: dict[type, Callable] = {
     ast.Activated: lambda node: _ability(node, 0),
     ast.Part: lambda node: _part(node, 0),
     ast.CardDef: _definition,
+    ast.CardTemplate: _definition,
+    ast.TemplateLoop: _template_loop,
+    ast.ComprehensionClause: _clause,
     ast.Procedure: _definition,
     ast.Function: _definition,
     ast.KeywordDef: _definition,

@@ -46,7 +46,7 @@ from .analysis import (
     procedure_calls,
     stops_in_loops,
 )
-from .codegen import CodeGenerator, Line, Scope, indent, literal
+from .codegen import CodeGenerator, Line, Scope, identifier, indent, literal
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
 
@@ -210,14 +210,24 @@ class ResumableWriter:
         self._bound: tuple[str, ...] = ()  # and the names it starts with
 
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
-                 bound: tuple[str, ...] = ()) -> list[Callable]:
+                 bound: tuple[str, ...] = (), returns: bool = False) -> list[Callable]:
         """The entries of a resumable function for statements (`Code.entries`: the start, then
         one per point to resume at). Items may also be ('label', key) to record a point to
         start at in `labels`, ('hook', python_call) for an engine call that may suspend,
         ('line', python_call) for one that cannot, ('if', condition, items) for items run when
         the condition (an expression) holds (the ends of the rounds of the turn structure), and
         last ('jump', key) to go back to a label for ever (the main program's turns).
-        `bound`: the names the frame's locals hold before it starts (parameters)."""
+        `bound`: the names the frame's locals hold before it starts (parameters).
+        `returns`: the block gives a value (`return`): it leaves it in `g.returned` on every way
+        out (none when it ends without a `return`), where its caller reads it."""
+        outer, self.gen.returning = self.gen.returning, "register" if returns else None
+        try:
+            return self._function(name, items, labels, bound, returns)
+        finally:
+            self.gen.returning = outer
+
+    def _function(self, name: str, items: list, labels: dict[str, int] | None, bound: tuple[str, ...],
+                  returns: bool) -> list[Callable]:
         self._labels = 0
         statements = item_statements(items)
         self._body, self._bound = tuple(statements), bound
@@ -235,11 +245,12 @@ class ResumableWriter:
         else:
             self._items(items, nodes, scope, labels)
         entries = []
+        end = [("g.returned = None", None)] if returns else []  # (ended without a `return`)
         for label in range(self._labels + 1):
             lines = layout(nodes) if label == 0 else resumed(nodes, label)
             assert lines is not None, f"point {label} of {name} is missing"
             entries.append(self.gen.compile_lines(name if label == 0 else f"{name} resuming at {label}", ["g", "f"],
-                                                  [("L = f.locals", None), *lines, ("return True", None)],
+                                                  [("L = f.locals", None), *lines, *end, ("return True", None)],
                                                   Scope(frame=False)))
         return entries
 
@@ -295,10 +306,13 @@ class ResumableWriter:
             return
         subst: dict[int, str] = {}
         head = [] if isinstance(s, ast.While) else out  # chooses in a condition are asked at each test
-        for choose in chooses_in(s):
+        for lifted in chooses_in(s, self.host.value_procedures):
             var = self.host._tmp()
-            self._choose(choose, var, head, scope, subst)
-            subst[id(choose)] = var
+            if isinstance(lifted, ast.Choose):
+                self._choose(lifted, var, head, scope, subst)
+            else:
+                self._value_call(lifted, var, head, scope, subst)
+            subst[id(lifted)] = var
         gen.choices = subst
         method = getattr(self, "s_" + type(s).__name__, None)
         if method is None:  # a native statement made suspending only by its choose
@@ -330,6 +344,29 @@ class ResumableWriter:
             call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
                     f"{chooser}, {gen.const(c.span)})")
         self._point(out, call, c.span, "if g.halted:")
+
+    def _value_call(self, call: ast.Call, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
+        """A call of a procedure for its value, before its statement: the value in the frame's
+        local `var`. A procedure that may suspend is a point (`g.call_now`), the value read from
+        `g.returned` right after it, where the frame resumes once it has ended."""
+        gen = self.gen
+        gen.choices = subst
+        params = self.host.procedure_codes[call.func].params
+        values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
+        values += [f"{literal(a.name)}: {gen.ex(a.value, scope)}" for a in call.kwargs]
+        target = f"L[{literal(var)}]"
+        if call.func in self.host.native_procedures:
+            args = [gen.ex(a, scope) for a in call.args]
+            args += [f"{identifier(a.name)}={gen.ex(a.value, scope)}" for a in call.kwargs]
+            lines = [(f"{target} = p_{gen._check(call.func)}(g, f{''.join(', ' + a for a in args)})", call.span)]
+            if call.func in self.host.ending_procedures:
+                lines += [("if g.halted:", call.span), ("    return None", call.span)]
+            out.append(Straight(lines))
+            return
+        code = gen.const(self.host.procedure_codes[call.func])
+        self._point(out, f"if not g.call_now({literal(call.func)}, {code}, {{{', '.join(values)}}}, f):",
+                    call.span, None)
+        out.append(Straight([(f"{target} = g.returned", call.span)]))
 
     def _held_names(self, c: ast.Choose, scope: Scope) -> dict[str, str]:
         """The block's names that a choice's options, chooser and count read more than once
@@ -407,6 +444,7 @@ class ResumableWriter:
         gen, name = self.gen, call.func
         proc = gen.names.procedures[name]
         if (self._inline_depth >= _INLINE_DEPTH or name in gen.names.replaced_procedures
+                or name in self.host.value_procedures
                 or name in self._recursive_procedures() or stops_in_loops(proc.body)
                 or sum(isinstance(n, ast.Stmt) for n in ast.walk(proc.body)) > _INLINE_STATEMENTS
                 or any(isinstance(n, (ast.For, ast.Repeat, ast.While)) and not self.host.is_native(n)

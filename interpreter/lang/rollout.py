@@ -80,11 +80,15 @@ class RolloutStatements:
                                lists=self.list_names(proc.body, proc.params),
                                distinct=self.distinct_names(proc.body, proc.params))
         self.choices = {}
-        lines = self._rollout_lines(proc.body, scope, "pure")
+        outer, self.returning = self.returning, "value"
+        try:
+            lines = self._rollout_lines(proc.body, scope, "pure")
+        finally:
+            self.returning = outer
         if name in self.names.replaced_procedures:
             values = ", ".join(f"{literal(p)}: {identifier(p)}" for p in proc.params)
-            lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span),
-                     ("    return", proc.span), *lines]
+            done = "    return g.returned" if name in self.host.value_procedures else "    return"
+            lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span), (done, proc.span), *lines]
         return lines
 
     def player_parameters(self) -> dict[str, frozenset[str]]:
@@ -119,15 +123,22 @@ class RolloutStatements:
     def _player_like(self, e: ast.Expr, scope) -> bool:
         return self.is_player(e, scope) or isinstance(e, ast.Attribute) and e.name in self.names.player_valued
 
-    def rollout_block(self, name: str, body: tuple, bound: tuple[str, ...]):
+    def rollout_block(self, name: str, body: tuple, bound: tuple[str, ...], returns: bool = False):
         """`Code.rollout` of a block: `(g, f)`, the names it starts with read from the frame's
-        locals, the others Python locals."""
-        return self.loops_if_they_fit(lambda: self._rollout_block(name, body, bound))
+        locals, the others Python locals; `returns`: it leaves a value in `g.returned` (see
+        `Code.returns`)."""
+        return self.loops_if_they_fit(lambda: self._rollout_block(name, body, bound, returns))
 
-    def _rollout_block(self, name: str, body: tuple, bound: tuple[str, ...]):
+    def _rollout_block(self, name: str, body: tuple, bound: tuple[str, ...], returns: bool = False):
         scope = self._block_scope(body, bound)
         self.choices = {}
-        lines = self._rollout_lines(body, scope, "pure")
+        outer, self.returning = self.returning, "register" if returns else None
+        try:
+            lines = self._rollout_lines(body, scope, "pure")
+        finally:
+            self.returning = outer
+        if returns:
+            lines = [*lines, ("g.returned = None", None)]
         return self.compile_lines(f"{name} (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
 
     def _block_scope(self, body, bound: tuple[str, ...]):
@@ -170,8 +181,9 @@ class RolloutStatements:
     def procedure_rollout(self, name: str, params: tuple[str, ...]):
         """`Code.rollout` of a procedure's code: its frame's locals are the call's arguments."""
         args = "".join(f", f.locals[{_codegen.literal(p)}]" for p in params)
+        kept = "g.returned = " if name in self.host.value_procedures else ""  # (for the caller: `Code.returns`)
         return self.compile_lines(f"procedure {name} (rollout entry)", ["g", "f"],
-                                  [(f"r_{self._check(name)}(g, f{args})", None)], _codegen.Scope(frame=False))
+                                  [(f"{kept}r_{self._check(name)}(g, f{args})", None)], _codegen.Scope(frame=False))
 
     def _rollout_lines(self, body, scope, mode: str) -> list:
         outer, self.rollout = self.rollout, True
@@ -186,7 +198,7 @@ class RolloutStatements:
         subst = dict(outer)
         lines: list = []
         if not isinstance(s, ast.While):  # (a loop's condition asks at each test: see r_While)
-            lines += self._asked(chooses_in(s), scope, subst)
+            lines += self._asked(chooses_in(s, self.host.value_procedures), scope, subst)
         self.choices = subst
         try:
             method = getattr(self, "r_" + type(s).__name__, None) or getattr(self, "s_" + type(s).__name__)
@@ -214,6 +226,9 @@ class RolloutStatements:
         lines = []
         for c in chooses:
             self.choices = subst
+            if isinstance(c, ast.Call):  # a procedure's value (see `valued_calls`)
+                lines += self.valued_calls([c], scope, "pure")
+                continue
             var = self.temp("_c")
             before, source = self.lowered(c.source, scope, "pure")
             if c.kind == "one" and isinstance(c.source, ast.BinOp) and c.source.op == "+" and isinstance(
@@ -297,7 +312,7 @@ class RolloutStatements:
         return lines
 
     def r_While(self, s: ast.While, scope, loop_depth: int, mode: str) -> list[Any]:
-        chooses = chooses_in(s)
+        chooses = chooses_in(s, self.host.value_procedures)
         if not chooses:
             return self.s_While(s, scope, loop_depth, mode)
         budget = self.temp()

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import Span
 from . import ast
-from .values import AbilityRef, Labelled
+from .values import AbilityRef, CardRef, Labelled, PlayerRef, type_name
 
 Fn = Callable[[Any, Any], Any]
 
@@ -54,10 +54,13 @@ class Code:
     block from its start to its end as plain Python, each decision answered as it comes (see
     `Game.play_out`); `source` keeps the statements and bound names it is written from."""
 
-    __slots__ = ("name", "run", "entries", "span", "params", "rollout", "source")
+    __slots__ = ("name", "run", "entries", "span", "params", "rollout", "source", "returns")
 
-    def __init__(self, name: str, span: Span | None, params: tuple[str, ...] = ()) -> None:
+    def __init__(self, name: str, span: Span | None, params: tuple[str, ...] = (), returns: bool = False) -> None:
         self.name = name
+        # the block gives a value (a procedure with `return`, a replacement of one): it leaves it
+        # in `g.returned` on every way out, for the caller to read (`Compiler`)
+        self.returns = returns
         self.run: Fn | None = None
         self.entries: list[Fn] = []
         self.span = span
@@ -239,6 +242,75 @@ def _index(seq, i):
     return seq[i - 1]
 
 
+# The most numbers `range` makes: a game's counts are small, and a slip (range(1, 10^15)) must
+# not fill the memory.
+MAX_RANGE = 100_000
+
+
+def _range(a, b) -> list[int]:
+    """The whole numbers from a up to b, b not included (`range(2, 15)`: 2 to 14)."""
+    for v in (a, b):
+        if type(v) is not int:
+            raise TypeError(f"range takes whole numbers, not {type_name(v)}")
+    if b - a > MAX_RANGE:
+        raise ValueError(f"range({a}, {b}) would make {b - a:,} numbers; at most {MAX_RANGE:,}")
+    return list(range(a, b))
+
+
+def _flatten(v) -> list:
+    """The items of a list of lists, joined (one level): an item that is not a list stays."""
+    out: list = []
+    for item in _as_list(v):
+        if type(item) is list:
+            out += item
+        else:
+            out.append(item)
+    return out
+
+
+def _set_key(v) -> tuple:
+    """Where a value goes in a set: by kind, then by value (cards by id, players by seat), so that
+    a set's order never depends on the process (no hashing of texts)."""
+    kind = type(v)
+    if v is None:
+        return (0, 0)
+    if kind is bool:
+        return (1, int(v))
+    if kind is int:
+        return (2, v)
+    if kind is str:
+        return (3, v)
+    if kind is PlayerRef:
+        return (4, v.seat)
+    if kind is CardRef:
+        return (5, v.id)
+    if kind is AbilityRef:
+        return (6, v.card.id, v.index)
+    raise TypeError(f"a set holds numbers, texts, true/false, players, cards and abilities, not {type_name(v)}")
+
+
+def _set(v) -> list:
+    """A set: the items of a list without repeats, in one order for any process (`_set_key`)."""
+    found = {}
+    for item in _as_list(v):
+        found.setdefault(_set_key(item), item)
+    return [found[k] for k in sorted(found)]
+
+
+def _union(a, b) -> list:
+    return _set(_as_list(a) + _as_list(b))
+
+
+def _intersection(a, b) -> list:
+    keys = {_set_key(item) for item in _as_list(b)}
+    return [item for item in _set(a) if _set_key(item) in keys]
+
+
+def _difference(a, b) -> list:
+    keys = {_set_key(item) for item in _as_list(b)}
+    return [item for item in _set(a) if _set_key(item) not in keys]
+
+
 def _floordiv(a, b):
     return a // b if b else 0
 
@@ -300,7 +372,18 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
     "abilities": _b(lambda g, x: g.activatable(_as_list(x)), 1),
     "ability_cost": _b(lambda g, a: g.ability_cost(a), 1),
     "ability_card": _b(lambda g, a: a.card if isinstance(a, AbilityRef) else None, 1),
+    "range": _b(lambda g, a, b: _range(a, b), 2),
+    "flatten": _b(lambda g, x: _flatten(x), 1),
+    "set": _b(lambda g, x: _set(x), 1),
+    "union": _b(lambda g, a, b: _union(a, b), 2),
+    "intersection": _b(lambda g, a, b: _intersection(a, b), 2),
+    "difference": _b(lambda g, a, b: _difference(a, b), 2),
 }
+
+# Built-in functions that need no game: what a card template may call at load.
+PURE_BUILTINS = frozenset({"count", "first", "last", "nth", "max", "min", "max_of", "min_of", "sum_of", "abs", "any",
+                           "is_empty", "reverse", "take", "drop", "distinct", "combinations", "permutations",
+                           "product", "range", "flatten", "set", "union", "intersection", "difference"})
 
 # Statement-level built-in procedures: name -> arity.
 BUILTIN_PROCEDURES = {"run": 2, "reveal": 1, "use": 1, "aim": 1}

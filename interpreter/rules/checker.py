@@ -16,8 +16,11 @@ from typing import Any
 
 from ..errors import ErrorList, Span, ValidationError, did_you_mean
 from ..lang import ast
+from ..lang.analysis import gives_value
 from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
 from ..lang.kinds import BUILTIN_GLOBAL_KINDS, Held, Kinds
+from ..lang.templates import expand as expand_template
+from ..lang.templates import fold_errors
 from .context import contextless_problems
 from .model import EVALUATED_PLAYER, Ruleset
 
@@ -43,15 +46,40 @@ class Definitions:
         self.functions: dict[str, ast.Function] = {}
         self.keywords: dict[str, ast.KeywordDef] = {}
         self.cards: dict[str, ast.CardDef] = {}
-        for module in [*ruleset.modules, *ruleset.card_modules]:
-            for item in module.items:
+        items = [item for module in [*ruleset.modules, *ruleset.card_modules] for item in module.items]
+        functions = {}  # (a card template may call any file's functions)
+        for item in items:
+            if isinstance(item, ast.Function):
+                functions.setdefault(item.name, item)
+        for item in items:
+            for made in self._made(item, functions, errors):
                 table = {ast.Procedure: self.procedures, ast.Function: self.functions,
-                         ast.KeywordDef: self.keywords, ast.CardDef: self.cards}[type(item)]
-                if item.name in table:
-                    first = table[item.name].span
-                    errors.append(ValidationError(f"{item.name!r} is defined twice (first at {first})", item.span))
+                         ast.KeywordDef: self.keywords, ast.CardDef: self.cards}[type(made)]
+                if made.name in table:
+                    first = table[made.name]
+                    errors.append(ValidationError(f"{_defined(made)} is defined twice (first at {_defined(first, True)})",
+                                                  made.span))
                     continue
-                table[item.name] = item
+                table[made.name] = made
+
+    @staticmethod
+    def _made(item, functions: dict, errors: list) -> list:
+        """The definitions an item gives: itself, or the cards a card template makes."""
+        if not isinstance(item, ast.CardTemplate):
+            return [item]
+        try:
+            return expand_template(item, functions)
+        except ValidationError as err:
+            errors.append(err)
+            return []
+
+
+def _defined(item, where: bool = False) -> str:
+    """A definition in a message: its name (a made card's template and values), or where it is."""
+    made = getattr(item, "made_by", None)
+    if where:
+        return f"{item.span}" + (f", by {made.describe()}" if made is not None else "")
+    return f"{item.name!r}" + (f" (made by {made.describe()})" if made is not None else "")
 
 
 def _statistics_problems(ruleset: Ruleset, events: dict[str, set[str]]) -> list[ValidationError]:
@@ -150,6 +178,7 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
         events=emitted_events(ruleset),
         card_names=set(defs.cards),
         card_types=set(ruleset.card_types),
+        value_procedures={n for n, p in defs.procedures.items() if gives_value(p)},
     )
 
 
@@ -180,6 +209,24 @@ def label_problems(template: str, type_name: str, attributes: dict) -> list[str]
             problems.append(f"{head} shows {{{field_name}!{conversion}}}: only !r, !s and !a convert a value")
         elif spec and not _spec_fits(spec, "text" if conversion else _field_kind(field_name, attributes)):
             problems.append(f"{head} shows {{{field_name}:{spec}}}, a format its values cannot take")
+    return problems
+
+
+# The card properties an observation shows besides the attributes, which `display:` may name.
+DISPLAY_PROPERTIES = ("part", "attached_to", "controller")
+
+
+def display_problems(names: list, type_name: str, attributes: dict) -> list[tuple[int, str]]:
+    """What is wrong with a card type's `display:` list, each as (its index, the message): names
+    that are not an attribute of the type nor a property an observation shows, repeats."""
+    known = [*attributes, *DISPLAY_PROPERTIES]
+    problems = []
+    for i, name in enumerate(names):
+        if name not in known:
+            problems.append((i, f"card type {type_name!r}: display names {name!r}, which is not one of its "
+                                f"attributes nor {', '.join(DISPLAY_PROPERTIES)}{did_you_mean(str(name), known)}"))
+        elif name in names[:i]:
+            problems.append((i, f"card type {type_name!r}: display names {name!r} twice"))
     return problems
 
 
@@ -452,6 +499,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
             errors.append(ValidationError(f"deck rule max_copies names unknown attribute {d.max_copies!r}"
                                           f"{did_you_mean(d.max_copies, ctx.attributes)}", d.span))
     errors.extend(checker.errors)
+    errors = fold_errors(errors, defs.cards)
     if errors:
         errors.sort(key=lambda e: (e.span.file, e.span.line, e.span.column) if e.span else ("", 0, 0))
         raise ErrorList(errors) if len(errors) > 1 else errors[0]

@@ -19,7 +19,7 @@ from .. import paths
 from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
 from ..lang.parser import parse_block, parse_expression
-from .checker import label_problems
+from .checker import display_problems, label_problems
 from .model import (
     PLAYERS_OPTION,
     AttrSpec,
@@ -522,8 +522,12 @@ class _Builder:
         for tname, raw in (d.get("card_types") or {}).items():
             attrs = {n: self.attr_spec(n, r, "card_types", tname, "attributes", n)
                      for n, r in (raw.get("attributes") or {}).items()}
+            shown = raw.get("display")  # `display:`, checked: names of the type's attributes
+            for i, problem in display_problems(shown or [], tname, attrs):
+                self.errors.append(RulesError(problem, self.span("card_types", tname, "display", i)))
             card_types[tname] = CardType(tname, attrs, bool(raw.get("token", False)),
-                                         self.label(tname, raw.get("label"), attrs), self.span("card_types", tname))
+                                         self.label(tname, raw.get("label"), attrs), self.span("card_types", tname),
+                                         tuple(shown) if shown is not None else None)
 
         modules = []
         for i, file in enumerate(d.get("code") or []):

@@ -54,6 +54,7 @@ class CardType:
     token: bool
     label: str | None
     span: Span
+    display: tuple[str, ...] | None = None  # what a player is shown of such a card (`display:`); None: a default
 
 
 OPTION_TYPES = ("int", "bool", "choice", "text", "list")
@@ -244,8 +245,15 @@ class Ruleset:
         for phase in self.phases:
             yield f"phase {phase.name}", phase
 
-    def code_nodes(self):
-        """Every AST node of the ruleset's code: code and card files, set-up, phases."""
+    def code_nodes(self) -> tuple:
+        """Every AST node of the ruleset's code: code and card files, set-up, phases (walked
+        once: the checks and the engine's build each look through them)."""
+        nodes = self.__dict__.get("_code_nodes")
+        if nodes is None:
+            nodes = self.__dict__["_code_nodes"] = tuple(self._walk_code())
+        return nodes
+
+    def _walk_code(self):
         for module in [*self.modules, *self.card_modules]:
             yield from ast.walk(module)
         yield from ast.walk(self.setup)

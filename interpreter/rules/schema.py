@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaViolation
 from jsonschema.exceptions import relevance
 
+from .. import diskcache
 from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean
 from ..paths import schema_path
 from .yamlload import Marks, format_path
@@ -56,8 +57,15 @@ def load_schema(schema_name: str) -> dict[str, Any]:
 @functools.cache
 def validator(schema_name: str) -> Draft202012Validator:
     schema = load_schema(schema_name)
-    Draft202012Validator.check_schema(schema)
+    if not diskcache.known("schema-checked", (_schema_text(schema_name),)):  # (checked once, not per process)
+        Draft202012Validator.check_schema(schema)
+        diskcache.remember("schema-checked", (_schema_text(schema_name),))
     return Draft202012Validator(schema)
+
+
+@functools.cache
+def _schema_text(schema_name: str) -> str:
+    return repr(load_schema(schema_name))
 
 
 def validate(
@@ -84,6 +92,11 @@ def schema_errors(
 ) -> list[CardrulesError]:
     """Every schema problem of ``data`` as located errors, sorted by position in the file; past
     `MAX_ERRORS`, one error located at the first left out says how many more there are."""
+    # data found valid before (the disk cache, keyed by the data and the schema) is valid: only
+    # data with problems is checked again, so that they are located in its file
+    known = diskcache.plain_repr(data)
+    if known is not None and diskcache.known("schema-valid", (_schema_text(schema_name), known)):
+        return []
     file = file or (marks.file if marks is not None else "<data>")
     found: list[tuple[tuple[int, int], str, CardrulesError]] = []
     seen: set[tuple[str, str]] = set()
@@ -96,6 +109,8 @@ def schema_errors(
             where = (located.span.line, located.span.column) if located.span else (0, 0)
             found.append((where, located.message, located))
     found.sort(key=lambda item: (item[0], item[1]))
+    if not found and known is not None:
+        diskcache.remember("schema-valid", (_schema_text(schema_name), known))
     return _capped([e for _, _, e in found], error)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..errors import CardrulesError, ErrorList, RulesError, Span, register_source
 from ..lang import ast
 from ..lang.parser import parse
+from .overlay import overlaid_bytes
 
 
 def _byte_span(file: str, raw: bytes, offset: int) -> Span:
@@ -20,10 +21,14 @@ def _byte_span(file: str, raw: bytes, offset: int) -> Span:
 
 
 def read_text(path: Path) -> str:
-    """A code or card file's text; a file that is not UTF-8 text is an error at its first bad byte."""
-    if not path.exists():
-        raise RulesError(f"no such file: {path}")
-    raw = path.read_bytes()
+    """A code or card file's text; a file that is not UTF-8 text is an error at its first bad byte.
+    The text of a file the source overlay holds (an editor's unsaved text, see overlay.py) is the
+    overlay's."""
+    raw = overlaid_bytes(path)
+    if raw is None:
+        if not path.exists():
+            raise RulesError(f"no such file: {path}")
+        raw = path.read_bytes()
     bad, why = None, ""
     if b"\x00" in raw:
         bad, why = raw.index(b"\x00"), "the file is binary, not text (a NUL byte)"

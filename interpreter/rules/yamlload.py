@@ -43,6 +43,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
 from ..errors import CardrulesError, RulesError, Span, register_source
+from .overlay import overlaid_bytes
 from .yamlsafe import (
     LINE_BREAK,
     MAX_DEPTH,
@@ -432,6 +433,23 @@ def load_yaml_text(text: str, file: str, error: type[CardrulesError] = RulesErro
     return data, Marks(file, entries)
 
 
+def _read_bytes(p: Path, file: str, error: type[CardrulesError]) -> bytes:
+    """A YAML file's bytes from disk, at most one over `MAX_FILE_BYTES` (a file may grow, or be
+    endless: /dev/zero)."""
+    if not p.exists():
+        raise error(f"no such file: {file}")
+    if p.is_dir():
+        raise error(f"{file} is a folder, not a YAML file")
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise _too_large(file, f"{size:,} bytes", error)
+        with p.open("rb") as stream:
+            return stream.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise error(f"cannot read {file}: {exc.strerror or exc}") from None
+
+
 def load_yaml(path: str | os.PathLike[str], error: type[CardrulesError] = RulesError) -> tuple[Any, Marks]:
     """Read and safely load one YAML file, keeping the position of every key and value.
 
@@ -441,18 +459,9 @@ def load_yaml(path: str | os.PathLike[str], error: type[CardrulesError] = RulesE
     """
     file = os.fspath(path)
     p = Path(file)
-    if not p.exists():
-        raise error(f"no such file: {file}")
-    if p.is_dir():
-        raise error(f"{file} is a folder, not a YAML file")
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise _too_large(file, f"{size:,} bytes", error)
-        with p.open("rb") as stream:  # at most one byte over: a file may grow, or be endless (/dev/zero)
-            raw = stream.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise error(f"cannot read {file}: {exc.strerror or exc}") from None
+    raw = overlaid_bytes(p)  # an editor's unsaved text (overlay.py), checked as the disk's would be
+    if raw is None:
+        raw = _read_bytes(p, file, error)
     if len(raw) > MAX_FILE_BYTES:
         raise _too_large(file, f"more than {MAX_FILE_BYTES:,} bytes", error)
     if b"\x00" in raw:

@@ -81,7 +81,8 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         log_from, id_from = len(game.log_entries), game.next_id
         _started(run, lambda: start_rigged(game, rigs, marks))
     else:
-        game = rules.empty_game(seed=seed, decks=[Deck("given", scenario.file, ()) for _ in range(rules.player_count)])
+        game = rules.empty_game(seed=seed, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
+                                made=False)
         run = Run(game, build_given(game, given, marks, decks).labels)
         log_from, id_from = len(game.log_entries), game.next_id
         _started(run, lambda: start(game, given, marks))
@@ -130,7 +131,8 @@ def check_scenario(path: str | Path) -> Rules | None:
     if given is not None and given.get("setup") == RUN:
         rigs_for(rules, given, decks, marks)
     elif given is not None:
-        game = rules.empty_game(seed=0, decks=[Deck("given", scenario.file, ()) for _ in range(rules.player_count)])
+        game = rules.empty_game(seed=0, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
+                                made=False)
         build_given(game, given, marks, decks)
     return rules
 

@@ -1,0 +1,261 @@
+"""A card's abilities in plain words, generated from its AST: what triggers each one and what it
+changes. Nothing here knows a game: events, attributes, zones and procedures are named as the
+ruleset names them, expressions are quoted as the canonical printer writes them, and the words
+around them come from the constructs of the language (a trigger, a replacement, a continuous
+effect, a move, a change of an attribute, a choice...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from . import ast
+from .printer import quote, to_source
+
+
+def code(expr: ast.Node) -> str:
+    """An expression as written (canonical form), in backticks; `self` read as "this card"."""
+    if isinstance(expr, ast.Name) and expr.id == "self":
+        return "this card"
+    if isinstance(expr, ast.Choose):
+        return _choice(expr)
+    return f"`{to_source(expr)}`"
+
+
+def _choice(expr: ast.Choose) -> str:
+    who = f" by {code(expr.chooser)}" if expr.chooser is not None else ""
+    label = f" ({expr.label})" if expr.label else ""
+    count = {"one": "one", "exactly": f"{code(expr.count) if expr.count else ''} items",
+             "up_to": f"up to {code(expr.count) if expr.count else ''} items", "order": "an order of all"}[expr.kind]
+    return f"{count} chosen{who} from {code(expr.source)}{label}"
+
+
+def _target(expr: ast.Expr) -> str:
+    """`x.attr` as "the attr of x"."""
+    if isinstance(expr, ast.Attribute):
+        return f"the {expr.name} of {code(expr.obj)}"
+    return code(expr)
+
+
+def _amount(value: ast.Expr) -> str:
+    return code(value)
+
+
+def statement(node: ast.Stmt) -> list[str]:
+    """What a statement does, as one or more lines (nested steps indented by two spaces)."""
+    handler = _STATEMENTS.get(type(node))
+    if handler is None:  # pragma: no cover - every statement has words below
+        return [f"runs `{to_source(node)}`"]
+    return handler(node)
+
+
+def block(body: tuple[ast.Stmt, ...]) -> list[str]:
+    if not body:
+        return ["nothing"]
+    return [line for st in body for line in statement(st)]
+
+
+def _nested(head: str, body: tuple[ast.Stmt, ...]) -> list[str]:
+    inner = block(body)
+    if len(inner) == 1 and not inner[0].startswith("  "):
+        return [f"{head}: {inner[0]}"]
+    return [f"{head}:"] + ["  " + line for line in inner]
+
+
+def _assign(node: ast.Assign) -> list[str]:
+    target = _target(node.target)
+    if node.op == "+=":
+        return [f"increases {target} by {_amount(node.value)}"]
+    if node.op == "-=":
+        return [f"decreases {target} by {_amount(node.value)}"]
+    return [f"sets {target} to {_amount(node.value)}"]
+
+
+def _if(node: ast.If) -> list[str]:
+    lines: list[str] = []
+    for i, branch in enumerate(node.branches):
+        lines += _nested(f"{'if' if i == 0 else 'otherwise, if'} {code(branch.condition)}", branch.body)
+    if node.orelse is not None:
+        lines += _nested("otherwise", node.orelse)
+    return lines
+
+
+def _may(node: ast.May) -> list[str]:
+    who = code(node.chooser) if node.chooser is not None else "the player deciding"
+    label = f" ({node.label})" if node.label else ""
+    lines = _nested(f"{who} may choose to{label}", node.body)
+    if node.orelse is not None:
+        lines += _nested("if not", node.orelse)
+    return lines
+
+
+def _args(args: tuple, kwargs: tuple = ()) -> str:
+    parts = [code(a) for a in args] + [f"{k.name}: {code(k.value)}" for k in kwargs]
+    return ", ".join(parts)
+
+
+def _call(node: ast.CallStmt) -> list[str]:
+    call = node.call
+    if isinstance(call, ast.Call):
+        with_args = f" with {_args(call.args, call.kwargs)}" if call.args or call.kwargs else ""
+        return [f"does `{call.func}`{with_args}"]
+    return [f"evaluates {code(call)}"]
+
+
+def _create(node: ast.Create) -> list[str]:
+    attrs = f", with {', '.join(f'{a.name} {code(a.value)}' for a in node.attrs)}" if node.attrs else ""
+    bind = f" (called `{node.bind}` below)" if node.bind else ""
+    return [f"creates {code(node.card_name)} in {code(node.zone)}{attrs}{bind}"]
+
+
+def _modify_until(node: ast.ModifyUntil) -> list[str]:
+    change = f"by {_amount(node.amount)}" if node.mode == "by" else f"to {_amount(node.amount)}"
+    return [f"changes {_target(node.target)} {change} until the event `{node.until}`"]
+
+
+def _ending(word: str) -> Callable[[ast.Stmt], list[str]]:
+    def say(node) -> list[str]:
+        reason = f" ({node.reason})" if getattr(node, "reason", None) else ""
+        who = f"{code(node.player)} " if hasattr(node, "player") else ""
+        return [f"{who}{word}{reason}"]
+    return say
+
+
+_STATEMENTS: dict[type, Callable] = {
+    ast.Let: lambda n: [f"lets `{n.name}` be {code(n.value)}"],
+    ast.Assign: _assign,
+    ast.CallStmt: _call,
+    ast.If: _if,
+    ast.For: lambda n: _nested(f"for each `{n.var}` in {code(n.iterable)}", n.body),
+    ast.Repeat: lambda n: _nested(f"{code(n.count)} times", n.body),
+    ast.While: lambda n: _nested(f"as long as {code(n.condition)}", n.body),
+    ast.Move: lambda n: [f"moves {code(n.card)} to {code(n.zone)}"
+                         + (f" at {code(n.position)}" if n.position is not None else "")],
+    ast.Create: _create,
+    ast.Shuffle: lambda n: [f"shuffles {code(n.zone)}"],
+    ast.Emit: lambda n: [f"announces the event `{n.event}`" + (f" ({_args((), n.args)})" if n.args else "")],
+    ast.Attach: lambda n: [f"attaches {code(n.card)} to {code(n.target)}"],
+    ast.Detach: lambda n: [f"detaches {code(n.card)}"],
+    ast.Delete: lambda n: [f"removes {code(n.card)} from the game"],
+    ast.ModifyUntil: _modify_until,
+    ast.GrantUntil: lambda n: [f"gives {code(n.target)} the keyword `{_keyword(n.keyword, n.args)}` until the "
+                               f"event `{n.until}`"],
+    ast.May: _may,
+    ast.Break: lambda n: ["stops the loop"],
+    ast.Stop: lambda n: ["stops here"],
+    ast.Win: _ending("wins the game"),
+    ast.Lose: _ending("loses the game"),
+    ast.Tie: _ending("the game ends in a draw"),
+}
+
+
+def _keyword(name: str, args: tuple) -> str:
+    return name + (f"({', '.join(to_source(a) for a in args)})" if args else "")
+
+
+def _condition(condition: ast.Expr | None) -> str:
+    return f", if {code(condition)}" if condition is not None else ""
+
+
+def ability(node: ast.Node) -> list[str]:
+    """An ability in words: its trigger (or its kind) on the first line, its effect below."""
+    if isinstance(node, ast.Triggered):
+        return _nested(f"Whenever the event `{node.event}` happens{_condition(node.condition)}, it", node.body)
+    if isinstance(node, ast.Replacement):
+        return _nested(f"Instead of `{node.event}`{_condition(node.condition)}, it", node.body)
+    if isinstance(node, ast.Activated):
+        label = f" \"{node.label}\"" if node.label else ""
+        cost = f", paying {code(node.cost)}" if node.cost is not None else ""
+        lines = []
+        if node.target is not None:
+            lines += _nested("first (when it is used), it", node.target)
+        lines += _nested("then it", node.body) if node.target is not None else block(node.body)
+        return [f"Can be used{label}{cost}{_condition(node.condition)}:"] + ["  " + line for line in lines]
+    if isinstance(node, ast.Static):
+        return ["Continuously:"] + ["  " + _static(e) for e in node.effects]
+    return [f"`{to_source(node)}`"]  # pragma: no cover - the four kinds above are all
+
+
+def _static(effect: ast.StaticModify | ast.StaticGrant) -> str:
+    when = f", while {code(effect.condition)}" if effect.condition is not None else ""
+    if isinstance(effect, ast.StaticModify):
+        change = f"is changed by {_amount(effect.amount)}" if effect.mode == "by" else f"is {_amount(effect.amount)}"
+        return f"{_target(effect.target)} {change}{when}"
+    return f"{code(effect.target)} has the keyword `{_keyword(effect.keyword, effect.args)}`{when}"
+
+
+def explain_card(card: ast.CardDef, keywords: dict[str, ast.KeywordDef] | None = None,
+                 docs: dict[str, str] | None = None,
+                 procedures: dict[str, ast.Procedure] | None = None) -> list[str]:
+    """The card in plain words: its type, printed attributes and keywords, then each ability, its
+    parts and the abilities its keywords bring, then the ruleset procedures it calls (each with
+    its doc comment from `docs`, by name, as for keywords)."""
+    keywords = keywords or {}
+    docs = docs or {}
+    procedures = procedures or {}
+    lines = [f"{quote(card.name)}: a card of type {card.type}"]
+    if card.attrs:
+        lines.append("printed: " + ", ".join(f"{a.name} {to_source(a.value)}" for a in card.attrs))
+    for i, node in enumerate(card.abilities, start=1):
+        lines.append("")
+        lines += _numbered(i, ability(node))
+    for part in card.parts:
+        lines.append("")
+        lines += _nested(f"Part `{part.name}` (run when the rules run it), it", part.body)
+        for node in part.abilities:
+            lines += ["  while the card's part is " + quote(part.name) + ":"] + ["    " + x for x in ability(node)]
+    for use in card.keywords:
+        lines.append("")
+        lines += _keyword_lines(use, keywords.get(use.name), docs.get(use.name, ""))
+    if not (card.abilities or card.parts or card.keywords):
+        lines += ["", "No abilities: only what is printed."]
+    called = list(dict.fromkeys(n.func for n in ast.walk(card) if isinstance(n, ast.Call) and n.func in procedures))
+    if called:
+        lines += ["", "The ruleset's procedures it uses:"]
+        for name in called:
+            params = ", ".join(procedures[name].params)
+            lines.append(f"- `{name}({params})`" + (f": {_one_line(docs[name])}" if docs.get(name) else ""))
+    return lines
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _numbered(i: int, lines: list[str]) -> list[str]:
+    return [f"{i}. {lines[0]}"] + ["   " + line for line in lines[1:]]
+
+
+def _keyword_lines(use: ast.KeywordUse, definition: ast.KeywordDef | None, doc: str) -> list[str]:
+    head = f"Keyword `{_keyword(use.name, use.args)}`"
+    lines = [head + (f": {_one_line(doc)}" if doc else "")]
+    if definition is None:
+        return lines + ["  (not defined by the ruleset)"]
+    if not definition.abilities:
+        return lines + ["  no ability of its own: the rules ask whether a card has it"]
+    given = dict(zip(definition.params, use.args))
+    for node in definition.abilities:
+        lines += ["  " + x for x in ability(_substituted(node, given))]
+    return lines
+
+
+def _substituted(node, given: dict[str, ast.Expr]):
+    """A keyword's ability with its parameters replaced by the arguments the card gives them (a
+    name standing for a keyword, in `grant k`, by the keyword the argument names)."""
+    if not given:
+        return node
+    if isinstance(node, ast.Name) and node.id in given:
+        return given[node.id]
+    if isinstance(node, tuple):
+        return tuple(_substituted(item, given) for item in node)
+    if not isinstance(node, ast.Node):
+        return node
+    changes = {}
+    for name, value in node.__dict__.items():
+        new = _substituted(value, given) if isinstance(value, (ast.Node, tuple)) else value
+        if name == "keyword" and isinstance(value, str) and isinstance(given.get(value), ast.Name):
+            new = given[value].id  # type: ignore[union-attr]
+        if new is not value:
+            changes[name] = new
+    return dataclasses.replace(node, **changes) if changes else node
