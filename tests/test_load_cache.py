@@ -140,7 +140,9 @@ def test_an_edited_card_file_misses_the_cache(cache_dir, tmp_path):
 def test_two_processes_writing_at_once_leave_a_valid_cache(cache_dir):
     code = "from interpreter import load; load('initiative')"
     env = {**os.environ, "CARDRULES_CACHE_DIR": str(cache_dir)}
-    runs = [subprocess.Popen([sys.executable, "-c", code], env=env) for _ in range(2)]
+    # (cwd: away from the checkout, which `python -c` would put first on sys.path: the processes
+    # must import the package under test, and so share its cache fingerprint)
+    runs = [subprocess.Popen([sys.executable, "-c", code], env=env, cwd=cache_dir) for _ in range(2)]
     assert [r.wait(timeout=120) for r in runs] == [0, 0]
     store = Store(cache_dir)
     files = entries(cache_dir)
@@ -164,7 +166,7 @@ def test_concurrent_writers_of_one_key_never_leave_a_partial_entry(cache_dir):
         for _ in range(150):
             assert store.put("race", {key!r}, value)
     """)
-    runs = [subprocess.Popen([sys.executable, "-c", writer, name, size])
+    runs = [subprocess.Popen([sys.executable, "-c", writer, name, size], cwd=cache_dir)
             for name, size in (("a", "10"), ("b", "5000"))]
     store = Store(cache_dir)
     seen = set()
