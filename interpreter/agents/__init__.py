@@ -16,10 +16,13 @@ agent does and how to write and register one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .base import (
     Agent,
     AgentError,
     DecisionView,
+    HumanQuit,
     agent_name,
     answer_of,
     decider,
@@ -29,7 +32,6 @@ from .base import (
     view_of,
 )
 from .greedy import GreedyAgent
-from .human import HumanAgent, HumanQuit, render_observation
 from .mcts import MctsAgent, SearchStats
 from .registry import (
     AgentSpecError,
@@ -41,6 +43,9 @@ from .registry import (
     split_agent_specs,
 )
 from .simple import FirstAgent, RandomAgent
+
+if TYPE_CHECKING:
+    from .human import HumanAgent, render_observation
 
 __all__ = [
     "Agent",
@@ -69,3 +74,12 @@ __all__ = [
     "split_agent_specs",
     "view_of",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The terminal's agent is imported on first use (it brings the terminal table and rich)."""
+    if name in ("HumanAgent", "render_observation"):
+        from . import human
+
+        return getattr(human, name)
+    raise AttributeError(f"module 'interpreter.agents' has no attribute {name!r}")

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..agents import AgentSpecError, agent_names
+from ..agents.registry import AgentSpecError, agent_names
 from ..errors import CardrulesError
 from .common import UsageError, parse_option_pairs
 
