@@ -263,6 +263,9 @@ class Scope:
         self.types: dict[str, frozenset[str]] = {}
         # names of a selection's or comprehension's items taken from `abilities(...)`
         self.abilities: frozenset[str] = frozenset()
+        # names that hold lists of cards in the game: in a function (which can move or delete
+        # nothing), the `let`s that only ever take a zone's cards or a selection of them
+        self.card_lists: frozenset[str] = frozenset()
 
     def narrowed(self, name: str, types: frozenset[str]) -> Scope:
         """The same scope, where a test has found the card `name` to be of one of these types."""
@@ -358,8 +361,11 @@ class CodeGenerator(RolloutStatements):
         assert isinstance(fn.body, ast.BlockValue)
         body = fn.body.body
         params = [identifier(p) for p in fn.params]
+        distinct = self.distinct_names(body, fn.params)
         scope = Scope(frame=False, names=dict(zip(fn.params, params)), players=self.player_names(body, fn.params),
-                      lists=self.list_names(body, fn.params))
+                      lists=self.list_names(body, fn.params), distinct=distinct)
+        scope.card_lists = frozenset(name for name, tags in distinct.items()
+                                     if tags and all(tag[0] == "zone" for tag in tags))
         self.choices = {}
         outer, self.returning = self.returning, "value"
         try:
@@ -828,11 +834,15 @@ class CodeGenerator(RolloutStatements):
         abilities = (isinstance(source, ast.Call) and source.func == "abilities"
                      and "abilities" not in self.names.functions)
         inner.abilities = scope.abilities | {var} if abilities else scope.abilities - {var}
+        inner.card_lists = scope.card_lists - {var}
         return inner, py
 
     def is_card_list(self, e: ast.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a list of cards in the game: a zone's cards, a
-        selection from such a list, several of them joined, the first few of one."""
+        selection from such a list, several of them joined, the first few of one, a function's
+        name that holds one (see `Scope.card_lists`)."""
+        if isinstance(e, ast.Name):
+            return e.id in scope.card_lists
         if isinstance(e, ast.Call):
             if e.func in self.names.zones:
                 return True
@@ -1569,17 +1579,14 @@ class CodeGenerator(RolloutStatements):
         return [*before, f"g.returned = {value}", "return" if mode == "pure" else "return True"]
 
     def s_Move(self, s: ast.Move, scope, loop_depth, mode):
-        card, key, one, at = self.temp(), self.temp(), self.temp(), self.temp()
+        card = self.temp()
         before, moved = self.lowered(s.card, scope, mode)
         position = self.ex(s.position, scope)
         return [*before, f"{card} = {moved}",
                 f"if type({card}) is _CardRef:",
                 f"    g.move({card}, {self.zone_key(s.zone, scope)}, {position})",
                 f"elif {card} is not None:",
-                f"    {key} = {self.zone_key(s.zone, scope)}",
-                f"    {at} = {position}",
-                f"    for {one} in _as_list({card}):",
-                f"        g.move({one}, {key}, {at})"]
+                f"    g.move_each(_as_list({card}), {self.zone_key(s.zone, scope)}, {position})"]
 
     def s_Create(self, s: ast.Create, scope, loop_depth, mode):
         key = self.temp()
