@@ -14,8 +14,8 @@ the same work as the interpreted Harvest:
 - buy (D-2.2): each distinct name in the supply costing at most the coins left, in supply order,
   then "stop"; asked while the player has a buy (with nothing affordable, only "stop" is left:
   as in the engine, one option is no decision, and the buy phase ends);
-- gain (Workshop, D-5.6): each distinct name in the supply costing 4 or less, a decision even with
-  one option, none with none;
+- gain (Workshop, D-5.6): each distinct name in the supply costing 4 or less (one option is taken
+  without a decision, as the engine's `choose` does);
 - trash a Copper? (Lender, D-5.7): yes, no; only when a Copper is in hand.
 
 Cards are their kinds (indexes into CARDS, in the supply's order: the base cards of D-1.2 as
@@ -246,9 +246,11 @@ class Game(harness.GeneratorDriven):
         elif kind == WORKSHOP:
             supply = self.supply
             kinds = [k for k, n in enumerate(supply) if n and COSTS[k] <= WORKSHOP_LIMIT]
-            if kinds:
+            if len(kinds) > 1:
                 self.step = "gain"
                 self._gain(p, kinds[(yield p.seat, [NAMES[k] for k in kinds])])
+            elif kinds:
+                self._gain(p, kinds[0])
         elif kind == LENDER:
             if COPPER in p.hand:
                 self.step = "trash"
