@@ -437,6 +437,44 @@ def test_a_choose_from_a_list_that_cannot_repeat_an_option_is_not_checked_for_re
         assert (gen.distinct_tags(let.value, scope) is not None) == distinct, text
 
 
+def test_what_a_function_gives_is_known_to_repeat_no_option_through_its_block_and_conditionals(tmp_path):
+    """A function with a block body gives one of its `return`s' values: a list that can repeat
+    no option if every one of them can repeat none (their `let`s followed); an `if ... then ...
+    else` the same from its two lists."""
+    from interpreter.lang.codegen import Scope
+    from interpreter.lang.parser import parse_block
+
+    rules = load(_toy_with(tmp_path, (
+        "function picks(p) {\n  let mine = all c in hand(p) where c.power > 0\n"
+        "  if any(mine) { return mine }\n  return hand(p)\n}\n"
+        "function doubled(p) {\n  if game.counter > 0 { return hand(p) + hand(p) }\n  return hand(p)\n}\n"
+        "function either(p) = if game.counter > 0 then hand(p) else pile(p)\n")))
+    gen = rules.compiler.gen
+    cases = {"picks(p)": True, "either(p)": True, "picks(p) + pile(p)": True,
+             "doubled(p)": False, "picks(p) + hand(p)": False, "either(p) + pile(p)": False}
+    for text, distinct in cases.items():
+        (let,) = parse_block(f"let v = {text}\n")
+        assert (gen.distinct_tags(let.value, Scope(True)) is not None) == distinct, text
+
+
+def test_a_functions_let_of_zone_cards_reads_them_as_cards_in_the_game(tmp_path):
+    """In a function (which can move or delete nothing), a name bound only to a zone's cards
+    holds cards in the game: a selection from it reads their attributes directly, and gives
+    what the general read gives."""
+    rules = load(_toy_with(tmp_path, (
+        "function strong(p) {\n  let held = hand(p)\n  return all c in held where c.flag\n}\n"
+        "function mixed(p, extra) {\n  let held = hand(p)\n  held = extra\n"
+        "  return all c in held where c.flag\n}\n")))
+    fast, general = _source_of(rules, "function strong"), _source_of(rules, "function mixed")
+    assert "g.attrs[" in fast and "g.attrs.get(" not in fast
+    assert "g.attrs.get(" in general  # (a name also bound to a parameter's list: anything)
+    game = _empty(rules)
+    weak, big = _in_hand(game), _in_hand(game)
+    game.write(big, "flag", True)
+    assert rules.compiler.gen.function("strong")(game, None, game.players[0]) == [big]
+    assert weak not in rules.compiler.gen.function("mixed")(game, None, game.players[0], [weak, big])
+
+
 def test_a_choose_that_might_repeat_an_option_offers_it_once(tmp_path):
     path = _toy_with(tmp_path, 'procedure twice(p) {\n'
                                '  let c = choose "a card" from hand(p) + hand(p) by p\n'

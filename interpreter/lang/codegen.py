@@ -947,6 +947,9 @@ class CodeGenerator(RolloutStatements):
             if left is None or right is None or any(_may_share(a, b) for a in left for b in right):
                 return None
             return left | right
+        if isinstance(e, ast.Conditional):  # (one of the two lists, whole)
+            then, orelse = self.distinct_tags(e.then, scope), self.distinct_tags(e.orelse, scope)
+            return None if then is None or orelse is None else then | orelse
         if isinstance(e, ast.ListLit):
             tags = [self._item_tag(item, scope) for item in e.items]
             if None in tags or any(_may_share(a, b) for i, a in enumerate(tags) for b in tags[i + 1:]):
@@ -958,7 +961,8 @@ class CodeGenerator(RolloutStatements):
             constants = tuple((i, a.value) for i, a in enumerate(e.args) if isinstance(a, (ast.StrLit, ast.IntLit)))
             return frozenset({("zone", e.func, constants)})
         if e.func in self.names.functions:
-            return self._through_body("distinct", e.func, lambda body: self.distinct_tags(body, Scope(False)), None)
+            params = self.names.functions[e.func].params
+            return self._through_body("distinct", e.func, lambda body: self._distinct_body(body, params), None)
         if e.func in ("take", "drop", "reverse", "shuffled") and e.args:
             return self.distinct_tags(e.args[0], scope)
         if e.func == "abilities" and len(e.args) == 1:
@@ -969,6 +973,21 @@ class CodeGenerator(RolloutStatements):
         if e.func == "others":
             return frozenset({("players",)})
         return None
+
+    def _distinct_body(self, body: ast.Expr, params: tuple[str, ...]) -> frozenset | None:
+        """`distinct_tags` of what a function gives: its expression's, or those of every value
+        its block returns (with what its `let`s hold)."""
+        if not isinstance(body, ast.BlockValue):
+            return self.distinct_tags(body, Scope(False))
+        scope = Scope(False, distinct=self.distinct_names(body.body, params))
+        tags: frozenset = frozenset()
+        for node in ast.walk(body.body):
+            if isinstance(node, ast.Return):
+                found = self.distinct_tags(node.value, scope)
+                if found is None:
+                    return None
+                tags |= found
+        return tags or None
 
     def _item_tag(self, item: ast.Expr, scope: Scope) -> tuple | None:
         """The tag of one item of a list written out: a constant, a `labelled` constant (both by
