@@ -12,37 +12,16 @@ clear message and asked again; `q` or the end of input (Ctrl-D) raises `HumanQui
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..presentation import Move, decision_title, distinct_moves
+from ..presentation.cards import value_text as fmt
+from ..presentation.cards import words as _words
 from ..presentation.terminal import TerminalTable, console_for, move_lines
 from .base import DecisionView, HumanQuit
 
 SKIP_CARD_KEYS = ("id", "name", "type")
 BUILTIN_GLOBALS = ("turn", "phase", "active")
-
-
-def _words(name: str) -> str:
-    return str(name).replace("_", " ")
-
-
-def fmt(value: Any) -> str:
-    """A value of an observation as short text: cards by name, lists comma-separated."""
-    if isinstance(value, dict):
-        if "card" in value:
-            if value["card"] == "hidden":
-                return "(hidden card)"
-            return str(value.get("name", f"card {value['card']}"))
-        return ", ".join(f"{_words(k)} {fmt(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(fmt(v) for v in value) if value else "-"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "-"
-    return str(value)
 
 
 def card_text(view: dict) -> str:
