@@ -1,0 +1,245 @@
+"""The engine's procedures and events: calling rule code (now or as a frame), replacements,
+emitting events to the abilities that listen (and to the players who witness them), the end
+conditions, and the end of the game. A part of `Game` (engine/game.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..lang.runtime import Frame
+from ..lang.values import (
+    ATTACHED,
+    CONTROLLER,
+    PART,
+    STAMP,
+    CardRef,
+    PlayerRef,
+)
+from .playout import RULE_ERRORS
+
+DIRECT_DEPTH = 64  # frames deep that `descend` still runs frames from inside generated code
+_DIRECT_DEPTH = DIRECT_DEPTH
+_RULE_ERRORS = RULE_ERRORS
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winner's seat (None for a draw), the reason, the turns played."""
+
+    winner: int | None
+    reason: str
+    turns: int
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+    def to_dict(self) -> dict:
+        return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns}
+
+
+class ProceduresAndEvents:
+    """Calls, replacements, events and the end of the game, for `Game`."""
+
+    def call_now(self, name: str, code, values: dict, f) -> bool:
+        """`call` and `descend` in one, for generated code: run the procedure at once; True when
+        it has ended and `f` may go on, False when it stopped for a decision or the game ended."""
+        frames = self.frames
+        if name in self.rules.replaced or len(frames) > _DIRECT_DEPTH:
+            self.call(name, code, values, f)
+            return self.descend(f)
+        return self._run_now(Frame(code, values, f.self_card, f.controller, f.event, f.applied), f)
+
+    def _run_now(self, frame: Frame, f: Frame) -> bool:
+        """Push a frame and run it now, above `f`: True when it has ended and `f` may go on."""
+        if self.rolling:  # (the rollout form runs to its end, unless the game ends)
+            self._roll(frame)
+            return not self.halted
+        frames = self.frames
+        frames.append(frame)
+        if frame.code.entries[frame.pc](self, frame):
+            frames.pop()
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                self.out_of_steps(frame)
+            return True
+        return False if self.halted else self.descend(f)
+
+    def call(self, name: str, code, values: dict, f) -> None:
+        replacement = self._replacement(name, values, f) if name in self.rules.replaced else None
+        self.frames.append(replacement or Frame(code, values, f.self_card, f.controller, f.event, f.applied))
+
+    def replace_now(self, name: str, values: dict, f) -> bool:
+        """For native code calling a procedure that may be replaced (by replacements that run
+        natively): run the first replacement that applies to this call, to its end, and say
+        whether one did (then the call is done)."""
+        frame = self._replacement(name, values, f)
+        if frame is None:
+            return False
+        self.frames.append(frame)
+        try:
+            (frame.code.rollout if self.rolling else frame.code.entries[0])(self, frame)
+        except _RULE_ERRORS as err:
+            raise self._located(err, frame) from None
+        finally:
+            self.frames.pop()
+        return True
+
+    def _replacement(self, name: str, values: dict, f) -> Frame | None:
+        """The frame of the first replacement of a procedure that applies to a call of it from
+        `f` (each applies once in a chain of replacements), or None."""
+        anchor = self.rules.replacement_anchors.get(name)
+        candidates = (self._active_with(name, "replacements") if anchor is None
+                      else self._anchored_replacements(name, values.get(anchor[0]), anchor[1]))
+        for card, ability, local_values in candidates:
+            key = (card.id, ability.key)
+            if key in f.applied:
+                continue
+            d = self.attrs[card.id]
+            frame = Frame(ability.code, dict(local_values), card, d[CONTROLLER], values, f.applied | {key})
+            if ability.condition is None or ability.condition(self, frame):
+                return frame
+        return None
+
+    def _anchored_replacements(self, name: str, value, via: str) -> list[tuple]:
+        """`_active_with(name, "replacements")` when every replacement of name applies only to
+        its own card (via "self") or to what its card is attached to (via "attached_to"), and the
+        call passes `value` there (`rules.replacement_anchors`): only those cards are looked at."""
+        attrs = self.attrs
+        if via == "self":
+            if type(value) is not CardRef:
+                return []
+            cards = (value,)
+        elif value is None:  # (every unattached card is attached to none)
+            return self._active_with(name, "replacements")
+        else:
+            cards = [self.cards[i] for i in self.attached_ids if attrs[i][ATTACHED] is value]
+            if len(cards) > 1:
+                cards.sort(key=lambda c: attrs[c.id][STAMP])
+        active = self.rules.active_zone_names
+        out = []
+        for card in cards:
+            key = self.card_zone.get(card.id)
+            if key is None or key[0] not in active:
+                continue
+            part = attrs[card.id][PART]
+            for ability, local_values in self._abilities(card, "replacements", name):
+                if ability.part is None or ability.part == part:
+                    out.append((card, ability, local_values))
+        return out
+
+    def _active_with(self, name: str, table: str) -> list[tuple]:
+        """Cards in active zones whose abilities (of table) listen to name, in timestamp order:
+        (card, ability, keyword locals).
+
+        Cached until a card with such abilities comes, goes or changes part or controller, or
+        temporary grants change or any card moves while they last (`listener_layout`); or until
+        anything static effects may read changes (the state version) where a keyword that some
+        static ability grants brings abilities for name."""
+        key = (name, table)
+        # (negative: a state version, which a layout never equals)
+        stamp = -1 - self.version if name in self.rules.grant_listened[table] else self.listener_layout
+        hit = self._active_cache.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        attrs = self.attrs
+        zones = self.zones
+        # only cards some grant applies to may have more than their printed abilities
+        granted = self._granted() if self.temp_grants or stamp < 0 else ()
+        holders = []
+        for zone in self.rules.active_zone_keys:
+            for card in zones[zone]:
+                if id(card) in granted:
+                    abilities = self._abilities(card, table, name)
+                else:
+                    abilities = getattr(card.defn, table).get(name)
+                if abilities:
+                    holders.append((card, abilities))
+        if len(holders) > 1:  # (stable: a card's abilities stay in their order)
+            holders.sort(key=lambda held: attrs[held[0].id][STAMP])
+        result = []
+        for card, abilities in holders:
+            part = attrs[card.id][PART]
+            for ability, local_values in abilities:
+                if ability.part is None or ability.part == part:
+                    result.append((card, ability, local_values))
+        self._active_cache[key] = (stamp, result)
+        return result
+
+    def emit(self, name: str, args: dict) -> None:
+        rules = self.rules
+        if self.logging:
+            self.log_entries.append(("event", name, args))
+        witnessed = rules.event_witnesses.get(name)
+        if witnessed == "":  # (every player witnesses it: `witness`, in short)
+            self.seen = (name, args, 0, self.seen)
+        elif witnessed is not None:
+            self.witness(name, args)
+        if name in rules.until_events:  # temporary effects that last until this event end
+            if self.temp_mods:
+                kept = [m for m in self.temp_mods if m[4] != name]
+                if len(kept) != len(self.temp_mods):
+                    self.temp_mods = kept
+                    self.version += 1
+            if self.temp_grants:
+                before = len(self.temp_grants)
+                self.temp_grants = [m for m in self.temp_grants if m[3] != name]
+                if len(self.temp_grants) != before:
+                    self.version += 1
+                    self.layout += 1
+                    self.listener_layout += 1
+        for check in rules.end_checks.get(name, rules.end_checks_any):
+            if check.when(self, rules.root_frame):
+                self._end_by(check)
+                return
+        if name in rules.listened:
+            triggered = []
+            for card, ability, local_values in self._active_with(name, "triggers"):
+                d = self.attrs[card.id]
+                frame = Frame(ability.code, dict(local_values), card, d[CONTROLLER], args)
+                if ability.condition is None or ability.condition(self, frame):
+                    triggered.append(frame)
+            self.frames.extend(reversed(triggered))
+
+    def witness(self, name: str, args: dict) -> None:
+        """Record an event for the observations of the players who witness it (`seen`, see
+        `Rules.event_witnesses`): every player, or the one in the argument its visibility names
+        (nobody if that holds no player). Its cards are shown, when an observation lists it, by
+        where they are then, as anywhere else."""
+        argument = self.rules.event_witnesses[name]
+        if not argument:
+            self.seen = (name, args, 0, self.seen)
+            return
+        who = args.get(argument)
+        if type(who) is PlayerRef:
+            self.seen = (name, args, who.seat, self.seen)
+
+    def end_by_check(self, event: str, index: int) -> None:
+        """End the game by the end condition (of those checked after event) at index, which
+        holds: for generated code that checks them itself (`CodeGenerator.end_checks`)."""
+        rules = self.rules
+        self._end_by(rules.end_checks.get(event, rules.end_checks_any)[index])
+
+    def _end_by(self, check) -> None:
+        frame = self.rules.root_frame
+        if check.draw:
+            self.finish(reason=check.reason)
+        elif check.winner is not None:
+            self.finish(winner=check.winner(self, frame), reason=check.reason)
+        else:
+            self.finish(loser=check.loser(self, frame), reason=check.reason)
+
+    def finish(self, winner=None, loser=None, reason: str = "") -> None:
+        if self.result is not None:
+            return
+        if loser is not None and winner is None:
+            others = [p for p in self.players if p is not loser]
+            winner = others[0] if len(others) == 1 else None
+        seat = winner.seat if isinstance(winner, PlayerRef) else None
+        self.result = Result(seat, reason, self.turns_before + self.globals["turn"])
+        self.pending = None
+        self.halted = True
+        if self.logging:
+            self.log_entries.append(("end", seat, reason))
+
+# rule code that is no card's, whatever card's frame it is evaluated in (see `runtime_error`)

@@ -1,0 +1,246 @@
+"""The engine's zones and cards: zone keys, the cards of zones, making, moving, shuffling,
+attaching and deleting cards, running a card's part. A part of `Game` (engine/game.py)."""
+
+from __future__ import annotations
+
+from ..lang.runtime import Frame
+from ..lang.values import (
+    ATTACHED,
+    CONTROLLER,
+    OWNER,
+    STAMP,
+    CardRef,
+    PlayerRef,
+    ZoneKey,
+)
+from .events import DIRECT_DEPTH as _DIRECT_DEPTH
+
+
+class ZonesAndCards:
+    """Where cards are and how they move, for `Game`."""
+
+    def zone_key(self, name: str, player, row) -> ZoneKey:
+        spec = self.rules.zones[name]
+        seat = 0
+        if spec.per_player:
+            if not isinstance(player, PlayerRef):
+                self.runtime_error(f"zone '{name}' belongs to a player: got {player!r}")
+            seat = player.seat
+        elif player is not None and row is None and spec.rows and isinstance(player, str):
+            row, player = player, None
+        if spec.rows:
+            if row is None:
+                self.runtime_error(f"zone '{name}' has rows {spec.rows}: say which")
+            if row not in spec.rows:
+                self.runtime_error(f"zone '{name}' has no row {row!r} (rows: {', '.join(spec.rows)})")
+        return ZoneKey(name, seat, row or "")
+
+    def row_zone_key(self, keys: dict, name: str, player, row) -> ZoneKey:
+        """`zone_key` for a player's zone made of rows, from a table of its keys made at load."""
+        key = keys.get((player.seat, row)) if type(player) is PlayerRef and type(row) is str else None
+        return key if key is not None else self.zone_key(name, player, row)
+
+    def zone_cards(self, key: ZoneKey) -> list[CardRef]:
+        return self.zones[key]
+
+    def zone_cards_of(self, name: str, player) -> list[CardRef]:
+        """A player's cards in a zone made of rows, all rows in their declared order."""
+        out: list[CardRef] = []
+        for row in self.rules.zones[name].rows:
+            out.extend(self.zones[self.zone_key(name, player, row)])
+        return out
+
+    def zone_cards_all(self, name: str) -> list[CardRef]:
+        out: list[CardRef] = []
+        for key in self.rules.zone_keys_by_name[name]:
+            out.extend(self.zones[key])
+        return out
+
+    def position(self, card: CardRef) -> int | None:
+        key = self.card_zone.get(card.id)
+        if key is None:
+            return None
+        return self.zones[key].index(card) + 1
+
+    def new_card(self, defn, key: ZoneKey, owner: PlayerRef | None) -> CardRef:
+        card_id = self.next_id
+        self.next_id = card_id + 1
+        card = CardRef(card_id, defn)
+        self.clock = clock = self.clock + 1
+        d = defn.new_state.copy()  # the card type's attributes, then the card's own properties
+        d[CONTROLLER] = d[OWNER] = owner
+        d[STAMP] = clock
+        self.cards[card_id] = card
+        self.attrs[card_id] = d
+        self.card_zone[card_id] = key
+        self.zones[key].append(card)
+        if key[0] in self.rules.watched_zones:
+            self._rearranged(defn)
+        return card
+
+    def create(self, name: str, key: ZoneKey, attrs: dict, f) -> CardRef:
+        defn = self.rules.card_defs.get(name)
+        if defn is None:
+            self.runtime_error(f"no card named {name!r}")
+        seat = key[1]
+        card = self.new_card(defn, key, self.players[seat - 1] if seat else f.controller)
+        if attrs:
+            for k, v in attrs.items():
+                self.write(card, k, v)
+        return card
+
+    def move(self, card: CardRef, key: ZoneKey, position) -> None:
+        cid = card.id
+        old = self.card_zone.get(cid)
+        if old is None:
+            self.runtime_error(f"card {card!r} is no longer in the game")
+        zones = self.zones
+        zones[old].remove(card)
+        dst = zones[key]
+        if position is None:
+            dst.append(card)
+        else:
+            dst.insert(min(max(position - 1, 0), len(dst)), card)
+        rules = self.rules
+        if old != key:
+            self.card_zone[cid] = key
+            d = self.attrs[cid]
+            if d[ATTACHED] is not None:
+                d[ATTACHED] = None
+                self.attached_ids.discard(cid)
+            if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
+                d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
+            self.clock = d[STAMP] = self.clock + 1
+            if self.revealed:  # (what was shown stays shown in its zone only: see `reveal`)
+                self.revealed.discard(cid)
+            if old in rules.watched_keys or key in rules.watched_keys:
+                self._rearranged(card.defn)
+            if self.watcher is not None:
+                self.watcher.moved(self, card, old, key)
+        elif key in rules.watched_keys:  # (a move within a zone)
+            self.version += 1
+            self.layout += 1
+        if rules.moves_wanted:
+            self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
+
+    def move_each(self, cards: list, key: ZoneKey, position) -> None:
+        """`move LIST to ZONE`: each card in turn, as `move` does, in one loop when nothing
+        watches the moves (no `moved` event wanted, no watcher, no position, a zone whose
+        contents continuous effects do not read)."""
+        rules = self.rules
+        if (position is not None or rules.moves_wanted or self.watcher is not None
+                or key in rules.watched_keys or len(cards) < 2):
+            for card in cards:
+                self.move(card, key, position)
+            return
+        zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
+        watched = rules.watched_keys
+        for card in cards:
+            cid = card.id
+            old = card_zone.get(cid)
+            if old is None:
+                self.runtime_error(f"card {card!r} is no longer in the game")
+            zones[old].remove(card)
+            dst.append(card)
+            if old != key:
+                card_zone[cid] = key
+                d = attrs[cid]
+                if d[ATTACHED] is not None:
+                    d[ATTACHED] = None
+                    self.attached_ids.discard(cid)
+                if d[OWNER] is None and key[1]:
+                    d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
+                self.clock = d[STAMP] = self.clock + 1
+                if self.revealed:
+                    self.revealed.discard(cid)
+                if old in watched:
+                    self._rearranged(card.defn)
+
+    def _rearranged(self, defn) -> None:
+        """A card of this definition came into or left a watched zone, or changed part or
+        controller: what continuous effects see has changed, and so has the layout; so has the
+        index of static effects if the card has any, and who listens if the card has triggered
+        or replacement abilities (or any card may, while temporary grants last)."""
+        self.version += 1
+        self.layout += 1
+        if defn.static_abilities:
+            self.static_layout += 1
+        if defn.listens or self.temp_grants:
+            self.listener_layout += 1
+
+    def shuffle(self, key: ZoneKey) -> None:
+        self.rng.shuffle(self.zones[key])
+        if self.after_shuffle is not None:
+            self.after_shuffle(self, key)
+        if key[0] in self.rules.watched_zones:
+            self.version += 1
+            self.layout += 1
+
+    def attach(self, card, target) -> None:
+        if card is None:
+            return
+        self.attrs[card.id][ATTACHED] = target
+        if target is None:
+            self.attached_ids.discard(card.id)
+        else:
+            self.attached_ids.add(card.id)
+        self.version += 1
+        self.layout += 1
+
+    def detach(self, card) -> None:
+        if card is None:
+            return
+        self.attrs[card.id][ATTACHED] = None
+        self.attached_ids.discard(card.id)
+        self.version += 1
+        self.layout += 1
+
+    def attachments(self, target) -> list[CardRef]:
+        """The cards attached to a card or player, wherever they are (zone by zone, in order)."""
+        attrs = self.attrs
+        found = [card_id for card_id in self.attached_ids if attrs[card_id][ATTACHED] is target]
+        if len(found) < 2:
+            return [self.cards[card_id] for card_id in found]
+        zones = self.zones  # the order: zones in their declared order, then positions
+        return [card for key in self.rules.zone_keys for card in zones[key] if attrs[card.id][ATTACHED] is target]
+
+    def delete(self, card: CardRef) -> None:
+        key = self.card_zone.pop(card.id, None)
+        if key is None:
+            return
+        self.zones[key].remove(card)
+        del self.attrs[card.id]
+        del self.cards[card.id]
+        self.attached_ids.discard(card.id)
+        if key[0] in self.rules.watched_zones:
+            self._rearranged(card.defn)
+
+    def reveal(self, what) -> None:
+        """Show cards to every player until each moves to another zone (another name, owner or
+        row: a card passed face down from one hand to another is hidden again)."""
+        for c in what if isinstance(what, list) else [what]:
+            if isinstance(c, CardRef):
+                self.revealed.add(c.id)
+
+    def part_frame(self, card: CardRef | None, part: str) -> Frame | None:
+        """A frame to run a card's part in (under its controller), or None if it has no such part."""
+        code = card.defn.parts.get(part) if card is not None else None
+        if code is None:
+            return None
+        d = self.attrs.get(card.id)
+        return Frame(code, {}, card, d[CONTROLLER] if d is not None else None)
+
+    def run_part(self, card: CardRef, part: str) -> None:
+        frame = self.part_frame(card, part)
+        if frame is not None:
+            self.frames.append(frame)
+
+    def run_part_now(self, f: Frame, card: CardRef, part: str) -> bool:
+        """`run_part` and `descend` in one, for generated code, as `call_now` is for calls."""
+        frame = self.part_frame(card, part)
+        if frame is None:
+            return True
+        if len(self.frames) > _DIRECT_DEPTH:
+            self.frames.append(frame)
+            return self.descend(f)
+        return self._run_now(frame, f)
