@@ -1,0 +1,238 @@
+"""What the code generator knows of the values expressions give and names hold, without running
+them: lists (new ones, of cards in the game, of players), texts, players, and lists that can
+repeat no option. Each answer lets the generated Python skip a check or a copy. A part of
+`CodeGenerator` (codegen.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import ast
+from .analysis import local_bindings
+from .codegen_scope import Scope, may_share
+
+NEW_LIST_FUNCTIONS = {"others", "reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
+                       "range", "flatten", "set", "union", "intersection", "difference",
+                       "shuffled", "abilities", "attachments", "card_names"}
+
+
+class ValueKinds:
+    """The analyses of `CodeGenerator` (see the module docstring)."""
+
+    def _through_body(self, analysis: str, func: str, of_body: Callable[[ast.Expr], Any], unknown: Any) -> Any:
+        """What an analysis says of a call of a user function: what it says of the body; `unknown`
+        while that function's body is being analysed already (a recursive function)."""
+        key = (analysis, func)
+        if key in self._visiting:
+            return unknown
+        self._visiting.add(key)
+        try:
+            return of_body(self.names.functions[func].body)
+        finally:
+            self._visiting.discard(key)
+
+    def new_list(self, e: ast.Expr) -> bool:
+        """Whether an expression always gives a new Python list (no copy or conversion needed)."""
+        if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
+            return True
+        if isinstance(e, ast.Call):
+            if e.func in self.names.functions:  # what the function's body gives
+                return self._through_body("new list", e.func, self.new_list, False)
+            return e.func in self.names.zones or e.func in NEW_LIST_FUNCTIONS
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            return self.new_list(e.left) or self.new_list(e.right)
+        return False
+
+    def is_list(self, e: ast.Expr, scope: Scope | None = None) -> bool:
+        """Whether an expression always gives a Python list (new or not)."""
+        if isinstance(e, ast.Name):
+            return (e.id == "players" and (scope is None or e.id not in scope.names)
+                    or scope is not None and e.id in scope.lists)
+        return self.new_list(e)
+
+    def is_text(self, e: ast.Expr) -> bool:
+        if isinstance(e, ast.StrLit):
+            return True
+        if isinstance(e, ast.Call):
+            return e.func == "text" and e.func not in self.names.functions
+        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_text(e.left) and self.is_text(e.right)
+
+    def is_card_list(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a list of cards in the game: a zone's cards, a
+        selection from such a list, several of them joined, the first few of one, a function's
+        name that holds one (see `Scope.card_lists`)."""
+        if isinstance(e, ast.Name):
+            return e.id in scope.card_lists
+        if isinstance(e, ast.Call):
+            if e.func in self.names.zones:
+                return True
+            if e.func in self.names.functions:
+                return self._through_body("card list", e.func, lambda body: self.is_card_list(body, Scope(False)),
+                                          False)
+            return e.func in ("take", "drop", "reverse", "shuffled") and bool(e.args) and self.is_card_list(
+                e.args[0], scope)
+        if isinstance(e, ast.Select):
+            return self.is_card_list(e.source, scope)
+        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_card_list(e.left, scope) and self.is_card_list(
+            e.right, scope)
+
+    def _is_card(self, e: ast.Expr, scope: Scope) -> bool:
+        return isinstance(e, ast.Name) and e.id in scope.cards and e.id in scope.names
+
+    def _is_handle(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression is a name that holds a card handle (see `Scope.handles`)."""
+        return isinstance(e, ast.Name) and e.id in scope.handles
+
+    # ------------------------------------------------------------------ names that hold players
+    def is_player_list(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a list of players (`players`, `others(p)`, a
+        selection from them)."""
+        if isinstance(e, ast.Name):
+            return e.id == "players" and e.id not in scope.names
+        if isinstance(e, ast.Call):
+            return e.func == "others" and e.func not in self.names.functions
+        return isinstance(e, ast.Select) and self.is_player_list(e.source, scope)
+
+    def is_player(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a player (never none): a name that only ever holds
+        one, `players[K]` for a seat that exists, `next_player(...)`, the first of `others(...)`
+        when there are several players, a function that gives one of these."""
+        if isinstance(e, ast.Name):
+            return e.id in scope.players
+        if isinstance(e, ast.Index):
+            return (isinstance(e.obj, ast.Name) and e.obj.id == "players" and e.obj.id not in scope.names
+                    and isinstance(e.index, ast.IntLit) and 1 <= e.index.value <= self.names.player_count)
+        if isinstance(e, ast.Call):
+            if e.func in self.names.functions:
+                return self._through_body("player", e.func, lambda body: self.is_player(body, Scope(False)), False)
+            if e.func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call):
+                return (e.args[0].func == "others" and "others" not in self.names.functions
+                        and self.names.player_count >= 2)
+            return e.func == "next_player"
+        return False
+
+    def player_names(self, body, params=(), given: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The local names of a block that hold a player wherever they are used: every `let`,
+        assignment and `for` that binds the name gives a player (parameters are not known,
+        except those `given` a player, as long as the block binds them only to players)."""
+        return self._names_holding(body, params, lambda v, scope: v is not None and (
+            self.is_player_list(v[1], scope) if isinstance(v, tuple) else self.is_player(v, scope)),
+            lambda known: Scope(False, players=known), given)
+
+    def list_names(self, body, params=()) -> frozenset[str]:
+        """The local names of a block that always hold a list: every `let` and assignment that
+        binds the name gives one (a selection, a list, a zone's cards; parameters and loop
+        variables are not known)."""
+        return self._names_holding(body, params, lambda v, scope: (
+            v is not None and not isinstance(v, tuple) and self.is_list(v, scope)),
+            lambda known: Scope(False, lists=known))
+
+    # ------------------------------------------------------------------ lists without repeats
+    def distinct_names(self, body, params=()) -> dict[str, frozenset]:
+        """The local names of a block that always hold a list without repeated options, with the
+        tags of what their items are drawn from (see `distinct_tags`): every `let` and `=` that
+        binds the name gives such a list (parameters and loop variables are not known)."""
+        bindings = local_bindings(body)
+        known: dict[str, frozenset] = {}
+        for _round in range(4):  # (a name bound from another: known once that one is)
+            scope = Scope(False, distinct=known)
+            found = {}
+            for name, values in bindings.items():
+                if name in params or any(v is None or isinstance(v, tuple) for v in values):
+                    continue
+                tags = [self.distinct_tags(v, scope) for v in values]
+                if all(t is not None for t in tags):
+                    found[name] = frozenset().union(*tags)
+            if found == known:
+                break
+            known = found
+        return known
+
+    def distinct_tags(self, e: ast.Expr, scope: Scope) -> frozenset | None:
+        """Tags of what a list's items are drawn from, when the list can repeat no option (None
+        when it might): a `choose` from it needs no check for repeats. Items of lists whose tags
+        never meet (`may_share`) are never the same option, so their concatenation repeats none.
+
+        A zone's cards never repeat (a card is in one place); a selection from a list, or the
+        first or last few of it, keeps that; so do the abilities of cards that never repeat, the
+        players, and a list written out of different constants or `labelled` constants."""
+        if isinstance(e, ast.Name):
+            if e.id == "players" and e.id not in scope.names:
+                return frozenset({("players",)})
+            return scope.distinct.get(e.id)
+        if isinstance(e, ast.Select):
+            return self.distinct_tags(e.source, scope)
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            left, right = self.distinct_tags(e.left, scope), self.distinct_tags(e.right, scope)
+            if left is None or right is None or any(may_share(a, b) for a in left for b in right):
+                return None
+            return left | right
+        if isinstance(e, ast.Conditional):  # (one of the two lists, whole)
+            then, orelse = self.distinct_tags(e.then, scope), self.distinct_tags(e.orelse, scope)
+            return None if then is None or orelse is None else then | orelse
+        if isinstance(e, ast.ListLit):
+            tags = [self._item_tag(item, scope) for item in e.items]
+            if None in tags or any(may_share(a, b) for i, a in enumerate(tags) for b in tags[i + 1:]):
+                return None
+            return frozenset(tags)
+        if not isinstance(e, ast.Call):
+            return None
+        if e.func in self.names.zones:
+            constants = tuple((i, a.value) for i, a in enumerate(e.args) if isinstance(a, (ast.StrLit, ast.IntLit)))
+            return frozenset({("zone", e.func, constants)})
+        if e.func in self.names.functions:
+            params = self.names.functions[e.func].params
+            return self._through_body("distinct", e.func, lambda body: self._distinct_body(body, params), None)
+        if e.func in ("take", "drop", "reverse", "shuffled") and e.args:
+            return self.distinct_tags(e.args[0], scope)
+        if e.func == "abilities" and len(e.args) == 1:
+            cards = self.distinct_tags(e.args[0], scope)
+            if cards is None or any(t[0] != "zone" for t in cards):
+                return None
+            return frozenset(("abilities", *t) for t in cards)
+        if e.func == "others":
+            return frozenset({("players",)})
+        return None
+
+    def _distinct_body(self, body: ast.Expr, params: tuple[str, ...]) -> frozenset | None:
+        """`distinct_tags` of what a function gives: its expression's, or those of every value
+        its block returns (with what its `let`s hold)."""
+        if not isinstance(body, ast.BlockValue):
+            return self.distinct_tags(body, Scope(False))
+        scope = Scope(False, distinct=self.distinct_names(body.body, params))
+        tags: frozenset = frozenset()
+        for node in ast.walk(body.body):
+            if isinstance(node, ast.Return):
+                found = self.distinct_tags(node.value, scope)
+                if found is None:
+                    return None
+                tags |= found
+        return tags or None
+
+    def _item_tag(self, item: ast.Expr, scope: Scope) -> tuple | None:
+        """The tag of one item of a list written out: a constant, a `labelled` constant (both by
+        their option id), a player."""
+        if isinstance(item, (ast.StrLit, ast.IntLit)):
+            return ("id", str(item.value))
+        if (isinstance(item, ast.Call) and item.func == "labelled" and item.func not in self.names.functions
+                and item.args and isinstance(item.args[0], (ast.StrLit, ast.IntLit))):
+            return ("id", str(item.args[0].value))
+        if self.is_player(item, scope):
+            return ("players",)
+        return None
+
+    @staticmethod
+    def _names_holding(body, params, gives: Callable, scope_of: Callable,
+                       given: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The local names whose every binding `gives` the kind of value, in a scope where the
+        names still assumed to hold it do (dropped one round at a time until none is left);
+        parameters only if `given` the kind of value."""
+        bindings = local_bindings(body)
+        known = frozenset(set(bindings) - set(params)) | given
+        while True:
+            scope = scope_of(known)
+            keep = frozenset(n for n in known if all(gives(v, scope) for v in bindings.get(n, ())))
+            if keep == known:
+                return known
+            known = keep
