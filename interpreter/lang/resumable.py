@@ -46,7 +46,9 @@ from .analysis import (
     procedure_calls,
     stops_in_loops,
 )
-from .codegen import CodeGenerator, Line, Scope, identifier, indent, literal
+from .codegen import CodeGenerator
+from .codegen_scope import Scope, identifier, literal
+from .codegen_tables import Line, indent
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
 

@@ -32,6 +32,7 @@ from typing import Any
 from . import ast
 from . import codegen as _codegen  # (which imports this module: read its names when called)
 from .analysis import chooses_in, item_statements
+from .codegen_tables import WHILE_BUDGET_MESSAGE, indent
 from .values import Labelled
 
 # a list display of lists held in Python names, then a constant ("... or pass")
@@ -160,7 +161,7 @@ class RolloutStatements:
         lines = self._rollout_items(items[:turn], scope)
         rounds = self._rollout_items(items[turn:-1], scope)
         rounds += [("g.steps_left -= 1", None), ("if g.steps_left < 0:", None), ("    g.out_of_steps(f)", None)]
-        lines += [("while True:", None), *_codegen.indent(rounds)]
+        lines += [("while True:", None), *indent(rounds)]
         return self.compile_lines("main (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
 
     def _rollout_items(self, items: list, scope) -> list:
@@ -175,7 +176,7 @@ class RolloutStatements:
                           ("if g.halted:", None), ("    return", None)]
             elif item[0] == "if":
                 lines += [(f"if {self.ex(item[1], scope)}:", item[1].span),
-                          *_codegen.indent(self._rollout_items(item[2], scope) or [("pass", None)])]
+                          *indent(self._rollout_items(item[2], scope) or [("pass", None)])]
         return lines
 
     def procedure_rollout(self, name: str, params: tuple[str, ...]):
@@ -324,5 +325,5 @@ class RolloutStatements:
                 "        break",
                 f"    {budget} -= 1",
                 f"    if {budget} < 0:",
-                f"        g.runtime_error({self.const(_codegen.WHILE_BUDGET_MESSAGE)}, {self.const(s.span)})",
+                f"        g.runtime_error({self.const(WHILE_BUDGET_MESSAGE)}, {self.const(s.span)})",
                 *self._block(s.body, scope, loop_depth + 1, mode)]

@@ -1,0 +1,583 @@
+"""The code generator's expressions: names, attributes, selections and comprehensions written as
+loops, operators, conditionals, text joins. A part of `CodeGenerator` (codegen.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import ValidationError
+from . import ast
+from .analysis import children
+from .codegen_scope import Scope, literal
+from .codegen_tables import (
+    _COMPARISONS,
+    _PLACE_PROPERTIES,
+    _STORED_PROPERTIES,
+    _STRICT_BUILTINS,
+    NestedTooDeeply,
+    _conjuncts,
+    _player_attrs,
+)
+from .runtime import CONTEXT_NAMES
+from .values import (
+    CARD_PROPERTIES,
+)
+
+
+class ExpressionCode:
+    """Expressions as Python, for `CodeGenerator`."""
+
+    # ------------------------------------------------------------------ expressions
+    def ex(self, e: ast.Expr | None, scope: Scope) -> str:
+        if e is None:
+            return "None"
+        method = getattr(self, "x_" + type(e).__name__)
+        if self._hoisted is not None and not self._strict(e):  # (its parts may not all be worked out)
+            hoisted, self._hoisted = self._hoisted, None
+            try:
+                return method(e, scope)
+            finally:
+                self._hoisted = hoisted
+        return method(e, scope)
+
+    # ------------------------------------------------------------------ lists built by loops
+    def loops_if_they_fit(self, write: Callable[[], Any]) -> Any:
+        """`write()` (which writes and defines code); written again without the loops of
+        `lowered` if Python finds it nests more loops than it allows."""
+        try:
+            return write()
+        except NestedTooDeeply:
+            if not self.loops:
+                raise
+            self.loops = False
+            try:
+                return write()
+            finally:
+                self.loops = True
+
+    def lowered(self, e: ast.Expr, scope: Scope, mode: str) -> tuple[list[str], str]:
+        """Code for an expression that a statement always works out, and the lines to run before
+        it: in a procedure's code (`mode` 'pure'), the selections and comprehensions it always
+        works out are built by loops there. (In CPython 3.11 a list comprehension is a function
+        made and called each time: for the few cards of a zone, that costs more than the loop.)"""
+        if mode != "pure" or not self.loops or self._draws(e):  # (random draws stay in their order)
+            return [], self.ex(e, scope)
+        outer, self._hoisted = self._hoisted, []
+        try:
+            code = self.ex(e, scope)
+            return self._hoisted, code
+        finally:
+            self._hoisted = outer
+
+    def _draws(self, e: ast.Expr) -> bool:
+        """Whether working out an expression may draw from the game's random generator."""
+        if isinstance(e, ast.Call):
+            if e.func in self.names.functions:
+                if self._through_body("draws", e.func, self._draws, False):
+                    return True
+            elif e.func in ("random", "shuffled"):
+                return True
+        return any(self._draws(child) for child in children(e))
+
+    def _strict(self, e: ast.Expr) -> bool:
+        """Whether the code written for an expression works out each of its parts, every time
+        (so that a selection among them may be built before)."""
+        if isinstance(e, (ast.Select, ast.Comprehension, ast.Not, ast.Neg, ast.Attribute, ast.Index, ast.ListLit)):
+            return True
+        if isinstance(e, ast.BinOp):  # (`and`, `or`: see `_short_circuit`)
+            return e.op in ("+", "-", "*", "/", "%", "and", "or") or e.op in _COMPARISONS
+        if isinstance(e, ast.Call):
+            if e.func == "first" and len(e.args) == 1 and self._over_players(e.args[0], Scope(False)):
+                return False  # (its tests are worked out until one holds: see `_each_player`)
+            return e.func in self.names.functions or e.func in self.names.zones or e.func in _STRICT_BUILTINS
+        return False
+
+    def _loop_list(self, e: ast.Select | ast.Comprehension, scope: Scope, kind: str = "list") -> str:
+        """A selection or comprehension worked out by a loop, in lines before the statement (see
+        `lowered`); the name that holds the list, or (`kind`) its count or whether it has an item
+        ('count', 'exists': no list is made). The tests of its condition joined by `and` are
+        nested ifs, each with what it always works out built before it, in the loop. A selection
+        from a selection (or from a function that gives one) is one loop, with the tests of both."""
+        bound: list[str] = []
+        first, inlined = self._selection_in(e.source, scope, bound)
+        try:
+            return self._loop(e, first, scope, kind)
+        finally:
+            if inlined:
+                self.host.end_inline()
+            for name in bound:
+                del scope.names[name]
+
+    def _binder(self, scope: Scope, bound: list[str]) -> Callable[[ast.Expr], ast.Expr] | None:
+        """While lines may be written before the statement (`lowered`): a function that works out
+        an argument there, once, into a name of `scope` (listed in `bound`, for the caller to take
+        out again), and gives that name; else None (see `Compiler.inline_call`)."""
+        if self._hoisted is None:
+            return None
+
+        def bind(arg: ast.Expr) -> ast.Expr:
+            value = self.ex(arg, scope)
+            name = self.host._tmp()
+            python = self.temp("_a")
+            self._hoisted.append(f"{python} = {value}")
+            scope.names[name] = python
+            bound.append(name)
+            return ast.Name(name, span=arg.span)
+        return bind
+
+    def _selection_in(self, e: ast.Expr, scope: Scope | None = None,
+                      bound: list[str] | None = None) -> tuple[ast.Select | None, bool]:
+        """The selection (in no order) that an expression is, or the call of a function whose
+        body it is (then inlined: `end_inline` after; arguments worked out once before into names
+        of `scope`, listed in `bound`), or None; and whether it was inlined."""
+        if isinstance(e, ast.Call) and e.func in self.names.functions:
+            written = self.names.functions[e.func].body
+            if not (isinstance(written, ast.Select) and written.order_by is None):
+                return None, False  # (before arguments are worked out for it)
+            body = self.host.inline_call(e.func, e.args,
+                                         self._binder(scope, bound) if scope is not None and bound is not None else None)
+            if body is None:
+                return None, False
+            return body, True
+        return (e, False) if isinstance(e, ast.Select) and e.order_by is None else (None, False)
+
+    def _loop(self, e: ast.Select | ast.Comprehension, first: ast.Select | None, scope: Scope, kind: str) -> str:
+        """`_loop_list` of e, whose items come from the selection `first` if not None."""
+        condition = e.where if isinstance(e, ast.Select) else e.condition
+        if first is not None:
+            source = self.iterable(first.source, scope)
+            taken, py = self._bound(scope, first.var, first.source)
+            inner, _ = self._bound(scope, e.var, e.source, py)
+            tests = self._narrowing(_conjuncts(first.where), taken) + self._narrowing(_conjuncts(condition), inner)
+            self._merge(scope, taken)
+        else:
+            source = self.iterable(e.source, scope)
+            inner, py = self._bound(scope, e.var, e.source)
+            tests = self._narrowing(_conjuncts(condition), inner)
+        order = e.order_by if isinstance(e, ast.Select) else None
+        hoisted, self._hoisted = self._hoisted, None  # (a sort key is a lambda: nothing before it)
+        try:
+            key = self.ex(order, inner) if order is not None else None
+        finally:
+            self._hoisted = hoisted
+        out = self.temp("_l")
+        item, before = py, []
+        if kind == "count":
+            start, body = f"{out} = 0", [f"{out} += 1"]
+        elif kind == "exists":
+            start, body = f"{out} = False", [f"{out} = True", "break"]
+        else:
+            if isinstance(e, ast.Comprehension):
+                before, item = self.lowered(e.element, inner, "pure")
+            start, body = f"{out} = []", [*before, f"{out}.append({item})"]
+        for test, test_scope in reversed(tests):
+            before, code = self.lowered(test, test_scope, "pure")
+            body = [*before, f"if {code}:", *(f"    {line}" for line in body)]
+            self._merge(inner, test_scope)
+        self._merge(scope, inner)
+        if kind == "list" and not tests and item == py:
+            lines = [f"{out} = list({source})"]
+        else:
+            lines = [start, f"for {py} in {source}:", *(f"    {line}" for line in body)]
+        if key is not None:
+            lines.append(f"{out}.sort(key=lambda {py}: {key}, reverse={bool(e.descending)!r})")
+        self._hoisted.extend(lines)
+        return out
+
+    def _player_attribute_read(self, e: ast.Attribute, scope: Scope) -> bool:
+        """Whether e reads a player's attribute straight from the player (see `x_Attribute`)."""
+        modified = self.names.modified_attributes
+        return (self.is_player(e.obj, scope) and e.name in self.names.player_attributes
+                and modified is not None and e.name not in modified)
+
+    def _narrowing(self, tests: list[ast.Expr], scope: Scope) -> list[tuple[ast.Expr, Scope]]:
+        """Each of the tests that `and` joins with the scope it is worked out in: after a test
+        that a card is of some card types (`c is T`, or several joined by `or`), that card's."""
+        out = []
+        for test in tests:
+            out.append((test, scope))
+            tested = self._types_tested(test, scope)
+            if tested is not None:
+                scope = scope.narrowed(*tested)
+        return out
+
+    def _types_tested(self, e: ast.Expr, scope: Scope) -> tuple[str, frozenset[str]] | None:
+        """(name, types) when e holds only if the card `name` is of one of the card types."""
+        if isinstance(e, ast.BinOp) and e.op == "or":
+            left, right = self._types_tested(e.left, scope), self._types_tested(e.right, scope)
+            if left is None or right is None or left[0] != right[0]:
+                return None
+            return left[0], left[1] | right[1]
+        if (isinstance(e, ast.IsType) and not e.negated and e.type_name in self.names.card_types
+                and self._is_card(e.operand, scope)):
+            return e.operand.id, frozenset((e.type_name,))
+        return None
+
+    def _short_circuit(self, e: ast.BinOp, scope: Scope) -> str:
+        """`a and b`, `a or b` while `lowered`: a is always worked out; b, if it builds lists, is
+        worked out in an `if` before the statement, only when a does not decide (the same value
+        as Python's `and` and `or`), else in place."""
+        left = self.ex(e.left, scope)
+        if not self._builds_lists(e.right):
+            hoisted, self._hoisted = self._hoisted, None
+            try:
+                return f"({left} {e.op} {self.ex(e.right, scope)})"
+            finally:
+                self._hoisted = hoisted
+        value = self.temp("_s")
+        before, right = self.lowered(e.right, scope, "pure")
+        self._hoisted += [f"{value} = {left}", f"if {'not ' if e.op == 'or' else ''}{value}:",
+                          *(f"    {line}" for line in before), f"    {value} = {right}"]
+        return value
+
+    def _builds_lists(self, e: ast.Expr) -> bool:
+        """Whether an expression holds a selection or a comprehension (in the functions it calls
+        too)."""
+        if isinstance(e, (ast.Select, ast.Comprehension)):
+            return True
+        if isinstance(e, ast.Call) and e.func in self.names.functions and self._through_body(
+                "builds lists", e.func, self._builds_lists, False):
+            return True
+        return any(self._builds_lists(child) for child in children(e))
+
+    def _counted(self, e: ast.BinOp, scope: Scope) -> str | None:
+        """`count(S) > 0` and the like of a selection S, while `lowered`: whether S has an item,
+        by a loop that stops at the first."""
+        if not (isinstance(e.left, ast.Call) and e.left.func == "count" and "count" not in self.names.functions
+                and len(e.left.args) == 1 and isinstance(e.right, ast.IntLit)):
+            return None
+        test = (e.op, e.right.value)
+        if test in ((">", 0), (">=", 1), ("!=", 0)):
+            return self._loop_of(e.left.args[0], scope, "exists")
+        if test in (("==", 0), ("<", 1), ("<=", 0)):
+            found = self._loop_of(e.left.args[0], scope, "exists")
+            return None if found is None else f"(not {found})"
+        return None
+
+    def _loop_of(self, e: ast.Expr, scope: Scope, kind: str) -> str | None:
+        """`_loop_list` of a selection (not one over the players: see `_each_player`), or of the
+        call of a function that gives one; None for anything else."""
+        selection, inlined = self._selection_in(e)
+        try:
+            if selection is None or self._over_players(selection, scope):
+                return None
+            return self._loop_list(selection, scope, kind)
+        finally:
+            if inlined:
+                self.host.end_inline()
+
+    def x_IntLit(self, e, scope):
+        return repr(int(e.value))
+
+    def x_BoolLit(self, e, scope):
+        return "True" if e.value else "False"
+
+    def x_NoneLit(self, e, scope):
+        return "None"
+
+    def x_StrLit(self, e, scope):
+        return self.const(e.value)
+
+    def x_Name(self, e: ast.Name, scope: Scope) -> str:
+        name = e.id
+        if name in scope.names:
+            return scope.names[name]
+        context = {"self": "f.self_card", "you": "f.controller", "event": "f.event", "players": "g.players",
+                   "game": "g.GAME", "options": "g.OPTIONS"}.get(name)
+        if context is not None:
+            return context
+        if name in self.names.keywords:
+            return self.const(name)
+        return scope.get(name)
+
+    def _is_local(self, e: ast.Expr, scope: Scope) -> bool:
+        return isinstance(e, ast.Name) and (e.id in scope.names or (
+            e.id not in CONTEXT_NAMES and e.id not in self.names.keywords))
+
+    def x_Attribute(self, e: ast.Attribute, scope: Scope) -> str:
+        attr = literal(e.name)
+        if isinstance(e.obj, ast.Name) and e.obj.id not in scope.names:
+            if e.obj.id == "game":
+                return f"g.globals[{attr}]"
+            if e.obj.id == "options":
+                return f"g.options[{attr}]"
+            if e.obj.id == "event":
+                return f"f.event.get({attr})"
+        obj = self.ex(e.obj, scope)
+        modified = self.names.modified_attributes
+        if self.is_player(e.obj, scope):
+            if e.name == "seat":
+                return f"{obj}.seat"
+            if self._player_attribute_read(e, scope):
+                if isinstance(e.obj, ast.Index):  # players[K]
+                    return f"g.player_attrs[{e.obj.index.value - 1}][{attr}]"
+                return f"{_player_attrs(obj)}[{attr}]"
+        if self._is_card(e.obj, scope):
+            return self._card_attribute(e, obj, attr, scope.types.get(e.obj.id))
+        place = _PLACE_PROPERTIES.get(e.name)
+        if place is not None and not self._iterable_depth:  # where the card is (none once gone)
+            held = self.temp("_w")
+            return (f"(g.card_zone[{held}.id][{place}] if type({held} := {obj}) is _CardRef "
+                    f"and {held}.id in g.card_zone else g.read({held}, {attr}))")
+        if e.name in ("name", "type") and not self._iterable_depth:  # the card's definition
+            held = self.temp("_w")
+            return f"({held}.defn.{e.name} if type({held} := {obj}) is _CardRef else g.read({held}, {attr}))"
+        if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
+            held, stored = self.temp("_w"), self.temp("_d")
+            return (f"({stored}[{self.const(_STORED_PROPERTIES[e.name])}] if type({held} := {obj}) is _CardRef "
+                    f"and ({stored} := g.attrs.get({held}.id)) is not None else g.read({held}, {attr}))")
+        if modified is None or e.name in modified or e.name in CARD_PROPERTIES:
+            return f"g.read({obj}, {attr})"
+        # an attribute no effect changes: the stored value, read in place (g.read otherwise)
+        simple = isinstance(e.obj, ast.Name)
+        if self._iterable_depth and not simple:  # no `:=` in a comprehension's iterable
+            return f"g.read({obj}, {attr})"
+        if simple:
+            held = obj
+        else:
+            held = self.temp("_w")
+            obj = f"({held} := {obj})"
+        if e.name in self.names.player_attributes and e.name not in self.names.card_attributes:
+            return f"(g.player_attrs[{held}.seat - 1][{attr}] if type({obj}) is _PlayerRef else g.read({held}, {attr}))"
+        if self._iterable_depth:
+            return f"g.read({held}, {attr})"
+        stored = self.temp("_d")
+        return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None "
+                f"and {attr} in {stored} else g.read({held}, {attr}))")
+
+    def _card_attribute(self, e: ast.Attribute, card: str, attr: str, types: frozenset[str] | None) -> str:
+        """An attribute of a name that holds a card in the game (see `Scope.cards`), whose card
+        type may be known to be one of `types`."""
+        modified = self.names.modified_attributes
+        if e.name in _PLACE_PROPERTIES:
+            return f"g.card_zone[{card}.id][{_PLACE_PROPERTIES[e.name]}]"
+        if e.name in ("name", "type"):
+            return f"{card}.defn.{e.name}"
+        if e.name in _STORED_PROPERTIES:
+            return f"g.attrs[{card}.id][{self.const(_STORED_PROPERTIES[e.name])}]"
+        if (modified is None or e.name in modified or e.name in CARD_PROPERTIES or self._iterable_depth
+                or e.name in self.names.player_attributes and e.name not in self.names.card_attributes):
+            return f"g.read({card}, {attr})"
+        if types is not None and all(e.name in self.names.type_attributes[t] for t in types):
+            return f"g.attrs[{card}.id][{attr}]"  # (every card of these types has it)
+        stored = self.temp("_d")
+        return f"({stored}[{attr}] if {attr} in ({stored} := g.attrs[{card}.id]) else g.read({card}, {attr}))"
+
+    def as_list(self, e: ast.Expr, scope: Scope) -> str:
+        return self.as_list_code(e, scope, self.ex(e, scope))
+
+    def as_list_code(self, e: ast.Expr, scope: Scope, source: str) -> str:
+        """`as_list` of an expression whose code is `source`."""
+        return source if self.is_list(e, scope) else f"_as_list({source})"
+
+    def iterable(self, e: ast.Expr, scope: Scope) -> str:
+        """A comprehension's source (where Python allows no `:=`)."""
+        self._iterable_depth += 1
+        try:
+            if self._is_zone_call(e):  # the zone's own list: nothing can move a card while it is read
+                return f"g.zones[{self.zone_key(e, scope)}]"
+            return self.as_list(e, scope)
+        finally:
+            self._iterable_depth -= 1
+
+    def owned_list(self, e: ast.Expr, scope: Scope, source: str | None = None) -> str:
+        """A list of the expression's items that the caller may keep (a copy unless it is new);
+        `source`: the expression's code, if written already."""
+        source = self.ex(e, scope) if source is None else source
+        if self.new_list(e) or self.is_player_list(e, scope) and isinstance(e, ast.Name):
+            return source  # (new, or the players: a list that never changes)
+        return f"list({source})" if self.is_list(e, scope) else f"list(_as_list({source}))"
+
+    def x_Index(self, e: ast.Index, scope: Scope) -> str:
+        if self.is_player(e, scope):
+            return f"g.players[{e.index.value - 1}]"
+        obj = self.ex(e.obj, scope)
+        if isinstance(e.index, ast.IntLit) and e.index.value >= 1 and not self._iterable_depth:
+            k, held = e.index.value, self.temp("_w")  # a list item by a fixed position, in place
+            return f"({held}[{k - 1}] if type({held} := {obj}) is list and len({held}) >= {k} else _index({held}, {k}))"
+        return f"_index({obj}, {self.ex(e.index, scope)})"
+
+    def x_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
+        return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
+
+    def _bound(self, scope: Scope, var: str, source: ast.Expr, py: str = "") -> tuple[Scope, str]:
+        """The scope of a selection's or comprehension's items, `var` taken from `source` (as the
+        Python name `py`, or a new one)."""
+        py = py or self.temp("_c")
+        players = scope.players | {var} if self.is_player_list(source, scope) else scope.players - {var}
+        cards = scope.cards | {var} if self.is_card_list(source, scope) else scope.cards - {var}
+        inner = Scope(scope.frame, {**scope.names, var: py}, players, scope.lists - {var}, cards,
+                      {k: v for k, v in scope.distinct.items() if k != var})
+        inner.uses_frame_locals = scope.uses_frame_locals
+        inner.types = {k: v for k, v in scope.types.items() if k != var}
+        abilities = (isinstance(source, ast.Call) and source.func == "abilities"
+                     and "abilities" not in self.names.functions)
+        inner.abilities = scope.abilities | {var} if abilities else scope.abilities - {var}
+        inner.card_lists = scope.card_lists - {var}
+        return inner, py
+
+    def _merge(self, scope: Scope, inner: Scope) -> None:
+        scope.uses_frame_locals = scope.uses_frame_locals or inner.uses_frame_locals
+
+    def x_Comprehension(self, e: ast.Comprehension, scope: Scope) -> str:
+        if self._hoisted is not None:
+            return self._loop_list(e, scope)
+        source = self.iterable(e.source, scope)
+        inner, py = self._bound(scope, e.var, e.source)
+        element = self.ex(e.element, inner)
+        cond = f" if {self.ex(e.condition, inner)}" if e.condition is not None else ""
+        self._merge(scope, inner)
+        return f"[{element} for {py} in {source}{cond}]"
+
+    def x_MultiComprehension(self, e: ast.MultiComprehension, scope: Scope) -> str:
+        """A comprehension with several clauses: a Python comprehension with the same clauses (the
+        first source is worked out outside it, the others once per item of the clauses before)."""
+        inner, clauses = scope, []
+        for clause in e.clauses:
+            source = self.iterable(clause.source, inner)
+            inner, py = self._bound(inner, clause.var, clause.source)
+            test = f" if {self.ex(clause.condition, inner)}" if clause.condition is not None else ""
+            clauses.append(f"for {py} in {source}{test}")
+        element = self.ex(e.element, inner)
+        self._merge(scope, inner)
+        return f"[{element} {' '.join(clauses)}]"
+
+    def x_Conditional(self, e: ast.Conditional, scope: Scope) -> str:
+        return f"({self.ex(e.then, scope)} if {self.ex(e.test, scope)} else {self.ex(e.orelse, scope)})"
+
+    def x_BlockValue(self, e: ast.BlockValue, scope: Scope) -> str:
+        raise ValidationError("a block has a value only as a function's body", e.span)
+
+    def x_Select(self, e: ast.Select, scope: Scope) -> str:
+        if self._hoisted is not None:
+            return self._loop_list(e, scope)
+        source = self.iterable(e.source, scope)
+        inner, py = self._bound(scope, e.var, e.source)
+        cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
+        out = f"[{py} for {py} in {source}{cond}]"
+        if e.order_by is not None:
+            key = self.ex(e.order_by, inner)
+            out = f"sorted({out}, key=lambda {py}: {key}, reverse={bool(e.descending)!r})"
+        self._merge(scope, inner)
+        return out
+
+    def x_Choose(self, e: ast.Choose, scope: Scope) -> str:
+        var = self.choices.get(id(e))
+        if var is None:
+            raise ValidationError("'choose' is not allowed here (only in statements of effects)", e.span)
+        if var.startswith("_c"):  # (asked already, in the rollout form: a Python local)
+            return var
+        scope.uses_frame_locals = True
+        return f"L[{literal(var)}]"
+
+    def x_Not(self, e: ast.Not, scope: Scope) -> str:
+        return f"(not {self.ex(e.operand, scope)})"
+
+    def x_Neg(self, e: ast.Neg, scope: Scope) -> str:
+        return f"(-{self.ex(e.operand, scope)})"
+
+    def x_IsType(self, e: ast.IsType, scope: Scope) -> str:
+        v, t = self.ex(e.operand, scope), e.type_name
+        test = {
+            "player": f"isinstance({v}, _PlayerRef)", "card": f"isinstance({v}, _CardRef)",
+            "list": f"isinstance({v}, list)", "none": f"({v} is None)", "int": f"_is_int({v})",
+            "text": f"isinstance({v}, str)", "bool": f"isinstance({v}, bool)",
+            "ability": f"isinstance({v}, _AbilityRef)",
+        }.get(t)
+        if test is None and (self._is_card(e.operand, scope) or self._is_handle(e.operand, scope)):
+            test = f"{v}.defn.type == {self.const(t)}"
+        elif test is None and isinstance(e.operand, ast.Name):  # a card type of the ruleset
+            test = f"(type({v}) is _CardRef and {v}.defn.type == {self.const(t)})"
+        elif test is None:
+            test = f"_is_of_type({v}, {self.const(t)})"
+        return f"(not {test})" if e.negated else f"({test})"
+
+    def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
+        op = e.op
+        if self._hoisted is not None and op in ("and", "or"):
+            return self._short_circuit(e, scope)
+        if self._hoisted is not None and op in _COMPARISONS:
+            found = self._counted(e, scope)
+            if found is not None:
+                return found
+        if (op == "in" and isinstance(e.right, ast.BinOp) and e.right.op == "+" and isinstance(e.left, ast.Name)
+                and self.is_list(e.right.left) and self.is_list(e.right.right)):
+            # in one list or the other: no joined list to build
+            return (f"({self.ex(ast.BinOp('in', e.left, e.right.left), scope)} or "
+                    f"{self.ex(ast.BinOp('in', e.left, e.right.right), scope)})")
+        if op == "in" and isinstance(e.right, ast.Call) and e.right.func in self.names.zones and (
+                not self._iterable_depth or isinstance(e.left, ast.Name)):
+            # membership by the card's zone (O(1)), not a search of the zone's list
+            left = self.ex(e.left, scope)
+            held = left if isinstance(e.left, ast.Name) else self.temp("_w")
+            card = f"type({left if held == left else f'({held} := {left})'}) is _CardRef"
+            spec = self.names.zones[e.right.func]
+            if self._is_zone_call(e.right):
+                return f"({card} and g.card_zone.get({held}.id) == {self.zone_key(e.right, scope)})"
+            if not e.right.args:  # every player's (and every row's) cards of that zone
+                return f"({card} and {held}.id in g.card_zone and g.card_zone[{held}.id][0] == {literal(e.right.func)})"
+            if (spec.rows and spec.per_player and len(e.right.args) == 1 and self.is_player(e.right.args[0], scope)
+                    and not self._iterable_depth):
+                # all rows of a player's side
+                key = self.temp("_w")
+                return (f"({card} and ({key} := g.card_zone.get({held}.id)) is not None and {key}[0] == "
+                        f"{literal(e.right.func)} and {key}[1] == {self.ex(e.right.args[0], scope)}.seat)")
+        if op == "in":
+            return f"({self.ex(e.left, scope)} in {self.as_list(e.right, scope)})"
+        if op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
+            items = self._joined_items(e, scope)
+            if len(items) == 2 and all(i.startswith("*(") or i.startswith("*_") for i in items):
+                return f"({items[0][1:]} + {items[1][1:]})"  # (two lists: joined in one step)
+            return "[" + ", ".join(items) + "]"  # one list, the parts unpacked into it
+        left, right = self.ex(e.left, scope), self.ex(e.right, scope)
+        if op in ("and", "or") or op in _COMPARISONS or op in ("-", "*"):
+            return f"({left} {op} {right})"
+        if op == "+":
+            if isinstance(e.left, ast.IntLit) or isinstance(e.right, ast.IntLit) or (
+                    self.is_text(e.left) and self.is_text(e.right)):
+                return f"({left} + {right})"
+            return f"_plus({left}, {right})"
+        if op == "/":
+            return f"_floordiv({left}, {right})"
+        if op == "%":
+            return f"_mod({left}, {right})"
+        raise AssertionError(f"unknown operator {op!r}")
+
+    def _text_pieces(self, e: ast.Expr) -> list[ast.Expr] | None:
+        """The pieces of a text made only of text and `text(x)` joined by `+`, else None."""
+        if isinstance(e, ast.StrLit):
+            return [e]
+        if (isinstance(e, ast.Call) and e.func == "text" and "text" not in self.names.functions
+                and len(e.args) == 1):
+            return [e]
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            left, right = self._text_pieces(e.left), self._text_pieces(e.right)
+            return left + right if left is not None and right is not None else None
+        return None
+
+    def _is_join(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.BinOp) and e.op == "+" and (self.new_list(e.left) or self.new_list(e.right))
+
+    def _joined_items(self, e: ast.Expr, scope: Scope) -> list[str]:
+        """The items of a list display that joins the lists a chain of `+` joins, through the
+        functions it calls that join lists too: a zone's own list and a list that is not a list
+        literal unpacked (`*`), a list literal's items written out."""
+        if self._is_join(e):
+            return self._joined_items(e.left, scope) + self._joined_items(e.right, scope)
+        if isinstance(e, ast.Call) and e.func in self.names.functions:
+            bound: list[str] = []
+            body = self.host.inline_call(e.func, e.args, self._binder(scope, bound))
+            if body is not None:
+                try:
+                    return self._joined_items(body, scope) if self._is_join(body) else [
+                        f"*{self.as_list(body, scope)}"]
+                finally:
+                    self.host.end_inline()
+                    for name in bound:
+                        del scope.names[name]
+        if self._is_zone_call(e):
+            return [f"*g.zones[{self.zone_key(e, scope)}]"]
+        if isinstance(e, ast.ListLit):
+            return [self.ex(i, scope) for i in e.items]
+        return [f"*{self.as_list(e, scope)}"]
