@@ -295,6 +295,10 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             found = self._loop_of(e.args[0], scope, "count" if func == "count" else "exists")
             if found is not None:  # (no list made: see `lowered`)
                 return found if func != "is_empty" else f"(not {found})"
+        if func in ("take", "drop") and len(e.args) == 2 and self._is_zone_call(e.args[0]):
+            zone = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # (a slice of the zone: no copy of all of it)
+            n = self.ex(e.args[1], scope)
+            return f"{zone}[:max(0, {n})]" if func == "take" else f"{zone}[max(0, {n}):]"
         if func in _READ_ONLY_ARGUMENT and len(e.args) == 1 and self._is_zone_call(e.args[0]):
             zone = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # (no copy of the zone)
             if func == "abilities" and self.names.zones[e.args[0].func].active:
