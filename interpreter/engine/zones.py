@@ -134,13 +134,19 @@ class ZonesAndCards:
                 self.move(card, key, position)
             return
         zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
-        watched = rules.watched_keys
+        watched, revealed = rules.watched_keys, self.revealed
+        old_key = src = None
+        old_watched = False
+        clock = self.clock
         for card in cards:
             cid = card.id
             old = card_zone.get(cid)
             if old is None:
+                self.clock = clock
                 self.runtime_error(f"card {card!r} is no longer in the game")
-            zones[old].remove(card)
+            if old is not old_key:  # (cards mostly come from one zone: its list and test once)
+                old_key, src, old_watched = old, zones[old], old in watched
+            src.remove(card)
             dst.append(card)
             if old != key:
                 card_zone[cid] = key
@@ -150,11 +156,14 @@ class ZonesAndCards:
                     self.attached_ids.discard(cid)
                 if d[OWNER] is None and key[1]:
                     d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
-                self.clock = d[STAMP] = self.clock + 1
-                if self.revealed:
-                    self.revealed.discard(cid)
-                if old in watched:
+                clock += 1
+                d[STAMP] = clock
+                if revealed:
+                    revealed.discard(cid)
+                if old_watched:
+                    self.clock = clock
                     self._rearranged(card.defn)
+        self.clock = clock
 
     def _rearranged(self, defn) -> None:
         """A card of this definition came into or left a watched zone, or changed part or
