@@ -18,17 +18,15 @@ the game's last decision.
 from __future__ import annotations
 
 import random
-import string
 import sys
 from typing import Any
 
 from ..agents import HumanQuit, answer_of, make_agent, view_of
 from ..lang.values import CardRef, PlayerRef
 from ..logs import write_log
+from ..presentation.summary import event_line as format_event
 from ..rules.observing import witness_argument
 from .common import agent_seed, split_names
-
-TURN_EVENT = "turn_start"  # emitted by the core at every turn start
 
 
 # ---------------------------------------------------------------- readable lines
@@ -48,28 +46,9 @@ def value_text(value: Any, hidden: set[int] = frozenset()) -> str:
     return str(value)
 
 
-class _Fields(dict):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
 def event_line(events: dict[str, str | None], name: str, args: dict, hidden: set[int] = frozenset()) -> str | None:
     """The printed line of an event, or None when its template is null."""
-    texts = {k: value_text(v, hidden) for k, v in args.items()}
-    if name in events:
-        template = events[name]
-        if template is None:
-            return None
-        try:
-            return string.Formatter().vformat(template, (), _Fields(texts))
-        except (ValueError, IndexError, AttributeError, KeyError, TypeError):
-            pass  # a template that does not format: fall back to the plain form
-    elif name == TURN_EVENT:
-        line = f"turn {texts.get('turn', '?')}"
-        if args.get("player") is not None:
-            line += f" ({texts['player']})"
-        return line
-    return f"{name}: " + ", ".join(f"{k}={v}" for k, v in texts.items()) if texts else name
+    return format_event(events, name, args, {k: value_text(v, hidden) for k, v in args.items()})
 
 
 def result_line(result) -> str:

@@ -90,6 +90,22 @@ def stops_in_loops(body, in_loop: bool = False) -> bool:
     return False
 
 
+def bound_names(node) -> list[str]:
+    """Every name a piece of code binds (`let`, `=` to a name, `for`, `create ... as`, the items
+    of selections and comprehensions), in the order written, each once."""
+    names: list[str] = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Let):
+            names.append(n.name)
+        elif isinstance(n, (ast.For, ast.Select, ast.Comprehension, ast.ComprehensionClause)):
+            names.append(n.var)
+        elif isinstance(n, ast.Create) and n.bind:
+            names.append(n.bind)
+        elif isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+            names.append(n.target.id)
+    return list(dict.fromkeys(names))
+
+
 def binders(e: ast.Node) -> set[str]:
     return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension, ast.ComprehensionClause))}
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..errors import Span
 from ..lang import ast
+from ..lang.analysis import bound_names
 from ..lang.builtin_docs import BUILTIN_FUNCTION_DOCS, BUILTIN_PROCEDURE_DOCS, builtin_doc
 from ..lang.kinds import BUILTIN_GLOBAL_KINDS, PROPERTY_KINDS
 from ..lang.parser import reserved_words
@@ -222,15 +223,7 @@ def _locals(module: ast.Module | None, line: int) -> list[str]:
     for item in module.items:
         span = item.span
         if span.line <= line <= (span.end_line or span.line):
-            names = list(getattr(item, "params", ()))
-            for node in ast.walk(item):
-                if isinstance(node, ast.Let):
-                    names.append(node.name)
-                elif isinstance(node, (ast.For, ast.Select, ast.Comprehension)):
-                    names.append(node.var)
-                elif isinstance(node, ast.Create) and node.bind:
-                    names.append(node.bind)
-            return list(dict.fromkeys(names))
+            return list(dict.fromkeys([*getattr(item, "params", ()), *bound_names(item)]))
     return []
 
 

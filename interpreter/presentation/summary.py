@@ -128,9 +128,14 @@ class _Fields(dict):
 def event_text(event: dict, rules) -> str | None:
     """The readable line of an event of an observation's `seen` ({"event", "args"}) through the
     ruleset's `events:` template; None for an event whose template is null."""
-    name, args = event.get("event"), event.get("args") or {}
-    texts = {k: value_text(v) for k, v in args.items()}
-    templates = rules.events
+    args = event.get("args") or {}
+    return event_line(rules.events, event.get("event"), args, {k: value_text(v) for k, v in args.items()})
+
+
+def event_line(templates: dict[str, str | None], name: str, args: dict, texts: dict[str, str]) -> str | None:
+    """An event's line from its arguments shown as `texts`, through its template in `events:`
+    (None for a null template); an event without a template as `name: arg=value, ...`, the
+    start of a turn as `turn N (P1)`."""
     if name in templates:
         template = templates[name]
         if template is None:
@@ -138,9 +143,9 @@ def event_text(event: dict, rules) -> str | None:
         try:
             return string.Formatter().vformat(template, (), _Fields(texts))
         except (ValueError, IndexError, AttributeError, KeyError, TypeError):
-            pass
+            pass  # a template that does not format: the plain form
     elif name == TURN_EVENT:
-        return f"turn {texts.get('turn', '?')}" + (f" ({texts['player']})" if args.get("player") else "")
+        return f"turn {texts.get('turn', '?')}" + (f" ({texts['player']})" if args.get("player") is not None else "")
     return f"{name}: " + ", ".join(f"{k}={v}" for k, v in texts.items()) if texts else str(name)
 
 

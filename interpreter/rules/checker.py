@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ErrorList, Span, ValidationError, did_you_mean
 from ..lang import ast
-from ..lang.analysis import gives_value
+from ..lang.analysis import bound_names, gives_value
 from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
 from ..lang.kinds import BUILTIN_GLOBAL_KINDS, Held, Kinds
 from ..lang.templates import expand as expand_template
@@ -328,17 +328,7 @@ def _bodies(defs: Definitions) -> Iterator[tuple[Callable, tuple[str, ...], Any]
 def _rebound(body: Any) -> set[str]:
     """The names a body binds anew (let, for, all/each, create ... as, assignment): a parameter
     rebound somewhere no longer surely holds what the caller passed."""
-    names: set[str] = set()
-    for n in ast.walk(body):
-        if isinstance(n, ast.Let):
-            names.add(n.name)
-        elif isinstance(n, (ast.For, ast.Comprehension, ast.Select)):
-            names.add(n.var)
-        elif isinstance(n, ast.Create) and n.bind:
-            names.add(n.bind)
-        elif isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
-            names.add(n.target.id)
-    return names
+    return set(bound_names(body))
 
 
 def _passed(node: Any, defs: Definitions) -> Iterator[tuple[Callable, int, ast.Expr]]:
