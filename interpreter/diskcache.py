@@ -17,19 +17,35 @@ Safe by construction:
 
 - a writer writes a temporary file in the same folder and renames it into place (``os.replace``),
   so readers see a whole entry or none, and concurrent writers of one key leave one whole entry;
-- each file carries a magic word and a digest of its payload: a truncated, corrupt or foreign file
+- each file carries a magic word and a keyed digest (HMAC-SHA256) of its place (fingerprint, kind,
+  key) and its payload, keyed by the user's secret (below): a truncated, corrupt or foreign file, an
+  entry edited or written by anyone who does not hold the secret, or one copied from another key,
   reads as a miss (and is rebuilt by the caller), never as an error;
 - any failure to create, read or write the cache (read-only home, full disk) only costs speed.
+
+The secret: 32 random bytes in the file ``secret`` at the top of the cache folder, made on first
+use. Folders the cache makes are mode 0700, its files 0600 (the secret is never readable by
+group or others). It is written whole to a temporary file and linked into place (``os.link``
+fails if the name exists), so processes racing to make it agree on one secret. A secret file is
+trusted only if it is a regular file (not a symlink) of 32 bytes, owned by the user running
+cardrules, with no permission bit for group or others: otherwise someone else may know it, so it
+is replaced by a fresh one (every entry keyed by the old one then reads as a miss and is rebuilt);
+if it cannot be replaced (a folder the user may not write), the cache is not used in that process.
+A cache folder therefore belongs to one user (on Windows, where the folder is the user's own under
+``%LOCALAPPDATA%``, ownership and modes are not checked).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import importlib.util
 import marshal
 import os
+import secrets
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
@@ -40,8 +56,10 @@ T = TypeVar("T")
 
 ENV_DIR = "CARDRULES_CACHE_DIR"
 ENV_OFF = "CARDRULES_NO_CACHE"
-MAGIC = b"cardrules-cache\x01"
-DIGEST = 16  # bytes of blake2b over the payload
+MAGIC = b"cardrules-cache\x02"
+DIGEST = 32  # bytes of HMAC-SHA256 (keyed by the secret) over the entry's place and payload
+SECRET_FILE = "secret"
+SECRET_SIZE = 32
 KEEP_FOLDERS = 8  # fingerprint folders kept (the newest by use); older ones are removed
 MARSHAL_VERSION = 4
 
@@ -155,19 +173,146 @@ def check_plain(value: Any, depth: int = 0) -> None:
     raise NotPlain(f"not plain data: {type(value).__name__}")
 
 
+def _user_id() -> int | None:
+    """The user running cardrules, as files name their owner (None where they do not: Windows)."""
+    geteuid = getattr(os, "geteuid", None)
+    return geteuid() if geteuid is not None else None
+
+
+def _private_folder(folder: Path, parents: bool = False) -> None:
+    """Make a folder of mode 0700 if it is missing (raises OSError if it cannot be made). An
+    existing one of the user's open to group or others is closed to them."""
+    try:
+        folder.mkdir(mode=0o700, parents=parents)
+        return
+    except FileExistsError:
+        pass
+    info = os.stat(folder)
+    if not stat.S_ISDIR(info.st_mode):
+        raise NotADirectoryError(str(folder))
+    uid = _user_id()
+    if uid is not None and info.st_uid == uid and info.st_mode & 0o077:
+        os.chmod(folder, 0o700)
+
+
+class _Untrusted(Exception):
+    """The secret file may be known to someone else (see the module docstring)."""
+
+
+def _read_secret(path: Path) -> bytes | None:
+    """The secret in `path` (None if there is no such file); raises _Untrusted if the file may be
+    known to someone else: not a regular file (a symlink is not followed, a FIFO not waited on),
+    not 32 bytes, not the user's own or open to group or others."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        raise _Untrusted from None
+    try:
+        info = os.fstat(fd)  # (of the file opened: it cannot be swapped between a check and the read)
+        uid = _user_id()
+        if (not stat.S_ISREG(info.st_mode) or info.st_size != SECRET_SIZE
+                or (uid is not None and (info.st_uid != uid or info.st_mode & 0o077))):
+            raise _Untrusted
+        data = os.read(fd, SECRET_SIZE + 1)
+    finally:
+        os.close(fd)
+    if len(data) != SECRET_SIZE:
+        raise _Untrusted
+    return data
+
+
+def _fresh_secret_file(root: Path) -> str:
+    """A temporary file (mode 0600) in root holding a new random secret, whole on disk."""
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-secret-", dir=root)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(secrets.token_bytes(SECRET_SIZE))
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:
+        with _quiet():
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def load_secret(root: Path) -> bytes:
+    """The user's secret of the cache folder `root` (which must exist), made if it is missing and
+    replaced if it cannot be trusted. Raises OSError when no trusted secret can be had."""
+    path = root / SECRET_FILE
+    for _attempt in range(3):
+        try:
+            found = _read_secret(path)
+        except _Untrusted:
+            tmp = _fresh_secret_file(root)
+            try:
+                os.replace(tmp, path)  # (replaces a symlink itself, never the file it names)
+            except BaseException:
+                with _quiet():
+                    os.unlink(tmp)
+                raise
+            continue  # read back what is there now: another process may have replaced it too
+        if found is not None:
+            return found
+        tmp = _fresh_secret_file(root)
+        try:
+            # (link fails if the name exists: of processes racing, the first one's secret is kept
+            # whole, and the others read it on the next turn)
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        except OSError:
+            if sys.platform != "win32":
+                raise
+            with _quiet():  # (no hard links: Windows' rename fails if the name exists, as link does)
+                os.rename(tmp, path)
+        finally:
+            with _quiet():
+                os.unlink(tmp)
+    raise PermissionError(f"{path}: no secret of the cache that can be trusted")
+
+
 class Store:
-    """The cache folder of this code's fingerprint; `get`/`put` entries of one kind by key."""
+    """The cache folder of this code's fingerprint; `get`/`put` entries of one kind by key.
+
+    The secret is read (or made) on first use; if that fails, the store holds nothing: every
+    `get` misses and every `put` stores nothing."""
 
     def __init__(self, root: Path | None = None) -> None:
         self.root = root if root is not None else cache_root()
         self.folder = self.root / fingerprint()
         self._made: set[str] = set()
+        self._secret: bytes | None = None
+        self._unusable = False
 
     def _path(self, kind: str, key: str) -> Path:
         return self.folder / kind / f"{key}.bin"
 
+    def secret(self) -> bytes | None:
+        """The key of the entries' digests, or None if the cache cannot be used."""
+        if self._secret is None and not self._unusable:
+            try:
+                _private_folder(self.root, parents=True)
+                self._secret = load_secret(self.root)
+            except OSError:
+                self._unusable = True
+        return self._secret
+
+    def _digest(self, secret: bytes, kind: str, key: str, payload: bytes) -> bytes:
+        # (the place is in the digest: an entry copied to another key or fingerprint is a miss)
+        mac = hmac.new(secret, f"{self.folder.name}\0{kind}\0{key}\0".encode(), hashlib.sha256)
+        mac.update(payload)
+        return mac.digest()
+
     def get(self, kind: str, key: str) -> Any | None:
-        """The stored value, or None if there is none or it cannot be read whole."""
+        """The stored value, or None if there is none, it cannot be read whole, or it was not
+        written with this user's secret."""
+        secret = self.secret()
+        if secret is None:
+            return None
         try:
             raw = self._path(kind, key).read_bytes()
         except OSError:
@@ -176,7 +321,7 @@ class Store:
         if len(raw) < head or not raw.startswith(MAGIC):
             return None
         payload = raw[head:]
-        if hashlib.blake2b(payload, digest_size=DIGEST).digest() != raw[len(MAGIC):head]:
+        if not hmac.compare_digest(self._digest(secret, kind, key, payload), raw[len(MAGIC):head]):
             return None
         try:
             return marshal.loads(payload)
@@ -184,22 +329,26 @@ class Store:
             return None
 
     def put(self, kind: str, key: str, value: Any) -> bool:
-        """Store plain data under a key (atomically); False if it could not be stored."""
+        """Store plain data under a key (atomically, mode 0600); False if it could not be stored."""
+        secret = self.secret()
+        if secret is None:
+            return False
         try:
             check_plain(value)
             payload = marshal.dumps(value, MARSHAL_VERSION)
         except (NotPlain, ValueError):
             return False
-        data = MAGIC + hashlib.blake2b(payload, digest_size=DIGEST).digest() + payload
+        data = MAGIC + self._digest(secret, kind, key, payload) + payload
         target = self._path(kind, key)
         try:
             if kind not in self._made:
                 fresh = not self.folder.exists()
-                target.parent.mkdir(parents=True, exist_ok=True)
+                _private_folder(self.folder)
+                _private_folder(target.parent)
                 self._made.add(kind)
                 if fresh:
                     self._prune()
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".bin", dir=target.parent)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".bin", dir=target.parent)  # (mode 0600)
             try:
                 with os.fdopen(fd, "wb") as out:
                     out.write(data)

@@ -7,20 +7,23 @@ Each test has a cache folder of its own (CARDRULES_CACHE_DIR) and forgets the in
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import shutil
+import stat
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 from playout import LONG, replay_log
 
-from interpreter import load
+from interpreter import diskcache, load
 from interpreter.cli.main import main
-from interpreter.diskcache import MAGIC, Store, fingerprint, key_of
+from interpreter.diskcache import DIGEST, MAGIC, SECRET_FILE, Store, fingerprint, key_of
 from interpreter.errors import CardrulesError
 from interpreter.lang import ast, parser
 from interpreter.paths import data_root, shipped_games
@@ -29,8 +32,8 @@ from interpreter.rules import schema, sources
 
 @pytest.fixture(scope="module")
 def lark_tables(tmp_path_factory) -> Path:
-    """Lark's tables as the first test built them, given to the later tests' caches (building
-    them takes a second)."""
+    """Lark's tables as the first test built them (and the secret that keys them), given to the
+    later tests' caches (building them takes a second)."""
     return tmp_path_factory.mktemp("lark-tables")
 
 
@@ -41,12 +44,14 @@ def cache_dir(tmp_path, monkeypatch, lark_tables) -> Path:
     monkeypatch.delenv("CARDRULES_NO_CACHE", raising=False)
     forget_in_process()
     fingerprint_folder = folder / fingerprint()
-    if any(lark_tables.iterdir()):
-        shutil.copytree(lark_tables, fingerprint_folder / "lark")
+    if (lark_tables / "lark").is_dir():
+        shutil.copytree(lark_tables / "lark", fingerprint_folder / "lark")
+        shutil.copy2(lark_tables / SECRET_FILE, folder / SECRET_FILE)  # (its mode, 0600, too)
     yield folder
     forget_in_process()
-    if not any(lark_tables.iterdir()) and (fingerprint_folder / "lark").is_dir():
-        shutil.copytree(fingerprint_folder / "lark", lark_tables, dirs_exist_ok=True)
+    if not (lark_tables / "lark").is_dir() and (fingerprint_folder / "lark").is_dir():
+        shutil.copy2(folder / SECRET_FILE, lark_tables / SECRET_FILE)
+        shutil.copytree(fingerprint_folder / "lark", lark_tables / "lark")
 
 
 def forget_in_process() -> None:
@@ -226,3 +231,147 @@ def test_validate_replays_an_error_free_check_and_rechecks_an_edited_one(cache_d
     shutil.copy(decks / "swarm.yaml", decks / "swarm2.yaml")
     code, out = validate_out(capsys, ruleset)
     assert code == 0 and "swarm2.yaml" in out and "swarm2.yaml" not in first[1]
+
+
+# -- the cache's secret: entries that anyone else wrote read as misses ------------------------------
+
+
+def _forge(entry: Path, old: bytes, new: bytes, digest) -> None:
+    """Rewrite an entry's payload and recompute its digest without the secret (what anyone who may
+    write the cache folder can do), in the entry's own layout: MAGIC, DIGEST bytes, payload."""
+    raw = entry.read_bytes()
+    payload = raw[len(MAGIC) + DIGEST:].replace(old, new)
+    entry.write_bytes(MAGIC + digest(payload) + payload)
+
+
+UNKEYED_DIGESTS = {  # the digest the cache used before it had a secret, and plain SHA-256
+    "blake2b": lambda payload: hashlib.blake2b(payload, digest_size=DIGEST).digest(),
+    "sha256": lambda payload: hashlib.sha256(payload).digest()[:DIGEST],
+}
+
+
+@pytest.mark.parametrize("digest", sorted(UNKEYED_DIGESTS))
+def test_an_entry_rewritten_without_the_secret_is_a_miss(cache_dir, capsys, digest):
+    """The attack: rename a card inside the cached parse of its file and recompute the digest.
+    The next load must not show the new name: the entry reads as a miss and is rebuilt."""
+    load("initiative")
+    forged = [f for f in entries(cache_dir) if b"Stab" in f.read_bytes()]
+    assert forged, "no cached entry holds the card's name"
+    for f in forged:
+        _forge(f, b"Stab", b"Stax", UNKEYED_DIGESTS[digest])
+    forget_in_process()
+    assert main(["cards", "initiative"]) == 0
+    out = capsys.readouterr().out
+    assert "Stax" not in out and "Stab" in out
+    for f in forged:  # each forged entry was rebuilt, with the right name
+        assert b"Stab" in f.read_bytes() and Store(cache_dir).get(f.parent.name, f.stem) is not None
+
+
+def test_an_entry_copied_to_another_key_or_cache_is_a_miss(cache_dir, tmp_path):
+    store = Store(cache_dir)
+    assert store.put("x", "one", ["the value of one"])
+    (cache_dir / fingerprint() / "x" / "two.bin").write_bytes((cache_dir / fingerprint() / "x" / "one.bin").read_bytes())
+    assert store.get("x", "one") == ["the value of one"] and store.get("x", "two") is None
+    other = Store(tmp_path / "another-users-cache")  # (another secret)
+    assert other.put("x", "one", ["planted"])
+    (cache_dir / fingerprint() / "x" / "one.bin").write_bytes(
+        (tmp_path / "another-users-cache" / fingerprint() / "x" / "one.bin").read_bytes())
+    assert Store(cache_dir).get("x", "one") is None
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_the_cache_folders_are_0700_and_its_files_0600(tmp_path):
+    root = tmp_path / "home" / "cache" / "cardrules"  # (its parents missing too)
+    store = Store(root)
+    assert store.put("parse", "k", [1, 2]) and store.put("lark", "k", {"a": 1})
+    folders = [root, root / fingerprint(), root / fingerprint() / "parse", root / fingerprint() / "lark"]
+    assert {str(f.relative_to(tmp_path)): _mode(f) for f in folders} == {
+        str(f.relative_to(tmp_path)): 0o700 for f in folders}
+    files = [root / SECRET_FILE, *entries(root)]
+    assert len(files) == 3 and {f.name: _mode(f) for f in files} == {f.name: 0o600 for f in files}
+    assert (root / SECRET_FILE).stat().st_size == 32
+    # a cache folder of the user's left open by an older version is closed
+    os.chmod(root, 0o755)
+    assert Store(root).get("parse", "k") == [1, 2] and _mode(root) == 0o700
+
+
+def _make_untrusted(secret: Path, how: str, monkeypatch) -> None:
+    if how == "group-readable":
+        os.chmod(secret, 0o640)
+    elif how == "world-writable":
+        os.chmod(secret, 0o602)
+    elif how == "not-the-users":
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            os.chown(secret, 65534, 65534)  # (nobody)
+        else:
+            monkeypatch.setattr(diskcache, "_user_id", lambda: os.geteuid() + 1)
+    elif how == "symlink":  # a link to a file of the user's, of the right size and mode
+        target = secret.parent.parent / "elsewhere"
+        target.write_bytes(secret.read_bytes())
+        os.chmod(target, 0o600)
+        secret.unlink()
+        secret.symlink_to(target)
+    elif how == "short":
+        secret.write_bytes(secret.read_bytes()[:16])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX owners and modes")
+@pytest.mark.parametrize("how", ["group-readable", "world-writable", "not-the-users", "symlink", "short"])
+def test_a_secret_someone_else_may_know_is_replaced(tmp_path, monkeypatch, how):
+    """Decided: a secret file that is not the user's own, or that group or others may read or
+    write, is replaced by a fresh one; every entry keyed by the old one then reads as a miss."""
+    root = tmp_path / "cache"
+    assert Store(root).put("x", "k", ["kept under the old secret"])
+    secret = root / SECRET_FILE
+    old = secret.read_bytes()
+    _make_untrusted(secret, how, monkeypatch)
+    store = Store(root)
+    assert store.get("x", "k") is None
+    monkeypatch.undo()  # (the user is the user again, for the checks below)
+    assert not secret.is_symlink() and secret.read_bytes() != old and len(secret.read_bytes()) == 32
+    assert secret.stat().st_uid == getattr(os, "geteuid", lambda: secret.stat().st_uid)()
+    assert _mode(secret) == 0o600
+    assert store.put("x", "k", ["new"]) and Store(root).get("x", "k") == ["new"]
+    if how == "symlink":
+        assert (tmp_path / "elsewhere").read_bytes() == old  # (the link was replaced, not its target)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_without_a_trusted_secret_the_cache_is_not_used(tmp_path, monkeypatch):
+    """Decided: when an untrusted secret cannot be replaced, nothing is read or written."""
+    root = tmp_path / "cache"
+    assert Store(root).put("x", "k", [1])
+    os.chmod(root / SECRET_FILE, 0o644)
+
+    def refused(*_args, **_kwargs):
+        raise PermissionError("read-only folder")
+
+    monkeypatch.setattr(diskcache.os, "replace", refused)
+    store = Store(root)
+    assert store.get("x", "k") is None and not store.put("x", "k2", [2])
+    assert not (root / fingerprint() / "x" / "k2.bin").exists()
+
+
+def test_processes_racing_to_make_the_secret_agree_on_one(tmp_path):
+    root = tmp_path / "cache"
+    go = tmp_path / "go"
+    code = textwrap.dedent(f"""
+        import time
+        from pathlib import Path
+        from interpreter.diskcache import Store
+        while not Path({str(go)!r}).exists():
+            time.sleep(0.001)
+        print(Store(Path({str(root)!r})).secret().hex())
+    """)
+    runs = [subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+            for _ in range(6)]
+    time.sleep(1.5)  # (the processes import, then wait for the word)
+    go.write_text("go")
+    seen = {r.communicate(timeout=120)[0].strip() for r in runs}
+    assert [r.returncode for r in runs] == [0] * 6
+    assert seen == {(root / SECRET_FILE).read_bytes().hex()}
+    assert not list(root.glob(".tmp-*"))

@@ -9,7 +9,9 @@ deck added beside them is seen). The next run that checks the same ruleset the s
 command-line options, folder, path form) verifies those hashes and listings, and if nothing
 changed prints the same lines without loading anything. A check that found any error is never
 stored: it runs again, so its errors are found and located afresh. Entries live in the disk cache
-(interpreter/diskcache.py), under the code's fingerprint: a change to cardrules starts afresh.
+(interpreter/diskcache.py), under the code's fingerprint: a change to cardrules starts afresh; their
+digests are keyed by the user's secret there, so a stored "this passed" that anyone else wrote (or
+edited) is a miss, and the ruleset is checked.
 
 Only the command line uses this (run_validate); a Validator made elsewhere (the language server,
 which checks unsaved text) never replays a stored result.

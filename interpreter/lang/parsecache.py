@@ -12,6 +12,8 @@ A tree is stored as nested lists: ``[class number, field, field, ...]`` for a da
 ``[-1, n]`` for the n-th instance already built (the parser may share a node), ``[-2]`` for the
 shared `NO_SPAN`, a tuple for a tuple; strings, numbers, booleans and None as themselves. The classes are listed by module and name and
 must be dataclasses of this package; decoding sets their fields without running any code of theirs.
+A stored tree is used as if it were the parse of its file: the disk cache reads only entries
+written with the user's secret (an edited or planted entry is a miss, see diskcache.py).
 """
 
 from __future__ import annotations
