@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -171,13 +172,12 @@ def test_a_card_shows_what_its_type_displays_not_bookkeeping(initiative):
 
 
 def _initiative_copy(tmp_path: Path, edit) -> Path:
-    """The Initiative ruleset written into tmp_path with its paths made absolute, then edited."""
+    """The Initiative ruleset copied into tmp_path (its code and decks beside it: a rule file names
+    those in its own folder only) with its card folder made absolute, then edited."""
     home = rulesets_dir() / "initiative"
+    shutil.copytree(home, tmp_path, dirs_exist_ok=True)
     text = (home / "initiative.yaml").read_text(encoding="utf-8")
-    text = text.replace("code: [initiative.rules]", f"code: [{home / 'initiative.rules'}]")
     text = text.replace("cards: [../../cards/initiative]", f"cards: [{(home / '../../cards/initiative').resolve()}]")
-    text = text.replace("default: [decks/tempo.yaml, decks/swarm.yaml]",
-                        f"default: [{home / 'decks/tempo.yaml'}, {home / 'decks/swarm.yaml'}]")
     path = tmp_path / "initiative.yaml"
     path.write_text(edit(text), encoding="utf-8")
     return path

@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import paths
 from ..errors import NO_SPAN, CardrulesError, RulesError, did_you_mean, register_source, source_line
+from ..rules import rulepaths
 from .common import flat_errors, indent, parse_option_pairs, shown
 
 RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
@@ -159,22 +160,22 @@ class Validator:
             if not isinstance(data, dict):
                 return []
             if "cards" in data and isinstance(data["cards"], list):
+                # (only what the loader would read: an entry it refuses is reported with the ruleset)
                 found: list[Path] = []
                 for entry in data["cards"]:
-                    p = (current.parent / str(entry)).resolve()
-                    if p.is_dir():
-                        found.extend(sorted(p.glob(f"*{CARD_SUFFIX}")))
-                    elif p.is_file():
-                        found.append(p)
+                    try:
+                        p = Path(rulepaths.card_entry(str(entry), current, None))
+                        if p.exists():
+                            found.extend(rulepaths.card_files(p))
+                    except (CardrulesError, OSError):
+                        continue
                 return found
             base = data.get("extends")
             if not isinstance(base, str):
                 return []
-            candidate = current.parent / base
             try:
-                current = (candidate if candidate.suffix in YAML_SUFFIXES and candidate.is_file()
-                           else paths.ruleset_path(base)).resolve()
-            except CardrulesError:
+                current = rulepaths.extended(base, current, None).resolve()
+            except (CardrulesError, OSError):
                 return []
         return []
 
@@ -220,7 +221,14 @@ class Validator:
         decks: list[Path] = []
         folder = ruleset.parent / "decks"
         if folder.is_dir():
-            decks += sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES)
+            own = os.path.realpath(ruleset.parent)
+            for p in sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES):
+                real = os.path.realpath(p)
+                if rulepaths.is_inside(real, own):
+                    decks.append(p)
+                elif self.first_time(p):  # (a link out of the ruleset's folder: not read, not quoted)
+                    self.report(p, [RulesError(f"{p.relative_to(ruleset.parent)} is a link to {real}, outside the "
+                                               f"folder of its ruleset; it is not read")])
         formats: dict[Path, str | None] = {}
         for default in self.default_decks(ruleset):
             if not default.path.is_file():

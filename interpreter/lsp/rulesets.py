@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import paths
 from ..errors import CardrulesError
+from ..rules import rulepaths
 from ..rules.overlay import overlaid_text
 from ..rules.yamlload import load_yaml
 
@@ -72,16 +73,13 @@ def read_ruleset(path: Path) -> RulesetFiles | None:
         if not isinstance(data, dict):
             break
         found.layers.append(Layer(current, data, marks))
+        # (only the files the loader would read: rules/rulepaths.py; it reports the others)
         if code is None and isinstance(data.get("code"), list):
             code = [p for entry in data["code"] if (p := _entry(current, entry)) is not None]
         if cards is None and isinstance(data.get("cards"), list):
             cards = []
             for entry in data["cards"]:
-                p = _entry(current, entry)
-                if p is not None and p.is_dir():
-                    cards.extend(sorted(f.resolve() for f in p.glob("*.cards")))
-                elif p is not None:
-                    cards.append(p)
+                cards.extend(_card_files(current, entry))
         current = _extended(current, data.get("extends"))
     if not found.layers or not _is_ruleset(found.layers[0].data):
         return None
@@ -90,19 +88,31 @@ def read_ruleset(path: Path) -> RulesetFiles | None:
 
 
 def _entry(folder_of: Path, entry: Any) -> Path | None:
+    """A `code:` entry of the rule file `folder_of`, if it lies in that file's folder tree."""
     if not isinstance(entry, str):
         return None
     try:
-        return (folder_of.parent / entry).resolve()
-    except (OSError, RuntimeError, ValueError):
+        return Path(rulepaths.in_own_tree(entry, folder_of, None, "code file"))
+    except (CardrulesError, OSError, RuntimeError, ValueError):
         return None
+
+
+def _card_files(folder_of: Path, entry: Any) -> list[Path]:
+    """The card files read through a `cards:` entry of the rule file `folder_of`."""
+    if not isinstance(entry, str):
+        return []
+    try:
+        found = Path(rulepaths.card_entry(entry, folder_of, None))
+        return [f.resolve() for f in rulepaths.card_files(found)] if found.exists() else [found]
+    except (CardrulesError, OSError, RuntimeError, ValueError):
+        return []
 
 
 def _extended(path: Path, base: Any) -> Path | None:
     if not isinstance(base, str):
         return None
     try:
-        return paths.ruleset_path(base, base=path).resolve()
+        return rulepaths.extended(base, path, None).resolve()
     except (CardrulesError, OSError):
         return None
 

@@ -19,6 +19,7 @@ from .. import paths
 from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
 from ..lang.parser import parse_block, parse_expression
+from . import rulepaths
 from .checker import display_problems, label_problems
 from .model import (
     PLAYERS_OPTION,
@@ -100,10 +101,10 @@ def _read_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, _Located
     if not isinstance(data, dict):
         raise RulesError("a ruleset file must be a mapping of keys", src.span())
     validate(data, src.marks, "ruleset", src.file)
-    _absolutize(data, path.parent)
+    rulepaths.absolutize(data, path, src)
     located = _Located()
     if "extends" in data:
-        base_path = _resolve_extends(data["extends"], path, src)
+        base_path = rulepaths.extended(data["extends"], path, src.span("extends"))
         base, located, base_src = _read_chain(base_path, (*seen, path))
         merged = _merge(base, {k: v for k, v in data.items() if k != "extends"})
         # the variant alone may be partial; merged with its base it must be a whole ruleset
@@ -113,24 +114,6 @@ def _read_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, _Located
     located.sources[()] = src
     located.record(src, {k: v for k, v in data.items() if k != "extends"})
     return merged, located, src
-
-
-def _resolve_extends(name: str, path: Path, src: Source) -> Path:
-    try:
-        return paths.ruleset_path(name, base=path)
-    except RulesError as err:
-        raise RulesError(f"'extends: {name}': {err.message}", src.span("extends")) from None
-
-
-def _absolutize(data: dict, folder: Path) -> None:
-    for key in ("code", "cards"):
-        if key in data:
-            data[key] = [str((folder / p).resolve()) for p in data[key]]
-    decks = data.get("decks")
-    if isinstance(decks, dict):
-        for rules in [decks, *(decks.get("formats") or {}).values()]:
-            if isinstance(rules, dict) and "default" in rules:
-                rules["default"] = [str((folder / p).resolve()) for p in rules["default"]]
 
 
 # the word that stands for no value in `--option NAME=none` (a nullable option's "nothing")
@@ -452,13 +435,26 @@ class _Builder:
                          tuple(raw.get("default", ())), self.span("decks"), tuple(sections), cover, made)
 
     def read_entry(self, path: Path, key: str, index: int) -> list[ast.Module]:
-        """The modules of one `code:` or `cards:` entry; one that names nothing is an error at
-        the entry."""
-        if not path.exists():
-            what = "file" if key == "code" else "card folder or file"
-            raise RulesError(f"no such {what}: {path}", self.span(key, index),
-                             hint=f"{key}: entries are relative to the ruleset file's folder")
-        return parse_file(path, ".rules") if key == "code" else parse_cards(path)
+        """The modules of one `code:` or `cards:` entry (a path checked by _absolutize); one that
+        names nothing, or that cannot be read, is an error at the entry."""
+        what = "file" if key == "code" else "card folder or file"
+        try:
+            if not path.exists():
+                raise RulesError(f"no such {what}: {path}", self.span(key, index),
+                                 hint=f"{key}: entries are relative to the ruleset file's folder")
+            if key == "code":
+                if path.is_dir():
+                    raise RulesError(f"code file {path} is a folder", self.span(key, index),
+                                     hint="code: names files of rule code (*.rules)")
+                return parse_file(path, ".rules")
+            return parse_cards(path)
+        except RulesError as err:
+            if err.span is None:
+                raise RulesError(err.message, self.span(key, index), err.hint) from None
+            raise
+        except OSError as err:  # (unreadable: its permissions; never its content)
+            raise RulesError(f"cannot read {what} {err.filename or path}: {err.strerror}",
+                             self.span(key, index)) from None
 
     def guarded(self, fn, *args):
         try:

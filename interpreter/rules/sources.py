@@ -63,13 +63,15 @@ def parse_text_at(text: str, file: str, line: int, column: int) -> ast.Module:
 
 
 def parse_cards(folder: Path) -> list[ast.Module]:
-    if folder.is_file():
-        return parse_file(folder, ".cards")
-    if not folder.is_dir():
+    """The card files of a `cards:` entry (a folder's *.cards files, or one .cards file; see
+    rulepaths.card_files), parsed; every file's errors are reported."""
+    from .rulepaths import card_files
+
+    if not folder.exists():
         raise RulesError(f"no such card folder or file: {folder}")
     errors: list[CardrulesError] = []
     modules = []
-    for file in sorted(folder.glob("*.cards")):
+    for file in card_files(folder):
         try:
             modules.extend(parse_file(file, ".cards"))
         except CardrulesError as err:
