@@ -65,6 +65,26 @@ def test_cards_command_shows_a_made_card(capsys):
     assert 'card "AS" : playing_card' in out and "rank = 14" in out  # its canonical form
 
 
+@pytest.mark.parametrize("columns", ["80", "40"])
+def test_cards_command_prints_the_same_from_any_folder_at_any_width(tmp_path, monkeypatch, capsys, columns):
+    """Issue 29.22: the template's place is relative to the working folder, and no line is broken
+    or cut by the terminal's width, however long the folder's path is."""
+    deep = tmp_path / ("x" * 120) / ("y" * 100) / "deck52"
+    shutil.copytree(DECK52, deep)
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.chdir(tmp_path)
+    assert main(["cards", str(deep / "deck52.yaml"), "AS"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    where = f"{'x' * 120}/{'y' * 100}/deck52/deck52.cards"
+    assert f"defined at {where}:2" in lines
+    assert f'made by the template "{{rank_name(rank)}}{{suit}}" at {where}:2:1 with suit = "S", rank = 14' in lines
+    assert TEMPLATE_LINE in lines  # its source, whole
+    assert main(["cards", str(deep / "deck52.yaml")]) == 0
+    table = capsys.readouterr().out
+    assert "…" not in table and "..." not in table  # (a narrow column wraps its text, never cuts it)
+    assert "│ AS " in table and "│ 10S" in table
+
+
 def test_templates_print_back_to_the_same_tree():
     module = parse(TEMPLATE_LINE + '\ncards for n in [1, 2]: "x{{{n}}}" : playing_card { rank = n + 1 suit = "S" }')
     assert parse(to_source(module)) == module

@@ -2,6 +2,11 @@
 
 One card shows where it is written (file:line), its text as written, its canonical form (the
 language's printer) and its abilities, its own and those its keywords bring.
+
+What is printed does not depend on where the checkout lies or on the terminal's width: files are
+shown relative to the working folder (or the shipped data), the lines of one card are printed
+whole (the terminal wraps them; rich neither breaks nor cuts them), and the table's cells wrap,
+long words folded, instead of ending in "…".
 """
 
 from __future__ import annotations
@@ -36,10 +41,10 @@ def _keywords(defn) -> str:
     return ", ".join(out)
 
 
-def _where(span, short: bool = False) -> str:
+def _where(span, short: bool = False, column: bool = False) -> str:
     if span is None or not span.line:
         return "-"
-    return f"{Path(span.file).name if short else shown(span.file)}:{span.line}"
+    return f"{Path(span.file).name if short else shown(span.file)}:{span.line}" + (f":{span.column}" if column else "")
 
 
 def find_card(rules, name: str):
@@ -58,9 +63,8 @@ def list_cards(rules) -> int:
     from rich.text import Text
 
     table = Table(title=Text(f"{rules.title}: {len(rules.card_defs)} cards"))
-    table.add_column("name", no_wrap=True)
-    for column in ("type", "attributes", "keywords", "parts", "abilities", "where"):
-        table.add_column(column)
+    for column in ("name", "type", "attributes", "keywords", "parts", "abilities", "where"):
+        table.add_column(column, overflow="fold")  # (a narrow terminal wraps a cell, never cuts it)
     for name, defn in rules.card_defs.items():
         kind = defn.type + (" (token)" if defn.token else "")
         table.add_row(Text(name), Text(kind), Text(_attrs(defn)), Text(_keywords(defn)),
@@ -109,25 +113,29 @@ def show_card(rules, name: str) -> int:
 
     defn = find_card(rules, name)
     console = out_console()
-    console.print(Text(f"{defn.name}  ({defn.type}{', token' if defn.token else ''})", style="bold"))
-    console.print(Text(f"defined at {_where(defn.span)}"))
+
+    def say(text: str, **style) -> None:  # (a whole line: the terminal wraps it, rich does not)
+        console.print(Text(text, **style), soft_wrap=True)
+
+    say(f"{defn.name}  ({defn.type}{', token' if defn.token else ''})", style="bold")
+    say(f"defined at {_where(defn.span)}")
     made = getattr(defn.source, "made_by", None)
     if made is not None:  # a card made by a template: which, and with which values
-        console.print(Text(f"made by {made.describe()}"))
+        say(f"made by {made.describe(where=_where(made.template.span, column=True))}")
     initial = getattr(defn, "initial", {}) or {}
     if initial:
-        console.print(Text("attributes: " + ", ".join(f"{k} {_value(v)}" for k, v in initial.items())))
+        say("attributes: " + ", ".join(f"{k} {_value(v)}" for k, v in initial.items()))
     if defn.keywords:
-        console.print(Text("keywords: " + _keywords(defn)))
+        say("keywords: " + _keywords(defn))
     if defn.parts:
-        console.print(Text("parts: " + ", ".join(defn.parts)))
+        say("parts: " + ", ".join(defn.parts))
 
     console.print(Rule(Text("source")))
     source = _source_text(defn.span)
-    console.print(Text(source if source is not None else "(the source file cannot be read)"))
+    say(source if source is not None else "(the source file cannot be read)")
 
     console.print(Rule(Text("canonical form")))
-    console.print(Text(_canonical(defn)))
+    say(_canonical(defn))
 
     console.print(Rule(Text("abilities")))
     lines = [_ability_line(a) for a in defn.abilities]
@@ -136,9 +144,9 @@ def show_card(rules, name: str) -> int:
         lines += [_ability_line(a, via=kw_name) for a in keyword_abilities.get(kw_name, ())]
     lines += [f"part {p}: its effect when it resolves" for p in defn.parts]
     for line in lines:
-        console.print(Text(f"- {line}"))
+        say(f"- {line}")
     if not lines:
-        console.print(Text("none"))
+        say("none")
     return 0
 
 

@@ -471,11 +471,13 @@ class MadeBy:
     template: CardTemplate
     values: tuple[tuple[str, object], ...]
 
-    def describe(self) -> str:
-        """`the template "{n}{k}" at f:3:1 with k = "a", n = 10`."""
+    def describe(self, where: str | None = None) -> str:
+        """`the template "{n}{k}" at f:3:1 with k = "a", n = 10`; `where` stands for the
+        template's place (the command line gives its file relative to the working folder)."""
         shown = ", ".join(f"{name} = {json.dumps(value) if isinstance(value, str) else value}"
                           for name, value in self.values)
-        return f"the template {json.dumps(self.template.name)} at {self.template.span} with {shown}"
+        at = self.template.span if where is None else where
+        return f"the template {json.dumps(self.template.name)} at {at} with {shown}"
 
 
 @dataclass(frozen=True)
