@@ -30,10 +30,11 @@ from .statistics import compile_statistics, number_of
 
 
 class EndCheck:
-    __slots__ = ("when", "winner", "loser", "draw", "reason")
+    __slots__ = ("when", "winner", "loser", "draw", "reason", "span")
 
-    def __init__(self, when, winner, loser, draw, reason) -> None:
+    def __init__(self, when, winner, loser, draw, reason, span=None) -> None:
         self.when, self.winner, self.loser, self.draw, self.reason = when, winner, loser, draw, reason
+        self.span = span  # where its winner (or loser) is written, for a rule error
 
 
 class Rules:
@@ -168,7 +169,8 @@ class Rules:
         for e in ruleset.end:
             check = EndCheck(compiler.expression(e.when),
                              compiler.expression(e.winner) if e.winner is not None else None,
-                             compiler.expression(e.loser) if e.loser is not None else None, e.draw, e.reason)
+                             compiler.expression(e.loser) if e.loser is not None else None, e.draw, e.reason,
+                             (e.winner or e.loser or e.when).span)
             checks.append((e.check_on, check))
         events = set(ruleset.events) | {ev for on, _ in checks if on for ev in on}
         for ev in events:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..lang.kinds import KIND_WORDS
 from ..lang.runtime import Frame
 from ..lang.values import (
     ATTACHED,
@@ -14,6 +15,7 @@ from ..lang.values import (
     STAMP,
     CardRef,
     PlayerRef,
+    type_name,
 )
 from .playout import RULE_ERRORS
 
@@ -225,13 +227,19 @@ class ProceduresAndEvents:
         if check.draw:
             self.finish(reason=check.reason)
         elif check.winner is not None:
-            self.finish(winner=check.winner(self, frame), reason=check.reason)
+            self.finish(winner=check.winner(self, frame), reason=check.reason, span=check.span)
         else:
-            self.finish(loser=check.loser(self, frame), reason=check.reason)
+            self.finish(loser=check.loser(self, frame), reason=check.reason, span=check.span)
 
-    def finish(self, winner=None, loser=None, reason: str = "") -> None:
+    def finish(self, winner=None, loser=None, reason: str = "", span=None) -> None:
+        """End the game: `winner` wins, or `loser` loses (the other player wins, when there are
+        two), or neither (a draw). `span`: where the result is given (default: the statement
+        running)."""
         if self.result is not None:
             return
+        for role, who in (("winner", winner), ("loser", loser)):
+            if who is not None and type(who) is not PlayerRef:
+                self._not_one_player(role, who, span)
         if loser is not None and winner is None:
             others = [p for p in self.players if p is not loser]
             winner = others[0] if len(others) == 1 else None
@@ -241,5 +249,14 @@ class ProceduresAndEvents:
         self.halted = True
         if self.logging:
             self.log_entries.append(("end", seat, reason))
+
+    def _not_one_player(self, role: str, who, span) -> None:
+        """Stop with a rule error: a result names something else than one player as its winner or
+        loser (a list, a shared result, which results cannot hold yet: the load refuses it where
+        the code says the kind, see `Checker.one_player`)."""
+        shown = repr(who) if isinstance(who, str) else self.label(who)
+        kind = type_name(who)
+        self.runtime_error(f"the {role} of a game is one player, not {shown} ({KIND_WORDS.get(kind, 'a ' + kind)})",
+                           span)
 
 # rule code that is no card's, whatever card's frame it is evaluated in (see `runtime_error`)

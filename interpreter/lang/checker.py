@@ -278,6 +278,7 @@ class Checker:
                 self.error("'break' outside a loop", s.span)
         elif isinstance(s, (ast.Win, ast.Lose)):
             e(s.player, scope)
+            self.one_player(s.player, scope, "win" if isinstance(s, ast.Win) else "lose")
 
     def written(self, target: ast.Attribute, op: str, value: ast.Expr, scope: set[str]) -> None:
         """A value whose kind the code says must fit the type of the global or attribute it is
@@ -309,6 +310,21 @@ class Checker:
             return
         self.error(f"{message}: it holds {held_words(declared)}", value.span,
                    f"{what} is declared{where}" if where else "")
+
+    def one_player(self, e: ast.Expr, scope: set[str], what: str) -> None:
+        """`win`/`lose` and an end condition's `winner`/`loser` give one player: a list (a shared
+        result, which results cannot hold yet) or another kind of value would end the game as a
+        draw. `what` is the statement's word or the end condition's key."""
+        kind = self.ctx.kinds.of(e, scope) if self.ctx.kinds is not None else None
+        if kind is None or kind in ("player", "none"):
+            return
+        head = f"'{what}' takes one player" if what in ("win", "lose") else f"an end condition's '{what}' is one player"
+        if kind == "list":
+            self.error(f"{head}, not a list: the game would end as a draw", e.span,
+                       f"a shared {'win' if what in ('win', 'winner') else 'loss'} (a team, several players) is not "
+                       "supported yet: name one player, like first(...), or end the game with 'tie'")
+        else:
+            self.error(f"{head}, not {KIND_WORDS[kind]}: the game would end as a draw", e.span)
 
     def prompt_fields(self, text: str | None, scope: set[str], span: Span) -> None:
         """`{name}` and `{name.attr}` in a prompt must name a value in scope."""

@@ -465,9 +465,10 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
                 errors.append(ValidationError(f"check_on names {event!r}, an event nothing emits"
                                               f"{did_you_mean(event, known_events)}", end.span))
         checker.condition(end.when)
-        for e in (end.winner, end.loser):
+        for key, e in (("winner", end.winner), ("loser", end.loser)):
             if e is not None:
                 checker.condition(e)
+                checker.one_player(e, set(), key)
     if ruleset.decks is not None:
         d = ruleset.decks
         if (d.defaults or not d.made) and d.zone not in ruleset.zones:

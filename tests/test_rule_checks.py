@@ -1,0 +1,110 @@
+"""Rules that used to validate but do something else, each now a located load error (or a located
+warning, or a rule error at run time where the load cannot know):
+
+- `win`/`lose` given a list of players, and an end condition whose `winner`/`loser` is a list: a
+  shared result that results cannot hold (the game ended as a draw).
+
+Each builds on the toy ruleset (tests/data/toy) copied into tmp_path."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from toyrules import toy_with
+
+from interpreter import load
+from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError, ValidationError
+
+
+def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, end: str | None = None) -> Path:
+    """The toy ruleset with `rules` as an extra rules file, another `setup:` line, and an end
+    condition tried before the toy's own."""
+    path = toy_with(tmp_path, rules)
+    text = path.read_text(encoding="utf-8")
+    if setup is not None:
+        text = text.replace("setup: run_setup()", f"setup: {setup}")
+    if end is not None:
+        text = text.replace("\nend:\n", f"\nend:\n  - {end}\n", 1)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _load_error(path: Path) -> ValidationError:
+    with pytest.raises(CardrulesError) as info:
+        load(path)
+    err = info.value
+    errors = err.errors if isinstance(err, ErrorList) else [err]
+    assert len(errors) == 1, str(err)
+    assert isinstance(errors[0], ValidationError), str(err)
+    return errors[0]
+
+
+def _at(err: CardrulesError, path: Path, line: int, column: int) -> None:
+    assert err.span is not None and Path(err.span.file).name == path.name, str(err)
+    assert (err.span.line, err.span.column) == (line, column), str(err)
+
+
+def _both_ways(rules, match: str) -> list[RuntimeRuleError]:
+    """The rule error a game stops with, played with `apply` and with `Rules.play_out`."""
+    found = []
+    with pytest.raises(RuntimeRuleError, match=match) as stepped:
+        game = rules.new_game(seed=1)
+        while not game.is_over:
+            game.apply(0)
+    found.append(stepped.value)
+    with pytest.raises(RuntimeRuleError, match=match) as rolled:
+        rules.play_out(lambda game: 0, seed=1)
+    found.append(rolled.value)
+    return found
+
+
+# ---------------------------------------------------------------- a result is one player
+SHARED = ("a shared {} (a team, several players) is not supported yet: name one player, like first(...), or end "
+          "the game with 'tie'")
+
+
+@pytest.mark.parametrize("code, column, message, hint", [
+    ('win players "all of them"', 7, "'win' takes one player, not a list: the game would end as a draw",
+     SHARED.format("win")),
+    ("lose all p in players where p.score < 0", 8,
+     "'lose' takes one player, not a list: the game would end as a draw", SHARED.format("loss")),
+    ("win 1", 7, "'win' takes one player, not a number: the game would end as a draw", ""),
+    ('win "P1"', 7, "'win' takes one player, not text: the game would end as a draw", ""),
+])
+def test_a_result_that_is_not_one_player_is_refused_at_load(tmp_path, code, column, message, hint):
+    path = _toy(tmp_path, f"procedure finish(p) {{\n  {code}\n}}\n")
+    err = _load_error(path)
+    _at(err, tmp_path / "extra.rules", 2, column)
+    assert (err.message, err.hint) == (message, hint)
+
+
+@pytest.mark.parametrize("key, word", [("winner", "win"), ("loser", "loss")])
+def test_an_end_condition_whose_result_is_a_list_is_refused_at_load(tmp_path, key, word):
+    path = _toy(tmp_path, end=f'{{when: "game.turn > 1", {key}: "all p in players where p.score >= 0"}}')
+    err = _load_error(path)
+    _at(err, path, 56, 32 + len(key))
+    assert err.message == f"an end condition's {key!r} is one player, not a list: the game would end as a draw"
+    assert err.hint == SHARED.format(word)
+
+
+def test_one_player_still_wins_and_loses(tmp_path):
+    path = _toy(tmp_path, "procedure finish() {\n  win first(players)\n}\n", setup="finish()")
+    assert load(path).new_game(seed=1).result.winner == 1
+    path = _toy(tmp_path, end='{when: "game.turn > 1", loser: "first(all p in players where p.seat == 2)"}')
+    game = load(path).new_game(seed=1)
+    while not game.is_over:
+        game.apply(0)
+    assert (game.result.winner, game.result.draw) == (1, False)
+
+
+def test_a_list_the_load_cannot_see_stops_the_game_where_the_result_is_given(tmp_path):
+    rules = "function everyone() {\n  let them = players\n  return them\n}\nprocedure finish() {\n  win everyone()\n}\n"
+    path = _toy(tmp_path, rules, setup="finish()")
+    message = "the winner of a game is one player, not P1 + P2 (a list) (in procedure finish)"
+    for err in _both_ways(load(path), re.escape(message)):
+        _at(err, tmp_path / "extra.rules", 6, 3)
+    path = _toy(tmp_path, rules, end='{when: "game.turn > 1", loser: "everyone()"}')
+    for err in _both_ways(load(path), re.escape("the loser of a game is one player, not P1 + P2 (a list)")):
+        _at(err, path, 56, 37)
