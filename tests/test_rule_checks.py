@@ -2,7 +2,9 @@
 warning, or a rule error at run time where the load cannot know):
 
 - `win`/`lose` given a list of players, and an end condition whose `winner`/`loser` is a list: a
-  shared result that results cannot hold (the game ended as a draw).
+  shared result that results cannot hold (the game ended as a draw);
+- a card's `attr = NAME` for a `text` attribute: the name stands for its text, as documented (it
+  was refused), checked against the attribute's `values:`; `true`/`false`/`none` keep their meaning.
 
 Each builds on the toy ruleset (tests/data/toy) copied into tmp_path."""
 
@@ -18,11 +20,15 @@ from interpreter import load
 from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError, ValidationError
 
 
-def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, end: str | None = None) -> Path:
-    """The toy ruleset with `rules` as an extra rules file, another `setup:` line, and an end
-    condition tried before the toy's own."""
+def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, end: str | None = None,
+         replace: dict[str, str] | None = None) -> Path:
+    """The toy ruleset with `rules` as an extra rules file, another `setup:` line, an end
+    condition tried before the toy's own, and lines of toy.yaml replaced."""
     path = toy_with(tmp_path, rules)
     text = path.read_text(encoding="utf-8")
+    for old, new in (replace or {}).items():
+        assert old in text, old
+        text = text.replace(old, new)
     if setup is not None:
         text = text.replace("setup: run_setup()", f"setup: {setup}")
     if end is not None:
@@ -108,3 +114,48 @@ def test_a_list_the_load_cannot_see_stops_the_game_where_the_result_is_given(tmp
     path = _toy(tmp_path, rules, end='{when: "game.turn > 1", loser: "everyone()"}')
     for err in _both_ways(load(path), re.escape("the loser of a game is one player, not P1 + P2 (a list)")):
         _at(err, path, 56, 37)
+
+
+# ---------------------------------------------------------------- a bare name printed on a card
+KINDS = {"      role: {type: text}\n": "      role: {type: text}\n      kind: {type: text, values: [beast, spirit], default: beast}\n"}
+
+
+def test_a_bare_name_for_a_text_attribute_stands_for_its_text(tmp_path):
+    path = _toy(tmp_path, 'card "Camp" : site { colour = red role = centre kind = spirit }\n', replace=KINDS)
+    rules = load(path)
+    assert rules.card_defs["Camp"].initial == {"colour": "red", "role": "centre", "kind": "spirit"}
+    quoted = _toy(tmp_path, 'card "Camp" : site { colour = "red" role = "centre" kind = "spirit" }\n', replace=KINDS)
+    assert load(quoted).card_defs["Camp"].initial == rules.card_defs["Camp"].initial
+
+
+@pytest.mark.parametrize("member, column, message", [
+    ("kind = spirt", 56, "attribute 'kind' of 'Camp' is 'spirt'; site cards have it one of beast, spirit "
+                         "(did you mean 'spirit'?)"),
+    ('kind = "spirt"', 56, "attribute 'kind' of 'Camp' is 'spirt'; site cards have it one of beast, spirit "
+                           "(did you mean 'spirit'?)"),
+    ("kind = true", 56, "attribute 'kind' of 'Camp' must be a constant of type text"),
+    ("kind = none", 56, "attribute 'kind' of 'Camp' must be a constant of type text"),
+])
+def test_a_printed_text_is_still_checked(tmp_path, member, column, message):
+    path = _toy(tmp_path, f'card "Camp" : site {{ colour = red role = centre {member} }}\n', replace=KINDS)
+    err = _load_error(path)
+    _at(err, tmp_path / "extra.rules", 1, column)
+    assert err.message == message
+
+
+@pytest.mark.parametrize("member, column, message", [
+    ("power = big", 30, "attribute 'power' of 'Bear' must be a constant of type int"),
+    ("flag = yes", 29, "attribute 'flag' of 'Bear' must be a constant of type bool"),
+])
+def test_a_bare_name_is_no_number_and_no_flag(tmp_path, member, column, message):
+    err = _load_error(_toy(tmp_path, f'card "Bear" : unit {{ {member} }}\n'))
+    _at(err, tmp_path / "extra.rules", 1, column)
+    assert err.message == message
+
+
+def test_in_a_card_template_a_name_is_a_loop_name_and_text_is_quoted(tmp_path):
+    rules = 'cards for c in ["red", "blue"]: "{c} Camp" : site { colour = c role = centr }\n'
+    err = _load_error(_toy(tmp_path, rules))
+    _at(err, tmp_path / "extra.rules", 1, 71)
+    assert err.message == "unknown name 'centr' in a card template"
+    assert err.hint == 'names here: c; text is written in quotes: "centr"'

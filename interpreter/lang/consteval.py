@@ -76,8 +76,10 @@ class ConstantEvaluator:
         if kind is ast.Name:
             if e.id in env:
                 return env[e.id]
+            # (a name is a value's name here, never its own text as in a written card's attribute)
+            quoted = f'text is written in quotes: "{e.id}"'
             raise ValidationError(f"unknown name {e.id!r} in {self.what}{did_you_mean(e.id, env)}", e.span,
-                                  f"names here: {', '.join(sorted(env))}" if env else "")
+                                  f"names here: {', '.join(sorted(env))}; {quoted}" if env else quoted)
         if kind is ast.ListLit:
             return [self.value(i, env) for i in e.items]
         if kind is ast.BinOp:

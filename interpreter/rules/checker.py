@@ -34,8 +34,18 @@ _SPEC_SAMPLES: dict[str, tuple[Any, ...]] = {"int": (0, -1), "bool": (True,), "t
 TYPE_CHECKS = {
     "int": lambda v: isinstance(v, ast.IntLit) or (isinstance(v, ast.Neg) and isinstance(v.operand, ast.IntLit)),
     "bool": lambda v: isinstance(v, ast.BoolLit),
-    "text": lambda v: isinstance(v, ast.StrLit),
+    "text": lambda v: _printed_text(v) is not None,
 }
+
+
+def _printed_text(e: ast.Expr) -> str | None:
+    """The text a card prints for a `text` attribute: a string, or a bare name, which stands for
+    its text (`aim = character` is `aim = "character"`); None for anything else."""
+    if isinstance(e, ast.StrLit):
+        return e.value
+    if isinstance(e, ast.Name):
+        return e.id
+    return None
 
 
 class Definitions:
@@ -271,6 +281,17 @@ def _check_limits(card: ast.CardDef, a: ast.AttrDef, spec, errors: list) -> None
                                       f"it at most {high}", a.value.span))
 
 
+def _check_values(card: ast.CardDef, a: ast.AttrDef, values: tuple[str, ...], errors: list) -> None:
+    """A printed text (a string or a bare name) among its attribute's declared `values`."""
+    text = _printed_text(a.value)
+    if text is None or text in values:
+        return
+    errors.append(ValidationError(f"attribute {a.name!r} of {card.name!r} is {text!r}; {card.type} "
+                                  f"cards have it one of {', '.join(values)}"
+                                  f"{did_you_mean(text, values)}", a.value.span,
+                                  f"values: {', '.join(values)}"))
+
+
 def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
     ctype = ruleset.card_types.get(card.type)
     if ctype is None:
@@ -295,11 +316,8 @@ def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
                                           f"{spec.type}", a.value.span))
         elif spec.type == "int":
             _check_limits(card, a, spec, errors)
-        elif spec.values is not None and isinstance(a.value, ast.StrLit) and a.value.value not in spec.values:
-            errors.append(ValidationError(f"attribute {a.name!r} of {card.name!r} is {a.value.value!r}; {card.type} "
-                                          f"cards have it one of {', '.join(spec.values)}"
-                                          f"{did_you_mean(a.value.value, spec.values)}", a.value.span,
-                                          f"values: {', '.join(spec.values)}"))
+        elif spec.values is not None:
+            _check_values(card, a, spec.values, errors)
     if not ctype.token:
         for name, spec in ctype.attributes.items():
             if spec.required and name not in given:
