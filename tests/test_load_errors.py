@@ -193,6 +193,22 @@ def test_deck_file_error_is_located(tmp_path):
     assert info.value.span is not None and info.value.span.line == 4
 
 
+def test_a_token_in_a_deck_is_refused_as_a_token_at_its_entry(tmp_path):
+    rules = load("initiative")
+    deck = tmp_path / "tokens.yaml"
+    deck.write_text("name: Tokens\ncards:\n  Stab: 10\n  Soldier: 2\n")
+    with pytest.raises(DeckError) as info:
+        rules.deck(deck)
+    err = info.value
+    assert err.message == (f"deck 'Tokens' ({deck}): 'Soldier' is a token (card type 'creature' has token: true): "
+                           "tokens are made by the rules during a game and cannot be in a deck")
+    assert err.hint == "remove 'Soldier' from the deck"
+    assert (Path(err.span.file).name, err.span.line, err.span.column) == ("tokens.yaml", 4, 3)
+    with pytest.raises(DeckError) as info:  # (no token among the names a deck could mean)
+        rules.deck({"Soldeir": 1})
+    assert info.value.message == "deck 'deck' (<deck>): no card named 'Soldeir'"
+
+
 def test_illegal_decision_names_it_and_changes_nothing():
     game = load("initiative").new_game(seed=1)
     before = game.to_json()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import DeckError, Span, did_you_mean
 
@@ -146,13 +146,16 @@ class _DeckCheck:
         self.where = where
 
     def entry(self, card: Any, count: Any, part: str, allowed: tuple[str, ...] | None) -> None:
-        """One card of a part: a card of the ruleset (not a token), a count in 1..MAX_COPIES, a type
-        the part may hold."""
+        """One card of a part: a card of the ruleset (not a token, in any part), a count in
+        1..MAX_COPIES, a type the part may hold."""
         rules = self.rules
         head = self.head if part == "cards" else f"{self.head}, {part}"
         defn = rules.card_defs.get(card) if isinstance(card, str) else None
-        if defn is None or (part == "cards" and defn.token):
-            what = rules.unknown_card(card) if isinstance(card, str) else f"a card name is text, not {card!r}"
+        if defn is not None and defn.token:
+            self.token(card, defn, head, part)
+        if defn is None:
+            what = (f"no card named {card!r}{did_you_mean(card, self.deckable())}" if isinstance(card, str)
+                    else f"a card name is text, not {card!r}")
             raise DeckError(f"{head}: {what}", self.where(card, part, key=True))
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise DeckError(f"{head}: the count of {card!r} must be a whole number ≥ 1, not {count!r}",
@@ -164,6 +167,16 @@ class _DeckCheck:
             where = "decks" if part == "cards" else "this part"
             raise DeckError(f"{head}: {card!r} is a {defn.type}, which {where} may not hold "
                             f"(allowed: {', '.join(allowed)})", self.where(card, part, key=True))
+
+    def token(self, card: str, defn, head: str, part: str) -> NoReturn:
+        """Refuse a token in any part of a deck: the rules make tokens during a game."""
+        raise DeckError(f"{head}: {card!r} is a token (card type {defn.type!r} has token: true): tokens are "
+                        "made by the rules during a game and cannot be in a deck", self.where(card, part, key=True),
+                        hint=f"remove {card!r} from the deck")
+
+    def deckable(self) -> list[str]:
+        """The names a deck may hold, for did-you-mean: the cards that are not tokens."""
+        return [name for name, defn in self.rules.card_defs.items() if not defn.token]
 
     def main(self, counts: dict, rule) -> None:
         """The main deck's cards, then its size."""
