@@ -4,7 +4,8 @@ Every error a user can cause (a card, a rule file, a deck, a scenario, a decisio
 `CardrulesError`; the CLI prints `str(error)` and exits 1. Errors are split by phase as
 rule-engine does: syntax (the text does not parse), validation (it parses but names or types are
 wrong), rules (a rule file or deck breaks its schema or its rules), decision (an illegal choice
-at play time), runtime (a rule loop ran away).
+at play time), runtime (a rule loop ran away). A `RuleWarning` has the same shape but stops
+nothing.
 """
 
 from __future__ import annotations
@@ -134,6 +135,16 @@ class IllegalDecisionError(CardrulesError):
 
 class RuntimeRuleError(CardrulesError):
     phase = "runtime"
+
+
+class RuleWarning(CardrulesError):
+    """Text that loads but likely says something else than was meant (`x =- 2`): reported by
+    `cardrules validate` and the language server with its place, never fatal (`Rules.warnings`)."""
+
+    phase = "warning"
+
+    def __str__(self) -> str:
+        return super().__str__().replace("warning error: ", "warning: ", 1)
 
 
 class ErrorList(CardrulesError):

@@ -4,7 +4,10 @@ warning, or a rule error at run time where the load cannot know):
 - `win`/`lose` given a list of players, and an end condition whose `winner`/`loser` is a list: a
   shared result that results cannot hold (the game ended as a draw);
 - a card's `attr = NAME` for a `text` attribute: the name stands for its text, as documented (it
-  was refused), checked against the attribute's `values:`; `true`/`false`/`none` keep their meaning.
+  was refused), checked against the attribute's `values:`; `true`/`false`/`none` keep their meaning;
+- `x =- 2`, which sets x to -2 but reads like a typo of `x -= 2`: a located warning that
+  `cardrules validate` prints without failing (`= -2`, with a space, is silent); `x =+ 2` is a
+  syntax error whose hint says `+=`.
 
 Each builds on the toy ruleset (tests/data/toy) copied into tmp_path."""
 
@@ -17,7 +20,15 @@ import pytest
 from toyrules import toy_with
 
 from interpreter import load
-from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError, ValidationError
+from interpreter.cli.main import main
+from interpreter.errors import (
+    CardrulesError,
+    CardSyntaxError,
+    ErrorList,
+    RuleWarning,
+    RuntimeRuleError,
+    ValidationError,
+)
 
 
 def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, end: str | None = None,
@@ -159,3 +170,58 @@ def test_in_a_card_template_a_name_is_a_loop_name_and_text_is_quoted(tmp_path):
     _at(err, tmp_path / "extra.rules", 1, 71)
     assert err.message == "unknown name 'centr' in a card template"
     assert err.hint == 'names here: c; text is written in quotes: "centr"'
+
+
+# ---------------------------------------------------------------- `=-` with no space: a warning
+GLUED = ("procedure hurt(t) {\n  t.score =- 2\n  t.score = -2\n  t.score -= 2\n  t.score =-1 * 3\n"
+         "  let n =- 1\n}\n"
+         'card "Odd" : unit {\n  on tick { self.power =-self.guard }\n}\n')
+HINT = "write '-=' to subtract, or '= -' with a space to set a negative value"
+
+
+def test_eq_minus_with_no_space_is_a_located_warning(tmp_path):
+    path = _toy(tmp_path, GLUED, setup='"game.counter =-1"')
+    rules = load(path)
+    found = [(Path(w.span.file).name, w.span.line, w.span.column, w.message) for w in rules.warnings]
+    assert found == [
+        ("extra.rules", 2, 11, "'=-' sets t.score to -2; did you mean '-=', which subtracts?"),
+        ("extra.rules", 5, 11, "'=-' sets t.score to -1 * 3; did you mean '-=', which subtracts?"),
+        ("extra.rules", 9, 24, "'=-' sets self.power to -self.guard; did you mean '-=', which subtracts?"),
+        ("toy.yaml", 35, 22, "'=-' sets game.counter to -1; did you mean '-=', which subtracts?"),
+    ]
+    assert all(isinstance(w, RuleWarning) and w.hint == HINT for w in rules.warnings)
+    assert str(rules.warnings[0]).startswith(f"{rules.warnings[0].span}: warning: '=-' sets t.score")
+    assert load(_toy(tmp_path, GLUED.replace("=-", "= -"))).warnings == ()
+
+
+def test_validate_prints_the_warning_and_does_not_fail(tmp_path, capsys, monkeypatch):
+    _toy(tmp_path, GLUED)
+    monkeypatch.chdir(tmp_path)
+    for _run in range(2):  # (the second run would replay a stored check: a warning is never stored)
+        assert main(["validate", "toy.yaml"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("ok    toy.yaml  (3 warnings)\n"
+                              "    extra.rules:2:11: warning: '=-' sets t.score to -2; did you mean '-=', which "
+                              "subtracts?\n          t.score =- 2\n                  ^\n"
+                              f"    hint: {HINT}\n")
+        assert out.endswith("2 files checked, 0 with errors, 3 warnings\n")
+
+
+def test_the_language_server_shows_the_warning_as_a_warning(tmp_path):
+    types = pytest.importorskip("lsprotocol.types")
+    from interpreter.cli.lsp import validate_errors
+    from interpreter.lsp.diagnostics import diagnostic
+
+    path = _toy(tmp_path, GLUED)
+    found = validate_errors(path, [path])[path]
+    assert [(w.span.line, w.span.column) for w in found] == [(2, 11), (5, 11), (9, 24)]
+    shown = diagnostic(found[0])
+    assert (shown.severity, shown.code) == (types.DiagnosticSeverity.Warning, "warning")
+    assert (shown.range.start.line, shown.range.start.character, shown.range.end.character) == (1, 10, 11)
+
+
+def test_eq_plus_is_a_syntax_error_that_says_plus_eq(tmp_path):
+    with pytest.raises(CardSyntaxError) as info:
+        load(_toy(tmp_path, "procedure heal(t) {\n  t.score =+ 2\n}\n"))
+    assert (info.value.span.line, info.value.span.column) == (2, 12)
+    assert info.value.hint == "there is no unary `+`: `x += 1` adds to x (`=+` is no operator), `x = 1` sets it"

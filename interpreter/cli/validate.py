@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ class Validator:
         self.printed: dict[int, CardrulesError] = {}
         self.files = 0
         self.failed = 0
+        self.warned = 0  # warnings printed (they fail nothing)
         self.cache = False  # replay error-free checks from the disk cache (the command line's)
 
     # ------------------------------------------------------------ reporting
@@ -104,14 +106,20 @@ class Validator:
                          for line in lines)
 
     def report(self, path: str | Path, errors: list[CardrulesError], note: str = "",
-               failed: bool | None = None) -> None:
-        """One line for a file, then its errors not printed before."""
+               failed: bool | None = None, warnings: Sequence[CardrulesError] = ()) -> None:
+        """One line for a file, then its errors not printed before (and its warnings, which
+        fail nothing: see `warn`)."""
         self.files += 1
         name = self.show(path)
         failed = bool(errors) if failed is None else failed
+        warnings = [w for w in warnings if id(w) not in self.printed]
+        if warnings:
+            count = f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
+            note = f"{note}; {count}" if note else count
         suffix = f"  ({note})" if note else ""
         if not failed:
             self.out.write(f"ok    {name}{suffix}\n")
+            self.warn(warnings)
             return
         self.failed += 1
         self.out.write(f"error {name}{suffix}\n")
@@ -120,6 +128,17 @@ class Validator:
                 continue
             self.printed[id(err)] = err
             self.out.write(indent(self.render(err)) + "\n")
+        self.warn(warnings)
+
+    def warn(self, warnings: Sequence[CardrulesError]) -> None:
+        """Print warnings under their file's line, each once (kept in `printed` for the
+        language server, which shows them as warnings)."""
+        for w in warnings:
+            if id(w) in self.printed:
+                continue
+            self.printed[id(w)] = w
+            self.warned += 1
+            self.out.write(indent(self.render(w)) + "\n")
 
     def skip(self, path: Path, why: str) -> None:
         self.out.write(f"skip  {self.show(path)}  ({why})\n")
@@ -192,13 +211,14 @@ class Validator:
             self._check_ruleset_now(path)
 
     def _check_ruleset_now(self, path: Path) -> None:
-        _rules, errors = self.rules_for(path)
+        rules, errors = self.rules_for(path)
         card_files = self.card_files_of(path)
         names = {str(p.resolve()) for p in card_files}
         own = [e for e in errors if _file_of(e) not in names]
         in_cards = len(errors) - len(own)
         note = f"{in_cards} error{'s' if in_cards != 1 else ''} in its card files, below" if in_cards else ""
-        self.report(path, own, note, failed=bool(errors))
+        warnings = [w for w in rules.warnings if _file_of(w) not in names] if rules is not None else []
+        self.report(path, own, note, failed=bool(errors), warnings=warnings)
         for card_file in card_files:
             self.check_card_file(card_file, via=path)
         self.check_decks_of(path)
@@ -284,22 +304,24 @@ class Validator:
             return
         card_files = {str(p.resolve()) for p in self.card_files_of(ruleset)}
         if str(path.resolve()) in card_files:
-            _rules, errors = self.rules_for(ruleset)
+            rules, errors = self.rules_for(ruleset)
             mine = [e for e in errors if _file_of(e) == str(path.resolve())]
             # errors in the ruleset's own files matter here when the ruleset is not listed itself
             theirs = [e for e in errors if _file_of(e) not in card_files]
             if not mine and theirs and ruleset.resolve() not in self.done:
                 self.report(path, theirs, f"its ruleset {self.show(ruleset)} has errors")
             else:
-                self.report(path, mine)
+                warnings = [w for w in rules.warnings if _file_of(w) == str(path.resolve())] if rules else []
+                self.report(path, mine, warnings=warnings)
             return
         # a card file the ruleset does not read: check it as an addition to the ruleset's cards
         from ..rules.loader import load_ruleset
 
         register_source(str(path.resolve()), text)
         try:
-            load_ruleset(str(ruleset.resolve()), self.options, [(text, str(path.resolve()), 1, 1)])
-            self.report(path, [], f"checked with {self.show(ruleset)}")
+            checked = load_ruleset(str(ruleset.resolve()), self.options, [(text, str(path.resolve()), 1, 1)])
+            warnings = [w for w in checked.extra.get("warnings", ()) if _file_of(w) == str(path.resolve())]
+            self.report(path, [], f"checked with {self.show(ruleset)}", warnings=warnings)
         except CardrulesError as err:
             self.report(path, flat_errors(err), f"checked with {self.show(ruleset)}")
 
@@ -501,8 +523,9 @@ def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: li
     else:
         validator.check_all_shipped()
     errors = validator.failed
+    warned = validator.warned
     out.write(f"{validator.files} file{'s' if validator.files != 1 else ''} checked, "
-              f"{errors} with errors\n")
+              f"{errors} with errors{f', {warned} warning' + ('s' if warned != 1 else '') if warned else ''}\n")
     out.flush()
     return 1 if errors else 0
 

@@ -7,11 +7,11 @@ the hash of every file it read (each text registered for error messages, see
 `errors.SOURCE_WATCHERS`) and the listing of every folder those files are in (so a card file or a
 deck added beside them is seen). The next run that checks the same ruleset the same way (same
 command-line options, folder, path form) verifies those hashes and listings, and if nothing
-changed prints the same lines without loading anything. A check that found any error is never
-stored: it runs again, so its errors are found and located afresh. Entries live in the disk cache
-(interpreter/diskcache.py), under the code's fingerprint: a change to cardrules starts afresh; their
-digests are keyed by the user's secret there, so a stored "this passed" that anyone else wrote (or
-edited) is a miss, and the ruleset is checked.
+changed prints the same lines without loading anything. A check that found any error (or any
+warning) is never stored: it runs again, so its errors are found and located afresh. Entries live
+in the disk cache (interpreter/diskcache.py), under the code's fingerprint: a change to cardrules
+starts afresh; their digests are keyed by the user's secret there, so a stored "this passed" that
+anyone else wrote (or edited) is a miss, and the ruleset is checked.
 
 Only the command line uses this (run_validate); a Validator made elsewhere (the language server,
 which checks unsaved text) never replays a stored result.
@@ -135,11 +135,11 @@ def _recording(validator: Any, recorder: Recorder):
         recorder.events.append(("first", str(path.resolve()), result))
         return result
 
-    def rec_report(path, errs, note: str = "", failed: bool | None = None) -> None:
-        if errs or failed:
+    def rec_report(path, errs, note: str = "", failed: bool | None = None, warnings=()) -> None:
+        if errs or failed or warnings:  # (warnings are found afresh too, never replayed)
             recorder.clean = False
         recorder.events.append(("report", os.fspath(path), note))
-        report(path, errs, note, failed)
+        report(path, errs, note, failed, warnings)
 
     def rec_skip(path: Path, why: str) -> None:
         recorder.events.append(("skip", os.fspath(path), why))

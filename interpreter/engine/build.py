@@ -54,6 +54,8 @@ class Rules:
         self.events = ruleset.events
         defs: Definitions = ruleset.extra["definitions"]
         self.definitions = defs
+        # what loaded but likely means something else (RuleWarning, located): `validate` shows them
+        self.warnings = tuple(ruleset.extra.get("warnings", ()))
 
         keys, by_name, active = [], {}, []
         for z in ruleset.zones.values():

@@ -226,6 +226,7 @@ class Assign(Stmt):
     op: str
     value: Expr
     span: Span = _span()
+    op_span: Span = _span()  # where the operator (`=`, `+=`, `-=`) is written
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,11 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass, field
 
-from ..errors import Span, ValidationError, did_you_mean
+from ..errors import NO_SPAN, RuleWarning, Span, ValidationError, did_you_mean
 from . import ast
 from .analysis import gives_value  # noqa: F401  (what `Context.value_procedures` holds)
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
+from .printer import to_source
 from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
 
@@ -55,6 +56,7 @@ class Checker:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.errors: list[ValidationError] = []
+        self.warnings: list[RuleWarning] = []  # what loads but likely means something else
         # what a `return` means in the code being checked: "procedure", "function", "replacement"
         # (of a procedure that gives a value), or None (it has no place there)
         self._returns: str | None = None
@@ -187,6 +189,7 @@ class Checker:
             scope.add(s.name)
         elif isinstance(s, ast.Assign):
             e(s.value, scope)
+            self.glued_sign(s)
             t = s.target
             if isinstance(t, ast.Attribute):
                 self.written(t, s.op, s.value, scope)
@@ -325,6 +328,20 @@ class Checker:
                        "supported yet: name one player, like first(...), or end the game with 'tie'")
         else:
             self.error(f"{head}, not {KIND_WORDS[kind]}: the game would end as a draw", e.span)
+
+    def glued_sign(self, s: ast.Assign) -> None:
+        """`x =- 2` sets x to -2 but reads like a typo of `x -= 2`: a warning at the `=` (with a
+        space, `x = -2`, nothing is said)."""
+        if s.op != "=" or s.op_span is NO_SPAN:
+            return
+        first = s.value
+        while isinstance(first, ast.BinOp):  # (`x =- 2 * y`: the sign is the first operand's)
+            first = first.left
+        if isinstance(first, ast.Neg) and (first.span.line, first.span.column) == (s.op_span.line,
+                                                                                  s.op_span.end_column):
+            self.warnings.append(RuleWarning(
+                f"'=-' sets {to_source(s.target)} to {to_source(s.value)}; did you mean '-=', which subtracts?",
+                s.op_span, "write '-=' to subtract, or '= -' with a space to set a negative value"))
 
     def prompt_fields(self, text: str | None, scope: set[str], span: Span) -> None:
         """`{name}` and `{name.attr}` in a prompt must name a value in scope."""

@@ -26,6 +26,7 @@ FUNCTION_BLOCK = ("a function with locals or steps is written as a block: functi
                   "return y * 2 }; `= ...` is one expression")
 RETURN_VALUE = "`return` gives a value: return x; to end without one, write stop"
 TERNARY = "`?` is not an operator: write if C then A else B"
+PLUS_ASSIGN = "there is no unary `+`: `x += 1` adds to x (`=+` is no operator), `x = 1` sets it"
 
 # hint -> snippets per start rule ("start": a file; "block_start": statements; "expr_start": an
 # expression), each making the mistake the hint is about.
@@ -37,6 +38,7 @@ EXAMPLES: dict[str, dict[str, tuple[str, ...]]] = {
         BRACES: ("function f() = {1, 2}", "function f() = {}"),
         NESTED: ("function f(xs, ys) = [x for x in xs, y in ys]",),
         RETURN_VALUE: ("procedure p() { return }",),
+        PLUS_ASSIGN: ("procedure p() { x =+ 1 }", "procedure p() { x.y =+ 1 }"),
     },
     "block_start": {
         CONDITIONAL: ("let y = if x > 0 { 1 } else { 2 }", "let y = if x { 1 }"),
@@ -45,6 +47,7 @@ EXAMPLES: dict[str, dict[str, tuple[str, ...]]] = {
         BRACES: ("let s = {1, 2}", "let s = {}"),
         NESTED: ("let z = [x for x in xs, y in ys]",),
         RETURN_VALUE: ("if a { return }",),
+        PLUS_ASSIGN: ("x =+ 1", "x.y =+ 1"),
     },
     "expr_start": {
         CONDITIONAL: ("if x > 0 { 1 } else { 2 }", "if x { 1 }"),

@@ -315,7 +315,9 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def assign(self, meta, children):
         target, op, value = children
-        return ast.Assign(target, str(op), value, span=self._span(meta))
+        at = self._token_span(op)
+        op_span = Span(at.file, at.line, at.column, at.line, at.column + len(op))
+        return ast.Assign(target, str(op), value, span=self._span(meta), op_span=op_span)
 
     @v_args(meta=True)
     def call_stmt(self, meta, children):

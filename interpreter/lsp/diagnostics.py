@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..errors import NO_SPAN, CardrulesError, Span, source_line
+from ..errors import NO_SPAN, CardrulesError, RuleWarning, Span, source_line
 
 SOURCE = "cardrules"
 _TOKEN_END = re.compile(r'"(?:[^"\\\n]|\\.)*"?|[A-Za-z_]\w*|\d+|\S')
@@ -52,7 +52,11 @@ def error_range(span: Span, line_text: LineText = registered_line) -> types.Rang
 
 
 def diagnostic(error: CardrulesError, line_text: LineText = registered_line,
-               severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Error) -> types.Diagnostic:
+               severity: types.DiagnosticSeverity | None = None) -> types.Diagnostic:
+    """The diagnostic of an error (of severity Error) or of a warning (`RuleWarning`: Warning)."""
+    if severity is None:
+        severity = types.DiagnosticSeverity.Warning if isinstance(error, RuleWarning) else \
+            types.DiagnosticSeverity.Error
     span = error.span if error.span is not None and error.span is not NO_SPAN else None
     where = error_range(span, line_text) if span is not None and span.line > 0 else \
         types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))

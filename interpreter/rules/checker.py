@@ -513,4 +513,12 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
         errors.sort(key=lambda e: (e.span.file, e.span.line, e.span.column) if e.span else ("", 0, 0))
         raise ErrorList(errors) if len(errors) > 1 else errors[0]
     ruleset.extra["definitions"] = defs
+    ruleset.extra["warnings"] = _warnings(checker.warnings)
     return defs
+
+
+def _warnings(found: list) -> tuple:
+    """The warnings of a load in the order of their places, each once (the cards a template
+    makes share its code, and so its places)."""
+    unique = {(w.span, w.message): w for w in found}
+    return tuple(sorted(unique.values(), key=lambda w: (w.span.file, w.span.line, w.span.column)))
