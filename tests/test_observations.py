@@ -30,6 +30,7 @@ from interpreter.cli.play import Printer
 from interpreter.errors import CardrulesError
 from interpreter.lang import ast
 from interpreter.lang.values import ZoneKey
+from interpreter.presentation.cards import card_text
 from interpreter.rules.checker import emitted_events
 from interpreter.rules.decks import Deck
 
@@ -414,3 +415,37 @@ def test_private_prompts_and_hidden_cards_in_random_games_of_every_shipped_game(
         playout(rules, seed=seed, agent_seed=seed, extra=extra, max_decisions=5000)
     assert others_decided > 0 and owned_seen > 0
     assert private_decisions in GENERIC and witnessed_events in GENERIC  # (checked at every decision)
+
+
+# ------------------------------------------------------------------ an enumeration not given yet
+MARK_TYPE = """  mark:
+    token: true
+    label: "{name} ({kind})"
+    attributes:
+      kind: {type: text, values: [east, west]}
+"""
+
+
+def test_an_enumerated_card_attribute_not_given_is_none_everywhere(tmp_path):
+    """A card attribute with `values:` and no default starts as none (a token need not print it),
+    as globals and player attributes do, not as "", a value outside its own enumeration: rule
+    code reads none, the observation null, the card's label and text() 'nothing', and the
+    terminal leaves it out; once written, it is the value everywhere."""
+    path = _toy(tmp_path, rules=EXTRA_RULES + "procedure probe(c) {\n  if c.kind == none { game.counter = 7 }\n}\n")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("card_types:\n", "card_types:\n" + MARK_TYPE, 1), encoding="utf-8")
+    with open(tmp_path / "toy.cards", "a", encoding="utf-8") as out:
+        out.write('card "Mark" : mark { }\n')
+    rules = load(path)
+    assert rules.card_defs["Mark"].initial == {"kind": None}
+    game = _empty(rules)
+    card = _put(game, "Mark", "pool", 0)
+    game.perform("probe", c=card)
+    assert (game.read(card, "kind"), game.globals["counter"]) == (None, 7)
+    view = game.observation(1)["zones"]["shared"]["pool"][0]
+    assert json.dumps(view) == json.dumps({"id": card.id, "name": "Mark", "type": "mark", "kind": None})
+    assert game.label(card) == "Mark (nothing)"
+    assert card_text(view, rules) == "Mark"
+    game.write(card, "kind", "west")
+    view = game.observation(2)["zones"]["shared"]["pool"][0]
+    assert (view["kind"], game.label(card), card_text(view, rules)) == ("west", "Mark (west)", "Mark (kind west)")

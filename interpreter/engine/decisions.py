@@ -228,7 +228,8 @@ class Decisions:
             fields = {}
             for k in value.defn.label_fields:
                 v = self.read(value, k)
-                fields[k] = self.label(v) if type(v) in (PlayerRef, CardRef, AbilityRef) else v
+                # (none shows as text(none) does: "nothing", never Python's "None")
+                fields[k] = self.label(v) if v is None or type(v) in (PlayerRef, CardRef, AbilityRef) else v
             return template.format(**fields)
         if type(value) is PlayerRef:
             return f"P{value.seat}"

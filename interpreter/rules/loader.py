@@ -302,8 +302,10 @@ class _Builder:
             default = {"int": 0, "bool": False, "text": ""}.get(kind)
         self.check_limits(raw, default, key_path)
         values = tuple(str(v) for v in raw["values"]) if "values" in raw else None
-        if values is not None and "default" not in raw and not required:
-            default = None  # (not "": an enumerated value is one of its values, or none yet)
+        if values is not None and "default" not in raw:
+            # (not "": an enumerated value is one of its values, or none yet; a card type's
+            # attribute that its cards must print starts so on its tokens, which need not)
+            default = None
         if values is not None and "default" in raw and default is not None and default not in values:
             self.errors.append(RulesError(f"attribute {name!r}: its default {default!r} is not one of its values: "
                                           f"{', '.join(values)}{did_you_mean(str(default), values)}",
