@@ -72,6 +72,7 @@ class Rules:
         self.player_defaults = {n: _copy(s.default) for n, s in ruleset.player_attributes.items()}
         self.player_clamps = {n: s.clamp for n, s in ruleset.player_attributes.items() if s.clamp}
         self.global_defaults = {n: _copy(s.default) for n, s in ruleset.globals.items()}
+        self.global_clamps = {n: s.clamp for n, s in ruleset.globals.items() if s.clamp}
         # the values text attributes declared with `values:` may hold (`Game.allowed_value`)
         self.player_values = {n: s.values for n, s in ruleset.player_attributes.items() if s.values is not None}
         self.global_values = {n: s.values for n, s in ruleset.globals.items() if s.values is not None}
@@ -106,6 +107,7 @@ class Rules:
         names.modified_attributes = _modified_attributes(ruleset)
         names.player_attributes = set(ruleset.player_attributes)
         names.player_limits = {n: a.clamp for n, a in ruleset.player_attributes.items() if a.clamp}
+        names.global_limits = dict(self.global_clamps)
         names.static_reads = self.static_reads
         names.watched_zones = self.watched_zones
         clamped = {n for n, a in ruleset.player_attributes.items() if a.clamp} | {

@@ -556,6 +556,9 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             if name in self.rules.static_reads:
                 self.version += 1
         elif obj is GAME:
+            lo_hi = self.rules.global_clamps.get(name)
+            if lo_hi is not None and value is not None:
+                value = clamp(value, lo_hi)
             self.globals[name] = value
             if name in self.rules.static_reads:
                 self.version += 1

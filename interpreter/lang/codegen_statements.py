@@ -101,6 +101,8 @@ class StatementCode:
             o = self.temp()
             new = value if s.op == "=" else f"g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value}"
             return [f"{o} = {obj}", f"g.write({o}, {attr}, g.allowed_value({o}, {attr}, {new}))"]
+        if isinstance(target.obj, ast.Name) and target.obj.id == "game" and "game" not in scope.names:
+            return self._global_write(target.name, s.op, value)
         limits = self.names.limited_attributes.get(target.name)
         if target.name in self.names.plain_attributes or limits is not None:
             return self._plain_write(target, obj, attr, s.op, value, scope, limits)
@@ -120,6 +122,25 @@ class StatementCode:
         o = self.temp()
         return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
 
+    def _global_write(self, name: str, op: str, value: str) -> list[str]:
+        """Set a global in place, held within its declared `min`/`max` as `g.write` does (none
+        is stored as it is); static abilities that read it look again."""
+        store = f"g.globals[{literal(name)}]"
+        new = value if op == "=" else f"{store} {'+' if op == '+=' else '-'} {value}"
+        lines = []
+        limits = self.names.global_limits.get(name)
+        if limits is not None:
+            lo, hi = limits
+            v = self.temp("_v")
+            held = v if lo is None else f"max({lo!r}, {v})"
+            held = held if hi is None else f"min({hi!r}, {held})"
+            lines.append(f"{v} = {new}")
+            new = f"{v} if {v} is None else {held}"
+        lines.append(f"{store} = {new}")
+        if name in self.names.static_reads:
+            lines.append("g.version += 1")
+        return lines
+
     def _placing_write(self, name: str, obj: str, value: str) -> list[str]:
         """Set a card's part or controller in place, as `g.write` does (which handles every
         other value): what its abilities do and where they work may change with it."""
@@ -138,9 +159,6 @@ class StatementCode:
         if it has the same ones wherever it is declared (`g.write` does the same, and handles
         every other case)."""
         sign = "+" if op == "+=" else "-"
-        if isinstance(target.obj, ast.Name) and target.obj.id == "game":
-            store = f"g.globals[{attr}]"  # (a game attribute has no limits)
-            return [f"{store} = {value}" if op == "=" else f"{store} = {store} {sign} {value}"]
 
         def held(v: str) -> str:  # the value within the limits
             lo, hi = limits or (None, None)

@@ -161,6 +161,7 @@ class Names:
         self.modified_attributes: set[str] | None = None
         self.player_attributes: set[str] = set()
         self.player_limits: dict[str, tuple] = {}  # player attribute -> (min, max), where it has limits
+        self.global_limits: dict[str, tuple] = {}  # global -> (min, max), where it has limits
         self.static_reads: set[str] = set()  # attributes that static abilities read
         # zones whose contents continuous effects and abilities depend on (set by the builder)
         self.watched_zones: frozenset[str] = frozenset()
