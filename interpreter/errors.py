@@ -100,7 +100,7 @@ class CardrulesError(Exception):
         if self.span is None or self.span is NO_SPAN:
             head = f"{self.phase} error: {self.message}"
         else:
-            head = f"{self.span}: {self.phase} error: {self.message}"
+            head = f"{self.where()}: {self.phase} error: {self.message}"
         parts = [head]
         if self.span is not None:
             line = source_line(self.span)
@@ -111,6 +111,10 @@ class CardrulesError(Exception):
         if self.hint:
             parts.append(f"hint: {self.hint}")
         return "\n".join(parts)
+
+    def where(self) -> str:
+        """The error's place as its message shows it: file:line:col."""
+        return str(self.span)
 
 
 class CardSyntaxError(CardrulesError):
@@ -134,7 +138,18 @@ class IllegalDecisionError(CardrulesError):
 
 
 class RuntimeRuleError(CardrulesError):
+    """An error in rule code while a game runs. Its rule's file is shown relative to the current
+    folder (the file was loaded by its absolute path): the same place `validate` prints."""
+
     phase = "runtime"
+
+    def where(self) -> str:
+        from .paths import shown_path
+
+        span = self.span
+        if span is None:
+            return ""
+        return f"{shown_path(span.file)}:{span.line}:{span.column}"
 
 
 class RuleWarning(CardrulesError):

@@ -149,3 +149,24 @@ def _resolve_file(text: str, base: str | os.PathLike[str] | None) -> Path:
 def _shipped_hint() -> str:
     names = ", ".join(shipped_rulesets()) or "none found"
     return f"give a shipped game ({names}) or a path to a ruleset .yaml file"
+
+
+def shown_path(file: str) -> str:
+    """A file as errors of a run show it: relative to the current folder (or, for the shipped
+    data, to its root, as `cardrules validate` shows them); a name that is no path ("<deck>") as
+    it is. The same file reads the same from any folder's point of view it is shown from."""
+    if not file or file.startswith("<") or not os.path.isabs(file):
+        return file
+    path = Path(file)
+    found = []
+    for base in (Path.cwd(), data_root()):
+        try:
+            found.append(str(path.relative_to(base.resolve())))
+        except (ValueError, OSError):
+            continue
+    if found:
+        return min(found, key=len)
+    try:
+        return os.path.relpath(path, Path.cwd())
+    except (ValueError, OSError):  # (no relative path to another drive)
+        return file

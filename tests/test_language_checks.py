@@ -49,7 +49,7 @@ def _load_error(path: Path) -> ValidationError:
 def _at(err: CardrulesError, path: Path, line: int, column: int) -> None:
     assert err.span is not None and Path(err.span.file).name == path.name, str(err)
     assert (err.span.line, err.span.column) == (line, column), str(err)
-    assert str(err).startswith(f"{err.span.file}:{line}:{column}: ")
+    assert str(err).startswith(f"{err.where()}: ") and err.where().endswith(f":{line}:{column}")
 
 
 def _both_ways(rules, match: str) -> list[RuntimeRuleError]:

@@ -15,6 +15,7 @@ import pytest
 
 from interpreter.cli.main import main
 from interpreter.errors import CardrulesError
+from interpreter.paths import shown_path
 from interpreter.rules.schema import validate
 from interpreter.rules.yamlload import load_yaml_text
 from interpreter.scenarios import check_scenario, run_scenario
@@ -322,7 +323,8 @@ def test_a_rule_error_names_the_phase_and_its_place_not_main(tmp_path, capsys):
     assert result.rule_error
     assert len(result.failures) == 1
     line = line_of(ruleset, "do: 'heal(game.first")
-    assert result.failures[0].startswith(f"when[1] ({path}:5:5): rule error: {ruleset}:{line}:")
+    # (the rule's file shown relative to the current folder, as `validate` shows it)
+    assert result.failures[0].startswith(f"when[1] ({path}:5:5): rule error: {shown_path(str(ruleset))}:{line}:")
     assert "runtime error: cannot read 'health' of none (in phase reveal)" in result.failures[0]
     assert "(in main)" not in result.failures[0]
     assert main(["test", str(path)]) == 1

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..backends import BatchSpec
+from ..paths import shown_path
 from .batchrun import REPORT_FILES, run_batch, writable_file, writable_folder
 from .common import UsageError, err_console, out_console
 
@@ -111,7 +112,7 @@ def _table(rules, data: dict) -> None:
     table = Table(title=Text(f"{rules.title}: {data['games']} games"), show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")
-    table.add_column("share", justify="right")
+    table.add_column("share", justify="right", overflow="fold")  # (a rule's place there is never cut)
 
     def row(name: str, value: Any, share: str = "") -> None:
         table.add_row(Text(name), Text(str(value)), Text(share))
@@ -124,7 +125,7 @@ def _table(rules, data: dict) -> None:
     if data["aborted"]:
         row("aborted (not counted above)", data["aborted"], f"{100 * data['aborted'] / data['games']:.1f}%")
         for game in data["aborted_games"]:
-            row(f"  seed {game['seed']}", Text(game["reason"][:100]), game["rule"] or "")
+            row(f"  seed {game['seed']}", Text(game["reason"][:100]), _shown_rule(game["rule"]))
     row("mean turns", data["mean_turns"])
     row("decisions per game", data["decisions_per_game"])
     row("games per second", data["games_per_s"])
@@ -133,3 +134,10 @@ def _table(rules, data: dict) -> None:
     if data["options"]:
         row("options", ", ".join(f"{k}={v}" for k, v in data["options"].items()))
     out_console().print(table)
+
+
+def _shown_rule(rule: str | None) -> str:
+    """A record's rule location, FILE:LINE:COL (FILE absolute), with FILE as errors show it:
+    relative to the current folder."""
+    parts = (rule or "").rsplit(":", 2)
+    return f"{shown_path(parts[0])}:{parts[1]}:{parts[2]}" if len(parts) == 3 else rule or ""

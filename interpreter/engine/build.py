@@ -25,6 +25,7 @@ from ..rules.observing import HIDDEN, witness_argument, written_prompts
 from .game import Game, GameWatcher
 from .places import Place, place_of, rule_places
 from .playout import RULE_ERRORS
+from .rule_errors import rule_error_words
 from .sites import DecisionSite, decision_sites, site_key
 from .statistics import compile_statistics, number_of
 
@@ -281,7 +282,7 @@ class Rules:
         try:
             value = self._evaluate(game, Frame(None, {EVALUATED_PLAYER: game.players[seat - 1]}))
         except RULE_ERRORS as err:  # (as `Game._located` reports them in rule code)
-            raise RuntimeRuleError(f"evaluate: {type(err).__name__}: {err}", self.ruleset.evaluate.span) from None
+            raise RuntimeRuleError(f"evaluate: {rule_error_words(err)}", self.ruleset.evaluate.span) from None
         if type(value) is bool or not isinstance(value, (int, float)):
             raise RuntimeRuleError(f"evaluate: gave {value!r}, not a number", self.ruleset.evaluate.span)
         return float(value)

@@ -35,6 +35,7 @@ from .effects import ContinuousEffects, clamp
 from .events import DIRECT_DEPTH as _DIRECT_DEPTH
 from .events import ProceduresAndEvents, Result
 from .playout import RULE_ERRORS, PlayingOut
+from .rule_errors import rule_error_words
 from .zones import ZonesAndCards
 
 
@@ -390,7 +391,7 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             return self.too_deep(err, f)
         span = self.rules.compiler.gen.ns.span_of(err) or f.code.span
         card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
-        return RuntimeRuleError(f"{type(err).__name__}: {err} in {self._code_at(span, f)}{card}", span)
+        return RuntimeRuleError(f"{rule_error_words(err)} in {self._code_at(span, f)}{card}", span)
 
     def _code_at(self, span: Span | None, f: Frame) -> str:
         """The rule code that holds the span: a procedure or a function (one written into its

@@ -14,6 +14,7 @@ from ..errors import RuntimeRuleError
 from ..lang.runtime import Frame
 from ..rules.model import EVALUATED_PLAYER, Ruleset
 from .playout import RULE_ERRORS
+from .rule_errors import rule_error_words
 
 if TYPE_CHECKING:
     from .game import Game
@@ -66,7 +67,7 @@ def number_of(game: Game, seat: int, code, expr, what: str) -> float:
     try:
         value = code(game, Frame(None, {EVALUATED_PLAYER: game.players[seat - 1]}))
     except RULE_ERRORS as err:
-        raise RuntimeRuleError(f"{what}: {type(err).__name__}: {err}", span) from None
+        raise RuntimeRuleError(f"{what}: {rule_error_words(err)}", span) from None
     if type(value) is bool or not isinstance(value, (int, float)):
         raise RuntimeRuleError(f"{what}: gave {value!r}, not a number", span)
     return value

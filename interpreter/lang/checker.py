@@ -18,6 +18,7 @@ from . import ast
 from .analysis import gives_value  # noqa: F401  (what `Context.value_procedures` holds)
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
 from .printer import to_source
+from .param_kinds import CONTRARY, FixedBy
 from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
 
@@ -45,6 +46,8 @@ class Context:
     held: dict[tuple[str, str], tuple[Held, Span | None]] = field(default_factory=dict)
     # the procedures that give a value (`return EXPR` in their body): callable in expressions
     value_procedures: set[str] = field(default_factory=set)
+    # the parameters of procedures and functions whose kind their body fixes (param_kinds.py)
+    parameter_kinds: dict[str, dict[str, FixedBy]] = field(default_factory=dict)
 
 
 # The statements a function's block may hold: it works out a value and changes nothing.
@@ -343,6 +346,22 @@ class Checker:
                 f"'=-' sets {to_source(s.target)} to {to_source(s.value)}; did you mean '-=', which subtracts?",
                 s.op_span, "write '-=' to subtract, or '= -' with a space to set a negative value"))
 
+    def argument_kinds(self, c: ast.Call, what: str, params: tuple[str, ...], scope: set[str]) -> None:
+        """An argument whose kind the code says must suit the parameter it is passed as, where
+        the callee's body fixes that parameter's kind (param_kinds.py)."""
+        fixed = self.ctx.parameter_kinds.get(c.func)
+        if not fixed or self.ctx.kinds is None:
+            return
+        pairs = [*zip(params, c.args), *((a.name, a.value) for a in c.kwargs)]
+        for param, arg in pairs:
+            use = fixed.get(param)
+            if use is None:
+                continue
+            kind = self.ctx.kinds.of(arg, scope)
+            if kind in CONTRARY[use.kind]:
+                self.error(f"{what} {c.func!r} takes {KIND_WORDS[use.kind]} as {param!r}, not {KIND_WORDS[kind]}: "
+                           f"{use.reason(param)}", arg.span)
+
     def prompt_fields(self, text: str | None, scope: set[str], span: Span) -> None:
         """`{name}` and `{name.attr}` in a prompt must name a value in scope."""
         if not text or "{" not in text:
@@ -450,6 +469,7 @@ class Checker:
             missing = [p for p in params if p not in given]
             if missing:
                 self.error(f"procedure {name!r} is missing {', '.join(missing)}", c.span)
+            self.argument_kinds(c, "procedure", params, scope)
             return
         if c.kwargs:
             self.error(f"{name!r} takes no named arguments", c.span)
@@ -457,6 +477,7 @@ class Checker:
             params = ctx.functions[name]
             if len(c.args) != len(params):
                 self.error(f"function {name!r} takes {len(params)} argument(s), got {len(c.args)}", c.span)
+            self.argument_kinds(c, "function", params, scope)
         elif name in ctx.zones:
             self.zone_call(c, scope, need_one=False)
         elif name in BUILTIN_FUNCTIONS:

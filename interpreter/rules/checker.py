@@ -19,6 +19,7 @@ from ..lang import ast
 from ..lang.analysis import bound_names, gives_value
 from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
 from ..lang.kinds import BUILTIN_GLOBAL_KINDS, Held, Kinds
+from ..lang.param_kinds import parameter_kinds
 from ..lang.templates import expand as expand_template
 from ..lang.templates import fold_errors
 from .context import contextless_problems
@@ -189,7 +190,18 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
         card_names=set(defs.cards),
         card_types=set(ruleset.card_types),
         value_procedures={n for n, p in defs.procedures.items() if gives_value(p)},
+        parameter_kinds=_parameter_kinds(ruleset, defs),
     )
+
+
+def _parameter_kinds(ruleset: Ruleset, defs: Definitions) -> dict:
+    """The parameters of procedures and functions whose kind their body fixes (a call that
+    passes a value of another kind is refused at load; lang/param_kinds.py)."""
+    bodies = {n: (p.params, p.body) for n, p in defs.procedures.items()}
+    bodies.update({n: (f.params, f.body) for n, f in defs.functions.items()})
+    int_slots = [slot for slot, held in held_slots(ruleset).items() if held.declared == {"int"}]
+    zones = {z.name: (z.per_player, z.rows) for z in ruleset.zones.values()}
+    return parameter_kinds(bodies, value_kinds(ruleset, defs), zones, int_slots)
 
 
 def label_fields(template: str | None) -> list[str]:

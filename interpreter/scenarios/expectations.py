@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.playout import RULE_ERRORS
+from ..engine.rule_errors import rule_error_words
 from ..errors import CardrulesError
 from ..lang.runtime import Frame
 from ..lang.values import CardRef, PlayerRef
@@ -408,6 +409,6 @@ def compile_expression(rules, text: str, file: str, line: int, column: int, labe
         except CardrulesError as err:
             raise ReadProblem(f"the expression {text!r} failed: {err.message}") from None
         except RULE_ERRORS as err:  # (a Python error in rule code, as the engine reports them)
-            raise ReadProblem(f"the expression {text!r} failed: {type(err).__name__}: {err}") from None
+            raise ReadProblem(f"the expression {text!r} failed: {rule_error_words(err)}") from None
 
     return evaluate

@@ -14,6 +14,7 @@ from toyrules import TOY_DIR, toy_with
 from interpreter import load
 from interpreter.errors import CardrulesError, CardSyntaxError, DeckError, ErrorList, RuntimeRuleError
 from interpreter.lang.parser import parse, parse_block
+from interpreter.paths import shown_path
 from interpreter.scenarios import check_scenario, run_scenario
 
 REPO = Path(__file__).resolve().parents[2]
@@ -166,7 +167,8 @@ def test_a_runtime_error_without_a_span_is_placed_at_the_statement_running(tmp_p
     deck = {"cards": {"Plain": 3}, "sites": {"Red Keepsake": 1, "Blue Outpost": 1, "Green Outpost": 1}}
     with pytest.raises(RuntimeRuleError) as info:
         rules.new_game(seed=1, decks=[deck, deck])
-    assert first_line(info.value) == (f"{tmp_path / 'extra.rules'}:2:3: runtime error: zone 'hand' belongs to a "
+    # (its file shown relative to the current folder, as `validate` shows it)
+    assert first_line(info.value) == (f"{shown_path(str(tmp_path / 'extra.rules'))}:2:3: runtime error: zone 'hand' belongs to a "
                                       "player: got None (in procedure bad)")
 
 

@@ -160,7 +160,7 @@ def where_problem(error: CardrulesError, files: Sequence[Path]) -> str | None:
         if any(str(f) in text or f.name in text for f in files):
             return None
         return f"no place, and it names none of {[f.name for f in files]}"
-    if not text.startswith(f"{span.file}:{span.line}:{span.column}: "):
+    if not text.startswith(f"{error.where()}: ") or not error.where().endswith(f":{span.line}:{span.column}"):
         return f"its text does not start with {span}"
     path = Path(span.file)
     if not path.is_file():
