@@ -11,7 +11,7 @@ import pytest
 from toyrules import empty_game, toy_with
 
 from interpreter import load
-from interpreter.errors import CardrulesError
+from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError
 from interpreter.rules.decks import Deck
 
 GLOBALS = """\
@@ -45,8 +45,8 @@ procedure tokens_setup() {
 """
 
 
-def _rules(tmp_path: Path, globals_yaml: str = GLOBALS):
-    path = toy_with(tmp_path, RULES)
+def _rules(tmp_path: Path, globals_yaml: str = GLOBALS, rules: str = RULES):
+    path = toy_with(tmp_path, rules)
     text = path.read_text(encoding="utf-8")
     text = text.replace("  counter: {type: int, default: 0}\n", globals_yaml)
     path.write_text(text.replace("setup: run_setup()", "setup: tokens_setup()"), encoding="utf-8")
@@ -99,3 +99,36 @@ def test_a_default_outside_the_limits_is_a_located_error(tmp_path):
     with pytest.raises(CardrulesError) as caught:
         _rules(tmp_path, GLOBALS.replace("default: 8, min: 0", "default: 12, min: 0"))
     assert "toy.yaml:12:32: rules error: attribute 'tokens': its default 12 is above its max 8" in str(caught.value)
+
+
+# ---------------------------------------------------------------- modifiers, which globals do not take
+MODIFIERS = """\
+procedure boost() { modify game.tokens by 5 until tick }
+card "Booster" : unit {
+  static modify game.tokens by 3
+}
+"""
+
+
+def test_a_modifier_on_a_global_is_a_located_error(tmp_path):
+    with pytest.raises(ErrorList) as caught:
+        _rules(tmp_path, rules=RULES + MODIFIERS)
+    extra = tmp_path / "extra.rules"
+    message = ("validation error: 'modify' works on an attribute of a card or a player, not on a global: game.tokens "
+               "always reads its stored value")
+    line = RULES.count("\n") + 1
+    assert [str(e).splitlines()[0] for e in caught.value.errors] == [f"{extra}:{line}:28: {message}",
+                                                                       f"{extra}:{line + 2}:17: {message}"]
+    assert caught.value.errors[0].hint == "set it instead: game.tokens += ..., and back when the effect should end"
+
+
+def test_a_modifier_on_the_game_reached_through_a_parameter_stops_the_game(tmp_path):
+    # (a global of the name of a player attribute: `x.score` passes the load's checks)
+    up = "procedure lift(x) { modify x.score by 5 until tick }\nprocedure probe() { lift(game) }\n"
+    rules = _rules(tmp_path, GLOBALS + "  score: {type: int, default: 1}\n", RULES + up)
+    game = empty_game(rules)
+    with pytest.raises(RuntimeRuleError) as caught:
+        game.perform("probe", controller=1)
+    assert caught.value.message == ("'modify' works on an attribute of a card or a player, not on a global: "
+                                    "game.score always reads its stored value (in procedure lift)")
+    assert (caught.value.span.line, caught.value.span.column) == (RULES.count("\n") + 1, 21)

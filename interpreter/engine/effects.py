@@ -105,6 +105,9 @@ class ContinuousEffects:
                            + (did_you_mean(value, allowed) if isinstance(value, str) else ""))
 
     def add_temporary_modifier(self, obj, attr: str, mode: str, amount, until: str, f) -> None:
+        if obj is self.GAME:  # (`game.x` is refused at load; this is the game reached some other way)
+            self.runtime_error(f"'modify' works on an attribute of a card or a player, not on a global: "
+                               f"game.{attr} always reads its stored value")
         if mode == "to" and attr in self.rules.enumerated_attributes:
             amount = self.allowed_value(obj, attr, amount)
         self.clock += 1

@@ -161,7 +161,16 @@ class Checker:
         if not isinstance(target, ast.Attribute):
             self.error("'modify' needs an attribute to change, like self.attack", target.span)
             return
+        self.modified_global(target, scope)
         self.expr(target, scope, choose_ok)
+
+    def modified_global(self, target: ast.Attribute, scope: set[str]) -> None:
+        """`modify game.NAME ...`: modifiers change what reading a card's or a player's attribute
+        gives; a global is read as it is stored, so a modifier on one would do nothing."""
+        if isinstance(target.obj, ast.Name) and target.obj.id == "game" and "game" not in scope:
+            self.error(f"'modify' works on an attribute of a card or a player, not on a global: "
+                       f"game.{target.name} always reads its stored value", target.span,
+                       f"set it instead: game.{target.name} += ..., and back when the effect should end")
 
     # --------------------------------------------------------------- statements
     def block(self, body, scope: set[str], loop: int, effects: bool) -> None:
