@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from toyrules import empty_game, toy_with
+from toyrules import empty_game, in_hand, toy_with
 
 from interpreter import load
 from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError
@@ -132,3 +132,31 @@ def test_a_modifier_on_the_game_reached_through_a_parameter_stops_the_game(tmp_p
     assert caught.value.message == ("'modify' works on an attribute of a card or a player, not on a global: "
                                     "game.score always reads its stored value (in procedure lift)")
     assert (caught.value.span.line, caught.value.span.column) == (RULES.count("\n") + 1, 21)
+
+
+# ---------------------------------------------------------------- none, which no limit holds
+NONE_WRITES = """\
+procedure set_none(p, c) {
+  game.tokens = none
+  p.score = none
+  c.power = none
+}
+procedure set_none_later(p, c) {
+  let v = none
+  game.tokens = v
+  p.score = v
+  c.power = v
+  players[2].score = v
+}
+"""
+
+
+@pytest.mark.parametrize("procedure", ["set_none", "set_none_later"])
+def test_none_written_where_limits_are_declared_is_stored_as_none(tmp_path, procedure):
+    rules = _rules(tmp_path, rules=RULES + NONE_WRITES)  # score has min -5, max 10; power min 0
+    game = empty_game(rules)
+    card = in_hand(game)
+    game.perform(procedure, controller=1, p=game.players[0], c=card)
+    assert game.globals["tokens"] is None
+    assert game.player_attrs[0]["score"] is None and game.read(card, "power") is None
+    assert game.player_attrs[1]["score"] is (None if procedure == "set_none_later" else 0)

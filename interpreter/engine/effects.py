@@ -231,7 +231,9 @@ class ContinuousEffects:
 
 
 def clamp(value, lo_hi):
-    """A value held within (min, max), either of which may be None."""
+    """A value held within (min, max), either of which may be None; none stays none."""
+    if value is None:
+        return None
     lo, hi = lo_hi
     if lo is not None and value < lo:
         return lo

@@ -558,7 +558,7 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
                 self.version += 1
         elif obj is GAME:
             lo_hi = self.rules.global_clamps.get(name)
-            if lo_hi is not None and value is not None:
+            if lo_hi is not None:
                 value = clamp(value, lo_hi)
             self.globals[name] = value
             if name in self.rules.static_reads:

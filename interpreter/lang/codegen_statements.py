@@ -101,19 +101,19 @@ class StatementCode:
             o = self.temp()
             new = value if s.op == "=" else f"g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value}"
             return [f"{o} = {obj}", f"g.write({o}, {attr}, g.allowed_value({o}, {attr}, {new}))"]
+        # (a value written by `=` that may be none is stored as it is, not held within limits)
+        maybe_none = s.op == "=" and (self.names.kinds is None or self.names.kinds.of(s.value, scope.names.keys()) != "int")
         if isinstance(target.obj, ast.Name) and target.obj.id == "game" and "game" not in scope.names:
-            return self._global_write(target.name, s.op, value)
+            return self._global_write(target.name, s.op, value, maybe_none)
         limits = self.names.limited_attributes.get(target.name)
         if target.name in self.names.plain_attributes or limits is not None:
-            return self._plain_write(target, obj, attr, s.op, value, scope, limits)
+            return self._plain_write(target, obj, attr, s.op, value, scope, limits, maybe_none)
         if target.name in self.names.player_attributes and self.is_player(target.obj, scope):
             # a player's: set in place within the players' limits, as `g.write` does; static
             # abilities that read it look again
             store = f"{_player_attrs(obj)}[{attr}]"
             new = value if s.op == "=" else f"{store} {'+' if s.op == '+=' else '-'} {value}"
-            lo, hi = self.names.player_limits.get(target.name) or (None, None)
-            new = f"max({lo!r}, {new})" if lo is not None else new
-            new = f"min({hi!r}, {new})" if hi is not None else new
+            new = self._within(new, self.names.player_limits.get(target.name), maybe_none)
             return [f"{store} = {new}", *(["g.version += 1"] if target.name in self.names.static_reads else [])]
         if s.op == "=":
             if target.name in ("part", "controller"):
@@ -122,24 +122,26 @@ class StatementCode:
         o = self.temp()
         return [f"{o} = {obj}", f"g.write({o}, {attr}, g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value})"]
 
-    def _global_write(self, name: str, op: str, value: str) -> list[str]:
+    def _global_write(self, name: str, op: str, value: str, maybe_none: bool) -> list[str]:
         """Set a global in place, held within its declared `min`/`max` as `g.write` does (none
         is stored as it is); static abilities that read it look again."""
         store = f"g.globals[{literal(name)}]"
         new = value if op == "=" else f"{store} {'+' if op == '+=' else '-'} {value}"
-        lines = []
-        limits = self.names.global_limits.get(name)
-        if limits is not None:
-            lo, hi = limits
-            v = self.temp("_v")
-            held = v if lo is None else f"max({lo!r}, {v})"
-            held = held if hi is None else f"min({hi!r}, {held})"
-            lines.append(f"{v} = {new}")
-            new = f"{v} if {v} is None else {held}"
-        lines.append(f"{store} = {new}")
-        if name in self.names.static_reads:
-            lines.append("g.version += 1")
-        return lines
+        new = self._within(new, self.names.global_limits.get(name), maybe_none)
+        return [f"{store} = {new}", *(["g.version += 1"] if name in self.names.static_reads else [])]
+
+    def _within(self, v: str, limits: tuple | None, maybe_none: bool) -> str:
+        """The source of a value held within limits (min, max), either of which may be None; a
+        value that may be none (`maybe_none`) is left none, as `effects.clamp` leaves it."""
+        lo, hi = limits or (None, None)
+        if lo is None and hi is None or v == "None":
+            return v
+        if re.fullmatch(r"-?[0-9]+", v) and (lo is None or lo <= int(v)) and (hi is None or int(v) <= hi):
+            return v  # a number already within them
+        held = self.temp("_v") if maybe_none else v
+        inner = held if lo is None else f"max({lo!r}, {held})"
+        inner = inner if hi is None else f"min({hi!r}, {inner})"
+        return f"({held} if ({held} := {v}) is None else {inner})" if maybe_none else inner
 
     def _placing_write(self, name: str, obj: str, value: str) -> list[str]:
         """Set a card's part or controller in place, as `g.write` does (which handles every
@@ -154,21 +156,14 @@ class StatementCode:
                 "else:", f"    g.write({o}, {literal(name)}, {value})"]
 
     def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str,
-                     scope: Scope, limits: tuple | None = None) -> list[str]:
+                     scope: Scope, limits: tuple | None = None, maybe_none: bool = False) -> list[str]:
         """Set an attribute that no continuous effect reads, in place, held within its limits
         if it has the same ones wherever it is declared (`g.write` does the same, and handles
         every other case)."""
         sign = "+" if op == "+=" else "-"
 
         def held(v: str) -> str:  # the value within the limits
-            lo, hi = limits or (None, None)
-            if re.fullmatch(r"-?[0-9]+", v) and (lo is None or lo <= int(v)) and (hi is None or int(v) <= hi):
-                return v  # a number already within them
-            if lo is not None:
-                v = f"max({lo!r}, {v})"
-            if hi is not None:
-                v = f"min({hi!r}, {v})"
-            return v
+            return self._within(v, limits, maybe_none and op == "=")
 
         if target.name in self.names.player_attributes and self.is_player(target.obj, scope):
             store = f"{_player_attrs(obj)}[{attr}]"
