@@ -17,8 +17,8 @@ from ..errors import NO_SPAN, RuleWarning, Span, ValidationError, did_you_mean
 from . import ast
 from .analysis import gives_value  # noqa: F401  (what `Context.value_procedures` holds)
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
-from .printer import to_source
 from .param_kinds import CONTRARY, FixedBy
+from .printer import to_source
 from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
 
