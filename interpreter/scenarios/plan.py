@@ -130,6 +130,9 @@ class _Planner:
     def event(self, item: Any, at: tuple, prefix: str, extra: tuple[str, ...] = ()) -> None:
         """An event a check or a label names: an event of the rules, with arguments it has."""
         name = item if isinstance(item, str) else item.get("event")
+        if not isinstance(name, str):  # the schema refuses it; a list or mapping is unhashable below
+            raise self.error(f"{prefix}an event is named by text, not {type(name).__name__} {name!r}",
+                             at if isinstance(item, str) else (*at, "event"))
         if name not in self.events:
             raise self.error(f"{prefix}no event {name!r} is emitted by {self.rules.name}"
                              f"{did_you_mean(str(name), self.events)}", at if isinstance(item, str) else (*at, "event"))
