@@ -43,3 +43,62 @@ def test_an_event_named_by_a_list_is_an_error_at_it_even_without_the_schema(tmp_
         make_plan(Scenario(data, marks, file), load("bases"))
     assert str(caught.value).startswith(f"{file}:6:8: rules error: then events: an event is named by text, "
                                         "not list ['attacks']")
+
+
+# ---------------------------------------------------------------- 9. a path the system refuses
+LONG = "a" * 300  # a name longer than the 255 bytes a file name may have
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", LONG + ".yaml", "-n", "1"], ["replay", LONG + ".jsonl"], ["validate", LONG + ".yaml"],
+    ["validate", "--ruleset", LONG + ".yaml", "x.cards"], ["play", LONG + ".yaml"], ["fmt", LONG + ".cards"],
+    ["cards", LONG + ".yaml"], ["explain", LONG + ".yaml", "X"], ["test", LONG + ".yaml"],
+    ["compare", LONG + ".yaml", "-n", "1"], ["compare", "initiative", LONG + ".yaml", "-n", "1"],
+    ["serve", "--replay", LONG + ".jsonl", "--no-browser"], ["validate", "x/" * 3000 + "y.yaml"],
+])
+def test_a_path_too_long_to_read_is_one_error_naming_it(capsys, argv):
+    assert main(argv) == 1
+    out = capsys.readouterr()
+    name = next(a for a in argv if len(a) > 255)
+    shown = f"{name[:60]}...{name[-40:]} ({len(name):,} characters)"
+    flag = "--replay " if "--replay" in argv else "--ruleset " if "--ruleset" in argv else ""
+    assert out.err == f"file error: {flag}{shown}: cannot be read: File name too long\n"
+    assert out.out == ""
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["play", "initiative", "--seed", "1", "-q", "--log", LONG + ".jsonl"], "--log"),
+    (["simulate", "initiative", "-n", "1", "--records", LONG + ".jsonl"], "--records"),
+    (["simulate", "initiative", "-n", "1", "--report", LONG], "--report"),
+    (["simulate", "initiative", "-n", "1", "--log-dir", LONG], "--log-dir"),
+    (["compare", "initiative", "-n", "1", "--variant-option", "round_limit=5", "--report", LONG], "--report"),
+    (["schema", "--write", LONG], "--write"),
+])
+def test_a_path_too_long_to_write_is_a_usage_error_before_anything_runs(capsys, argv, flag):
+    assert main(argv) == 2
+    out = capsys.readouterr()
+    name = argv[-1]
+    command = argv[0]
+    assert out.err == (f"cardrules {command}: error: {flag} {name[:60]}...{name[-40:]} ({len(name):,} characters): "
+                       "cannot be written: File name too long\n")
+    assert out.out == ""
+
+
+def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsys):
+    missing = tmp_path / "no" / "game.jsonl"
+    assert main(["play", "initiative", "--seed", "1", "--log", str(missing)]) == 2
+    out = capsys.readouterr()
+    assert out.err == f"cardrules play: error: --log {missing} cannot be written: {missing.parent} is not a writable folder\n"
+    assert out.out == ""  # no game was played
+
+
+def test_a_file_the_system_refuses_later_is_an_error_naming_it_not_a_traceback(monkeypatch, capsys):
+    import interpreter.cli.replay as replay
+
+    def refuse(path, **_kwargs):
+        raise OSError(36, "File name too long", "b" * 5000)
+
+    monkeypatch.setattr(replay, "replay_log", refuse)
+    assert main(["replay", "x.jsonl"]) == 1
+    assert capsys.readouterr().err == (f"cardrules replay: error: {'b' * 60}...{'b' * 40} (5,000 characters): "
+                                       "File name too long\n")

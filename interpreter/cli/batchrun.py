@@ -109,9 +109,11 @@ def writable_folder(path: str, what: str, allowed: tuple[str, ...] = (), allowed
     return folder
 
 
-def writable_file(path: str, what: str, suffixes: tuple[str, ...]) -> Path:
+def writable_file(path: str, what: str, suffixes: tuple[str, ...] = ()) -> Path:
+    """A file the command may write (any name, or one ending in one of `suffixes`) in a writable
+    folder that exists."""
     file = Path(path)
-    if not file.name.endswith(suffixes):
+    if suffixes and not file.name.endswith(suffixes):
         raise UsageError(f"{what} {path}: name it {' or '.join('*' + s for s in suffixes)}")
     parent = file.resolve().parent
     if file.is_dir():

@@ -15,6 +15,13 @@ class UsageError(Exception):
     """The command line itself is wrong (exit code 2)."""
 
 
+class PathArgumentError(CardrulesError):
+    """A file or folder named on the command line that the system cannot read (exit 1, as any
+    input that cannot be read)."""
+
+    phase = "file"
+
+
 class LogFileError(CardrulesError):
     """A log file (JSON Lines) that cannot be read as a cardrules log."""
 
@@ -65,6 +72,32 @@ def batch_agents(text: str | None, count: int, command: str,
     return names
 
 
+SHOWN_PATH_LENGTH = 120  # characters of a path an error prints whole; a longer one is cut in the middle
+
+
+def short(text: str | os.PathLike[str]) -> str:
+    """A path (or any name) as an error prints it: whole, or, when it is huge, its start and end
+    around '...' with its length."""
+    text = os.fsdecode(text)
+    if len(text) <= SHOWN_PATH_LENGTH:
+        return text
+    return f"{text[:60]}...{text[-40:]} ({len(text):,} characters)"
+
+
+def path_trouble(path: str | os.PathLike[str]) -> str | None:
+    """Why the system refuses to look at this path (a name too long, a loop of links, no
+    permission to search a folder), or None when it can say whether the path exists."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as err:
+        return err.strerror or str(err)
+    except ValueError as err:  # an embedded NUL
+        return str(err)
+    return None
+
+
 def shown(path: str | os.PathLike[str]) -> str:
     """A path as short as it can be shown: relative to the current folder or to the shipped data."""
     from .. import paths
@@ -73,14 +106,16 @@ def shown(path: str | os.PathLike[str]) -> str:
     try:
         resolved = p.resolve()
     except OSError:
-        return str(path)
+        return short(path)
+    if path_trouble(p) is not None:
+        return short(path)
     found = []
     for base in (Path.cwd(), paths.data_root()):  # (a venv inside the current folder holds the data)
         try:
             found.append(str(resolved.relative_to(base.resolve())))
         except ValueError:
             continue
-    return min(found, key=len) if found else str(path)
+    return min(found, key=len) if found else short(path)
 
 
 def indent(text: str, prefix: str = "    ") -> str:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from .. import __version__
 from ..agents.registry import AgentSpecError, agent_names
 from ..errors import CardrulesError
-from .common import UsageError, parse_option_pairs
+from .common import PathArgumentError, UsageError, parse_option_pairs, path_trouble, short
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -183,15 +183,48 @@ def _load(args: argparse.Namespace):
     return load(args.game, options=parse_option_pairs(getattr(args, "option", None)))
 
 
+# The arguments that name files or folders, by command: read (a path the system refuses is an error
+# about the input, exit 1) and written (a usage error, exit 2, before anything runs).
+READ_PATHS = {"validate": ("paths", "ruleset"), "play": ("game",), "simulate": ("game",), "cards": ("game",),
+              "explain": ("game",), "compare": ("base", "variant"), "test": ("paths",), "replay": ("log",),
+              "serve": ("game", "replay"), "fmt": ("paths",)}
+WRITTEN_PATHS = {"play": ("log",), "simulate": ("report", "log_dir", "records"), "compare": ("report",),
+                 "schema": ("write",)}
+
+
+POSITIONAL_PATHS = {"paths", "game", "base", "variant", "log"}  # (`play --log` is written, not read)
+
+
+def check_path_arguments(args: argparse.Namespace) -> None:
+    """Refuse a path the system cannot look at (a name longer than it allows, a loop of links) in
+    one place for every command, naming it (cut short when huge) instead of a traceback later."""
+    for dest in READ_PATHS.get(args.command, ()):
+        values = getattr(args, dest, None)
+        for value in values if isinstance(values, list) else [values]:
+            trouble = value is not None and path_trouble(value)
+            if trouble:
+                flag = "" if dest in POSITIONAL_PATHS else "--" + dest + " "
+                raise PathArgumentError(f"{flag}{short(value)}: cannot be read: {trouble}")
+    for dest in WRITTEN_PATHS.get(args.command, ()):
+        value = getattr(args, dest, None)
+        trouble = value is not None and path_trouble(value)
+        if trouble:
+            raise UsageError(f"--{dest.replace('_', '-')} {short(value)}: cannot be written: {trouble}")
+
+
 def run(args: argparse.Namespace) -> int:
     command = args.command
+    check_path_arguments(args)
     if command == "validate":
         from .validate import run_validate
 
         return run_validate(args.paths, args.ruleset, args.option)
     if command == "play":
+        from .batchrun import writable_file
         from .play import run_play
 
+        if args.log is not None:  # checked before the game, not after it
+            writable_file(args.log, "--log")
         return run_play(_load(args), args.seed, args.players, args.log, args.quiet)
     if command == "simulate":
         from .common import batch_agents
@@ -270,6 +303,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError:
             pass
         return EXIT_OK
+    except OSError as err:  # a file the system refused on the way (the paths given were checked first)
+        sys.stdout.flush()
+        where = f"{short(err.filename)}: " if err.filename is not None else ""
+        sys.stderr.write(f"cardrules {args.command}: error: {where}{err.strerror or err}\n")
+        return EXIT_INPUT
 
 
 if __name__ == "__main__":
