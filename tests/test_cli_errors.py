@@ -3,6 +3,8 @@ usage error with the documented exit code, never a traceback, a hang or a false 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from interpreter.cli.main import main
@@ -102,3 +104,49 @@ def test_a_file_the_system_refuses_later_is_an_error_naming_it_not_a_traceback(m
     assert main(["replay", "x.jsonl"]) == 1
     assert capsys.readouterr().err == (f"cardrules replay: error: {'b' * 60}...{'b' * 40} (5,000 characters): "
                                        "File name too long\n")
+
+
+# ---------------------------------------------------------------- 10. a log line nested too deep
+def a_log(tmp_path: Path, name: str = "game.jsonl") -> Path:
+    log = tmp_path / name
+    assert main(["play", "initiative", "--seed", "1", "--quiet", "--log", str(log)]) == 0
+    return log
+
+
+def with_line(log: Path, index: int, line: str) -> Path:
+    lines = log.read_text(encoding="utf-8").splitlines()
+    lines[index] = line
+    bad = log.with_name("bad.jsonl")
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return bad
+
+
+DEEP = '{"type": "event", "name": "x", "args": {"a": ' + "[" * 100000 + "]" * 100000 + "}}"
+
+
+@pytest.mark.parametrize("argv", [["replay"], ["serve", "--no-browser", "--replay"]])
+def test_a_log_line_nested_100000_deep_is_an_error_at_its_line(tmp_path, capsys, argv):
+    if argv[0] == "serve":
+        pytest.importorskip("starlette")
+    bad = with_line(a_log(tmp_path), 3, DEEP)
+    capsys.readouterr()
+    assert main([*argv, str(bad)]) == 1
+    # the 101st level opens at column 45 (the object, its args) + 99 arrays
+    assert capsys.readouterr().err == f"{bad}:4:144: log error: not a log line: its JSON nests more than 100 levels deep\n"
+
+
+def test_a_log_line_with_a_huge_number_is_an_error_at_its_line(tmp_path, capsys):
+    bad = with_line(a_log(tmp_path), 3, '{"type": "event", "name": "x", "args": {"a": ' + "9" * 5000 + "}}")
+    capsys.readouterr()
+    assert main(["replay", str(bad)]) == 1
+    assert capsys.readouterr().err == (f"{bad}:4:1: log error: not a JSON line: Exceeds the limit (4300 digits) for "
+                                       "integer string conversion: value has 5000 digits\n")
+
+
+def test_nesting_is_counted_outside_strings_only():
+    from interpreter.cli.replay import nesting_column
+
+    assert nesting_column("[" * 100 + "]" * 100) is None
+    assert nesting_column("[" * 101 + "]" * 101) == 101
+    assert nesting_column('{"a": "' + "[{" * 500 + '\\"["}') is None
+    assert nesting_column('["\\\\", ' + "[" * 100) == 107

@@ -22,6 +22,33 @@ from ..engine.serialize import log_entry
 from ..errors import CardrulesError, Span
 from .common import LogFileError
 
+MAX_LOG_DEPTH = 100  # nesting of a log line's JSON; cardrules writes a handful of levels
+
+
+def nesting_column(line: str, limit: int = MAX_LOG_DEPTH) -> int | None:
+    """The 1-based column where the JSON of `line` opens its (limit+1)th nested array or object,
+    or None when it nests no deeper than `limit` (read before `json.loads`, which would recurse)."""
+    if line.count("[") + line.count("{") <= limit:
+        return None
+    depth, in_string, escaped = 0, False, False
+    for column, char in enumerate(line, start=1):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return column
+        elif char in "]}":
+            depth -= 1
+    return None
+
 
 def read_log(path: str) -> tuple[dict, list[tuple[int, dict]]]:
     """(header, [(line number, entry)]) of a log file; raises LogFileError located in it."""
@@ -37,10 +64,16 @@ def read_log(path: str) -> tuple[dict, list[tuple[int, dict]]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        deep = nesting_column(line)
+        if deep is not None:
+            raise LogFileError(f"not a log line: its JSON nests more than {MAX_LOG_DEPTH} levels deep",
+                               Span(path, number, deep)) from None
         try:
             data = json.loads(line)
         except json.JSONDecodeError as err:
             raise LogFileError(f"not a JSON line: {err.msg}", Span(path, number, err.colno)) from None
+        except (ValueError, RecursionError) as err:  # e.g. a number of more than 4,300 digits
+            raise LogFileError(f"not a JSON line: {str(err).split(';')[0]}", Span(path, number, 1)) from None
         if not isinstance(data, dict):
             raise LogFileError("a log line must be a JSON object", Span(path, number, 1))
         if header is None:
