@@ -1,6 +1,7 @@
 """Game logs as JSON Lines (DESIGN.md "Logs and replays"): a header with everything the game was
 started with (ruleset, options, seed, players, every deck part), then one line per event and per
-decision. Written by `play --log` and `simulate --log-dir`; read back by `replay`."""
+decision; the `end` line of the result, or, for a game that did not end, a `stopped` line. Written
+by `play --log` and `simulate --log-dir`; read back by `replay`."""
 
 from __future__ import annotations
 
@@ -33,14 +34,21 @@ def header(game, players: list[str]) -> dict:
     }
 
 
-def log_lines(game, players: list[str]) -> list[str]:
-    """The whole log of a game (played with logging on), one JSON text per line."""
+STOPPED_BEFORE_THE_END = "the game was not over when its log was written"
+
+
+def log_lines(game, players: list[str], stopped: str | None = None) -> list[str]:
+    """The whole log of a game (played with logging on), one JSON text per line. A game that is
+    not over ends with a `{"type": "stopped", "reason": ...}` line (`stopped`, or a generic
+    reason), so that `replay` can tell the log of a game stopped early from a log cut short."""
     lines = [json.dumps(header(game, players), ensure_ascii=False)]
     lines.extend(json.dumps(log_entry(game, entry), ensure_ascii=False) for entry in game.log_entries)
+    if not game.is_over:
+        lines.append(json.dumps({"type": "stopped", "reason": stopped or STOPPED_BEFORE_THE_END}, ensure_ascii=False))
     return lines
 
 
-def write_log(path: str | Path, game, players: list[str]) -> None:
+def write_log(path: str | Path, game, players: list[str], stopped: str | None = None) -> None:
     with open(path, "w", encoding="utf-8") as f:
-        for line in log_lines(game, players):
+        for line in log_lines(game, players, stopped):
             f.write(line + "\n")

@@ -3,6 +3,9 @@ usage error with the documented exit code, never a traceback, a hang or a false 
 
 from __future__ import annotations
 
+import io
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +153,75 @@ def test_nesting_is_counted_outside_strings_only():
     assert nesting_column("[" * 101 + "]" * 101) == 101
     assert nesting_column('{"a": "' + "[{" * 500 + '\\"["}') is None
     assert nesting_column('["\\\\", ' + "[" * 100) == 107
+
+
+# ---------------------------------------------------------------- 12. a log cut short
+def lines_of(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8").splitlines()
+
+
+def cut(log: Path, keep: int) -> Path:
+    short = log.with_name("short.jsonl")
+    short.write_text("\n".join(lines_of(log)[:keep]) + "\n", encoding="utf-8")
+    return short
+
+
+def last_decision(lines: list[str]) -> tuple[int, dict]:
+    return next((i + 1, json.loads(line)) for i, line in reversed(list(enumerate(lines)))
+                if json.loads(line)["type"] == "decision")
+
+
+def test_a_log_without_its_end_line_is_cut_short(tmp_path, capsys):
+    log = a_log(tmp_path)
+    lines = lines_of(log)
+    assert '"type": "end"' in lines[-1]
+    short = cut(log, len(lines) - 1)
+    capsys.readouterr()
+    assert main(["replay", str(short)]) == 1
+    number, decision = last_decision(lines)
+    last = len(lines) - 1
+    assert capsys.readouterr().out == (
+        f"{short}:{last}: the log is cut short: it ends at line {last}, before the game's end\n"
+        f"  the game goes on with: {lines[-1]}\n"
+        f"  the log's last decision: line {number}, P{decision['player']} chose {decision['label']}\n")
+
+
+def test_a_log_cut_before_a_decision_is_cut_short_naming_the_decision(tmp_path, capsys):
+    log = a_log(tmp_path)
+    lines = lines_of(log)
+    number, _ = last_decision(lines)
+    short = cut(log, number - 1)  # the game waits for the decision of line `number`
+    capsys.readouterr()
+    assert main(["replay", str(short)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{short}:{number - 1}: the log is cut short: it ends at line {number - 1}, before the game's end"
+    assert out[1] == "  the game waits for: P2's decision 'card name'"
+    previous, decision = last_decision(lines[:number - 1])
+    assert out[2] == f"  the log's last decision: line {previous}, P{decision['player']} chose {decision['label']}"
+
+
+def test_a_log_cut_at_a_decision_is_cut_short(tmp_path, capsys):
+    log = a_log(tmp_path)
+    number, decision = last_decision(lines_of(log))
+    short = cut(log, number)  # the decision is there; what it caused is not
+    capsys.readouterr()
+    assert main(["replay", str(short)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{short}:{number}: the log is cut short: it ends at line {number}, before the game's end"
+    assert out[1].startswith("  the game goes on with: {")
+    assert out[2] == f"  the log's last decision: line {number}, P{decision['player']} chose {decision['label']}"
+
+
+def test_the_log_of_an_abandoned_game_says_so_and_replays(tmp_path, capsys, monkeypatch):
+    log = tmp_path / "abandoned.jsonl"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))  # one answer, then the input ends
+    assert main(["play", "initiative", "--seed", "1", "--players", "human,random", "--log", str(log)]) == 0
+    lines = lines_of(log)
+    assert lines[-1] == '{"type": "stopped", "reason": "abandoned by a player"}'
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out == (f"replay identical: {len(lines) - 1} lines "
+                                       "(the game stopped before its end: abandoned by a player)\n")
+    log.write_text("\n".join(lines + [lines[-1]]) + "\n", encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+    assert capsys.readouterr().err.startswith(f"{log}:{len(lines) + 1}:1: log error: nothing may follow a 'stopped' line")

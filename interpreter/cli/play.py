@@ -199,7 +199,7 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
     finally:
         printer.release()
         if log_path:
-            write_log(log_path, game, names)
+            write_log(log_path, game, names, "abandoned by a player" if abandoned else None)
     if abandoned:
         out.write(f"game abandoned in turn {game.globals.get('turn', 0)}\n")
     else:

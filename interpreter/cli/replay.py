@@ -85,6 +85,9 @@ def read_log(path: str) -> tuple[dict, list[tuple[int, dict]]]:
                     raise LogFileError(f"the header has no {key!r}", Span(path, number, 1))
             header = data
             continue
+        if entries and entries[-1][1].get("type") == "stopped":
+            raise LogFileError("nothing may follow a 'stopped' line: it ends the log of a game that did not end",
+                               Span(path, number, 1))
         entries.append((number, data))
     if header is None:
         raise LogFileError(f"{path} is empty: no header line")
@@ -169,6 +172,7 @@ def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
         out.write(f"  got:      {_show(got)}\n")
         return 1
 
+    stopped = entries.pop() if entries and entries[-1][1].get("type") == "stopped" else None
     refresh()
     k = 0
     for number, expected in entries:
@@ -191,11 +195,32 @@ def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
         if got != expected:
             return diverge(number, expected, got)
         k += 1
-    if k < len(produced):
-        last = entries[-1][0] if entries else 1
-        return diverge(last + 1, "the end of the log", produced[k])
+    if stopped is not None and (k < len(produced) or game.is_over):
+        return diverge(stopped[0], stopped[1], produced[k] if k < len(produced) else "nothing: the game is over")
+    if stopped is None and (k < len(produced) or not game.is_over):
+        return cut_short(path, entries, game, produced[k] if k < len(produced) else None, out)
     if shown is not None:
         shown.end()
-    note = "" if game.is_over else " (the log ends before the game does)"
-    out.write(f"replay identical: {len(entries)} lines{note}\n")
+    note = f" (the game stopped before its end: {_show(stopped[1].get('reason'))})" if stopped is not None else ""
+    out.write(f"replay identical: {len(entries) + (stopped is not None)} lines{note}\n")
     return 0
+
+
+def cut_short(path: str, entries: list[tuple[int, dict]], game, goes_on: dict | None, out) -> int:
+    """Say that the log ends before the game does (no `end` line, no `stopped` line): at which
+    line, what the game does next, and the log's last decision. Exit code 1."""
+    last = entries[-1][0] if entries else 1
+    out.write(f"{path}:{last}: the log is cut short: it ends at line {last}, before the game's end\n")
+    if goes_on is not None:
+        out.write(f"  the game goes on with: {_show(goes_on)}\n")
+    else:
+        seat, _options = game.decision()
+        out.write(f"  the game waits for: P{seat}'s decision '{game.prompt}'\n")
+    decision = next(((n, e) for n, e in reversed(entries) if e.get("type") == "decision"), None)
+    if decision is not None:
+        number, entry = decision
+        out.write(f"  the log's last decision: line {number}, P{entry.get('player')} chose "
+                  f"{_show(entry.get('label', entry.get('option')))}\n")
+    else:
+        out.write("  the log has no decision\n")
+    return 1
