@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -225,3 +226,85 @@ def test_the_log_of_an_abandoned_game_says_so_and_replays(tmp_path, capsys, monk
     log.write_text("\n".join(lines + [lines[-1]]) + "\n", encoding="utf-8")
     assert main(["replay", str(log)]) == 1
     assert capsys.readouterr().err.startswith(f"{log}:{len(lines) + 1}:1: log error: nothing may follow a 'stopped' line")
+
+
+# ---------------------------------------------------------------- 13. thousands of errors: 50 of a kind printed
+CARDS = 1000  # each card names an attribute the type does not have and lacks one it needs: 2 errors
+
+
+def bad_cards(count: int = CARDS) -> str:
+    return "".join(f'card "D{i}" : action {{\n  initiativ = 1\n  copies = 1\n  part top {{ heal(you, 1) }}\n'
+                   f'  part bottom {{ heal(you, 1) }}\n}}\n\n' for i in range(count))
+
+
+def located(out: str, kind: str) -> list[str]:
+    return [line for line in out.splitlines() if re.match(rf"\s*\S+:\d+:\d+: {kind} error: ", line)]
+
+
+def test_validate_prints_50_errors_of_a_kind_then_how_many_more(tmp_path, capsys, monkeypatch):
+    from interpreter.cli.validate import Validator
+
+    path = tmp_path / "many.cards"
+    path.write_text(bad_cards(), encoding="utf-8")
+    rendered = []
+    render = Validator.render
+    monkeypatch.setattr(Validator, "render", lambda self, err: rendered.append(err) or render(self, err))
+    assert main(["validate", str(path), "--ruleset", "initiative"]) == 1
+    out = capsys.readouterr().out
+    assert len(located(out, "validation")) == 50 and len(rendered) == 50  # the work of printing is bounded too
+    assert out.splitlines()[-2:] == [f"    and {2 * CARDS - 50:,} more validation errors (at most 50 of a kind are shown)",
+                                     "1 file checked, 1 with errors"]
+
+
+def test_test_prints_50_errors_of_a_kind_of_a_scenarios_cards(tmp_path, capsys):
+    path = tmp_path / "s.yaml"
+    cards = "\n".join("  " + line for line in bad_cards(100).splitlines())
+    path.write_text(f"ruleset: initiative\ncites: [I-1.1]\ncards: |\n{cards}\n", encoding="utf-8")
+    assert main(["test", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert len(located(out, "validation")) == 50
+    assert "    and 150 more validation errors (at most 50 of a kind are shown)\n0 passed, 1 failed\n" in out
+
+
+def test_a_schemas_left_out_errors_are_counted_as_errors_of_their_kind(tmp_path, capsys):
+    path = tmp_path / "s.yaml"
+    path.write_text("ruleset: initiative\ncites: [" + ", ".join(f"x{i}" for i in range(3000)) + "]\n", encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert len(located(out, "rules")) == 50
+    assert "    and 2,950 more rules errors (at most 50 of a kind are shown)\n" in out
+
+
+def test_a_command_prints_50_errors_of_a_kind_of_what_it_loads(capsys, monkeypatch):
+    import interpreter.cli.main as cli
+    from interpreter.errors import ErrorList, Span, ValidationError
+
+    def fail(_args):
+        raise ErrorList([ValidationError(f"bad {i}", Span("x.cards", i + 1, 1)) for i in range(3000)]
+                        + [CardrulesError("another kind")])
+
+    monkeypatch.setattr(cli, "run", fail)
+    assert main(["cards", "initiative"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[:2] == ["x.cards:1:1: validation error: bad 0", "x.cards:2:1: validation error: bad 1"]
+    assert err[49:] == ["x.cards:50:1: validation error: bad 49", "error error: another kind",
+                        "and 2,950 more validation errors (at most 50 of a kind are shown)"]
+
+
+def test_test_prints_50_failures_of_a_scenario(tmp_path, capsys, monkeypatch):
+    import interpreter.scenarios as scenarios
+    from interpreter.scenarios.runner import ScenarioResult
+
+    path = tmp_path / "s.yaml"
+    path.write_text("ruleset: initiative\ncites: [I-1.1]\n", encoding="utf-8")
+
+    def failing(_path):
+        result = ScenarioResult(str(path), [])
+        result.failures = [f"check {i} failed" for i in range(500)]
+        return result
+
+    monkeypatch.setattr(scenarios, "run_scenario", failing)
+    assert main(["test", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ["    check 0 failed", "    check 1 failed"]
+    assert out[50:] == ["    check 49 failed", "    and 450 more failures (at most 50 are shown)", "0 passed, 1 failed"]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,48 @@ def flat_errors(err: CardrulesError) -> list[CardrulesError]:
             out.extend(flat_errors(e))
         return out
     return [err]
+
+
+MAX_SHOWN_ERRORS = 50  # errors of one kind printed for one file, or for one command's input
+# rules/schema.py stops at 50 errors of a document with one error that says how many it left out
+_LEFT_OUT = re.compile(r"and ([\d,]+) more errors? from here on \(")
+
+
+def capped(errors: Sequence[CardrulesError]) -> tuple[list[CardrulesError], list[str]]:
+    """At most `MAX_SHOWN_ERRORS` errors of each kind (phase: syntax, validation, rules, ...), in
+    their order, and a line 'and N more KIND errors' for each kind with more (a schema's own line
+    for the errors it left out counts as those errors). Printing is bounded, whatever the input."""
+    shown: list[CardrulesError] = []
+    seen: dict[str, int] = {}
+    more: dict[str, int] = {}
+    for err in errors:
+        kind = err.phase
+        left_out = _LEFT_OUT.match(err.message)
+        if left_out is not None:
+            more[kind] = more.get(kind, 0) + int(left_out.group(1).replace(",", ""))
+            continue
+        seen[kind] = seen.get(kind, 0) + 1
+        if seen[kind] <= MAX_SHOWN_ERRORS:
+            shown.append(err)
+        else:
+            more[kind] = more.get(kind, 0) + 1
+    return shown, [f"and {n:,} more {kind} error{'' if n == 1 else 's'} (at most {MAX_SHOWN_ERRORS} of a kind "
+                   "are shown)" for kind, n in more.items()]
+
+
+def errors_text(err: CardrulesError, render: Callable[[CardrulesError], str] = str) -> str:
+    """An error (or the errors of an ErrorList) as printed: `render` of each error `capped` shows,
+    then the lines saying how many more there are."""
+    shown, more = capped(flat_errors(err))
+    return "\n".join([render(e) for e in shown] + more)
+
+
+def capped_lines(lines: Sequence[str], what: str = "failures") -> list[str]:
+    """At most `MAX_SHOWN_ERRORS` of `lines`, then 'and N more WHAT'."""
+    if len(lines) <= MAX_SHOWN_ERRORS:
+        return list(lines)
+    return [*lines[:MAX_SHOWN_ERRORS], f"and {len(lines) - MAX_SHOWN_ERRORS:,} more {what} "
+                                       f"(at most {MAX_SHOWN_ERRORS} are shown)"]
 
 
 def out_console(**kwargs: Any):

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import CardrulesError, RulesError
 from ..lang.formatting import format_text
 from ..rules.sources import read_text
-from .common import UsageError, flat_errors, indent, shown
+from .common import UsageError, errors_text, indent, shown
 
 SUFFIXES = (".cards", ".rules")
 
@@ -68,8 +68,7 @@ def run_fmt(path_args: list[str], check: bool) -> int:
         except CardrulesError as err:
             failed += 1
             out.write(f"error {shown(path)}\n")
-            for e in flat_errors(err):
-                out.write(indent(str(e)) + "\n")
+            out.write(indent(errors_text(err)) + "\n")
             continue
         except OSError as err:
             failed += 1

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from .. import __version__
 from ..agents.registry import AgentSpecError, agent_names
 from ..errors import CardrulesError
-from .common import PathArgumentError, UsageError, parse_option_pairs, path_trouble, short
+from .common import PathArgumentError, UsageError, errors_text, parse_option_pairs, path_trouble, short
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -292,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except CardrulesError as err:
         sys.stdout.flush()
-        sys.stderr.write(f"{err}\n")
+        sys.stderr.write(f"{errors_text(err)}\n")
         return EXIT_INPUT
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")

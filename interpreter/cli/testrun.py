@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import CardrulesError, DeckError, ErrorList, RuntimeRuleError
-from .common import indent, shown
+from .common import capped_lines, errors_text, indent, shown
 
 DEFAULT_FOLDER = Path("tests") / "scenarios"
 
@@ -49,14 +49,14 @@ def run_tests(path_args: list[str], verbose: bool) -> int:
             files.extend(scenario_files([target]))
         except CardrulesError as err:  # a missing path: a failure, reported like the others
             failed += 1
-            out.write(f"FAIL {target}\n{indent(str(err))}\n")
+            out.write(f"FAIL {target}\n{indent(errors_text(err))}\n")
     for file in files:
         name = shown(file)
         try:
             result = run_scenario(file)
         except CardrulesError as err:
             failed += 1
-            out.write(f"FAIL {name}: {_refused(err, file)}\n{indent(str(err))}\n")
+            out.write(f"FAIL {name}: {_refused(err, file)}\n{indent(errors_text(err))}\n")
             continue
         except Exception as err:  # an engine crash: one failed scenario, not the end of the run
             failed += 1
@@ -70,7 +70,7 @@ def run_tests(path_args: list[str], verbose: bool) -> int:
         else:
             failed += 1
             out.write(f"FAIL {name}{': rule error' if result.rule_error else ''}\n")
-            for failure in result.failures:
+            for failure in capped_lines(result.failures):
                 out.write(indent(failure) + "\n")
     out.write(f"{passed} passed, {failed} failed\n")
     out.flush()

@@ -22,7 +22,7 @@ from typing import Any
 from .. import paths
 from ..errors import NO_SPAN, CardrulesError, RulesError, did_you_mean, register_source, source_line
 from ..rules import rulepaths
-from .common import flat_errors, indent, parse_option_pairs, shown
+from .common import capped, flat_errors, indent, parse_option_pairs, shown
 
 RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
                 "card_types", "events", "setup", "end", "decks", "stack", "title", "options"}
@@ -123,11 +123,14 @@ class Validator:
             return
         self.failed += 1
         self.out.write(f"error {name}{suffix}\n")
-        for err in errors:
-            if id(err) in self.printed:
-                continue
+        fresh = [err for err in errors if id(err) not in self.printed]
+        listed, more = capped(fresh)
+        for err in fresh:
             self.printed[id(err)] = err
+        for err in listed:
             self.out.write(indent(self.render(err)) + "\n")
+        for line in more:
+            self.out.write(indent(line) + "\n")
         self.warn(warnings)
 
     def warn(self, warnings: Sequence[CardrulesError]) -> None:
