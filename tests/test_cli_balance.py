@@ -154,7 +154,7 @@ def test_compare_replace_reports_the_decks_that_held_the_card(capsys):
     (["compare", "bases", "--games", "2"], 2, "the variant is the same as BASE"),
     (["compare", "bases", str(OVERRIDES / "unknown-card.yaml"), "--games", "2"], 1,
      f"{OVERRIDES / 'unknown-card.yaml'}:3:3: rules error: the override redefines 'Ember Slingr'"),
-    (["compare", "initiative", "--replace", "Stabb=Bandage", "--games", "2"], 1, "did you mean 'Stab'"),
+    (["compare", "initiative", "--replace", "Stabb=Bandage", "--games", "2"], 2, "did you mean 'Stab'"),
     (["compare", "initiative", "--replace", "Stab", "--games", "2"], 2, '--replace takes "CARD=OTHER"'),
     (["compare", "bases", "--variant-option", "format=skirmish", "--games", "2", "--alpha", "2"], 2, "--alpha"),
 ])

@@ -308,3 +308,80 @@ def test_test_prints_50_failures_of_a_scenario(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out.splitlines()
     assert out[1:3] == ["    check 0 failed", "    check 1 failed"]
     assert out[50:] == ["    check 49 failed", "    and 450 more failures (at most 50 are shown)", "0 passed, 1 failed"]
+
+
+# ---------------------------------------------------------------- 14. usage errors exit 2, input errors 1
+NOT_A_NUMBER = "option round_limit takes a whole number, at least 1, not 'x'"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "initiative", "--option", "round_limit=x"], NOT_A_NUMBER),
+    (["play", "initiative", "--option", "players=3"], "option players: initiative is played by 2 players exactly, "
+                                                       "not 3 (a ruleset for more or fewer players declares players: "
+                                                       "{min: 2, max: 4, default: 2})"),
+    (["simulate", "initiative", "-n", "1", "--option", "nope=1"], "initiative has no option 'nope' (options: round_limit)"),
+    (["compare", "initiative", "-n", "1", "--variant-option", "round_limit=0"],
+     "option round_limit must be at least 1, not 0"),
+    (["compare", "initiative", "-n", "1", "--base-option", "round_limit=x", "--variant-option", "round_limit=5"],
+     NOT_A_NUMBER),
+    (["compare", "initiative", "-n", "1", "--replace", "Stab=Nope"], "--replace: no card named 'Nope'"),
+    (["validate", "initiative", "--option", "round_limit=x"], NOT_A_NUMBER),
+    (["cards", "initiative", "--option", "round_limit=x"], NOT_A_NUMBER),
+    (["explain", "initiative", "Stab", "--option", "round_limit=x"], NOT_A_NUMBER),
+    (["cards", "initiative", "Stabb"], "initiative has no card named 'Stabb' (did you mean 'Stab'?) "
+                                       "('cardrules cards initiative' lists its 14 cards)"),
+    (["explain", "initiative", "Stabb"], "initiative has no card named 'Stabb' (did you mean 'Stab'?) "
+                                         "('cardrules cards initiative' lists its 14 cards)"),
+    (["replay", "x.jsonl", "--seat", "2"], "--seat is the view of --show: give --show too"),
+])
+def test_a_wrong_command_line_is_a_usage_error(capsys, argv, message):
+    assert main(argv) == 2
+    out = capsys.readouterr()
+    assert out.err == f"cardrules {argv[0]}: error: {message}\n"
+    assert out.out == ""
+
+
+def test_serve_with_a_bad_option_is_a_usage_error(capsys):
+    pytest.importorskip("starlette")
+    assert main(["serve", "initiative", "--no-browser", "--option", "round_limit=x"]) == 2
+    assert capsys.readouterr().err == f"cardrules serve: error: {NOT_A_NUMBER}\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["serve", "initiative", "--port", "99999"], "argument --port: a port is from 0 to 65535, not 99999"),
+    (["test", "--bogus"], "unrecognized arguments: --bogus"),
+    (["replay", "x.jsonl", "--seat", "0"], "argument --seat: expected 1 or more, not 0"),
+    (["play", "initiative", "--seed", "x"], "argument --seed: a seed is a whole number, not 'x'"),
+    (["validate", "--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_a_bad_flag_is_a_usage_error(capsys, argv, message):
+    assert main(argv) == 2
+    assert capsys.readouterr().err.rstrip().endswith(f": error: {message}")
+
+
+def test_a_seat_the_logged_game_does_not_have_is_a_usage_error(tmp_path, capsys):
+    log = a_log(tmp_path)
+    capsys.readouterr()
+    assert main(["replay", str(log), "--show", "--seat", "3"]) == 2
+    out = capsys.readouterr()
+    assert out.err == "cardrules replay: error: --seat 3: the logged game has 2 players\n" and out.out == ""
+
+
+@pytest.mark.parametrize("argv, shown", [
+    (["play", "initiatve", "--option", "round_limit=x"], "rules error: unknown game 'initiatve' (did you mean "
+                                                          "'initiative'?)"),
+    (["fmt", "missing.cards"], "error missing.cards\n    rules error: no such file: missing.cards"),
+])
+def test_what_cannot_be_read_stays_an_input_error(tmp_path, monkeypatch, capsys, argv, shown):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 1
+    out = capsys.readouterr()
+    assert (out.out + out.err).startswith(shown)
+
+
+def test_a_ruleset_that_is_wrong_itself_stays_an_input_error_with_options(tmp_path, capsys):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: broken\ntitle: [not, text]\n", encoding="utf-8")
+    assert main(["play", str(broken), "--option", "round_limit=x"]) == 1
+    err = capsys.readouterr().err
+    assert re.match(rf"{re.escape(str(broken))}:\d+:\d+: rules error: ", err), err

@@ -91,7 +91,7 @@ def test_fmt_refuses_what_is_not_a_code_file(tmp_path, capsys):
     other.write_text("cards: []\n", encoding="utf-8")
     assert main(["fmt", str(other)]) == 2
     assert "not a card file (.cards) nor a rule code file (.rules)" in capsys.readouterr().err
-    assert main(["fmt", str(tmp_path / "missing.cards")]) == 2
+    assert main(["fmt", str(tmp_path / "missing.cards")]) == 1  # a file to read that is missing: input
 
 
 def test_explain_a_keyword_with_a_parameter(capsys):
@@ -123,5 +123,5 @@ def test_explain_an_activated_ability_and_a_continuous_one(capsys):
 
 
 def test_explain_an_unknown_card_suggests_one(capsys):
-    assert main(["explain", "lanes", "Shelback Tortoise"]) == 1
+    assert main(["explain", "lanes", "Shelback Tortoise"]) == 2
     assert "no card named 'Shelback Tortoise' (did you mean 'Shellback Tortoise'?)" in capsys.readouterr().err

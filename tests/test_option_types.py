@@ -128,7 +128,7 @@ def test_a_scenario_sets_list_and_none_options(typed):
 def test_the_command_line_types_list_and_none_options(typed, capsys):
     assert main(["cards", str(typed), "--option", "order=3,1,2", "--option", "limit=none"]) == 0
     capsys.readouterr()
-    assert main(["cards", str(typed), "--option", "order=3,9"]) == 1
+    assert main(["cards", str(typed), "--option", "order=3,9"]) == 2
     err = capsys.readouterr().err
     assert "option order, item 2, must be at most 5, not 9" in err and "Traceback" not in err
 

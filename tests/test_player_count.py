@@ -205,6 +205,6 @@ def test_simulate_follows_the_chosen_count(table, capsys):
 
 
 def test_simulate_refuses_a_count_outside_the_range(table, capsys):
-    assert main(["simulate", str(table), "--games", "1", "--option", "players=6"]) == 1
+    assert main(["simulate", str(table), "--games", "1", "--option", "players=6"]) == 2
     err = capsys.readouterr().err
     assert "option players must be at most 4, not 6" in err and "Traceback" not in err

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import ValidationError, did_you_mean
-from .common import out_console, shown
+from ..errors import did_you_mean
+from .common import UsageError, out_console, shown
 
 
 def _value(v) -> str:
@@ -54,8 +54,8 @@ def find_card(rules, name: str):
     folded = [d for n, d in defs.items() if n.casefold() == name.casefold()]
     if len(folded) == 1:
         return folded[0]
-    raise ValidationError(f"{rules.name} has no card named {name!r}{did_you_mean(name, defs)}",
-                          hint=f"'cardrules cards {rules.name}' lists its {len(defs)} cards")
+    raise UsageError(f"{rules.name} has no card named {name!r}{did_you_mean(name, defs)} "
+                     f"('cardrules cards {rules.name}' lists its {len(defs)} cards)")
 
 
 def list_cards(rules) -> int:

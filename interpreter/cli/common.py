@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardrulesError, Span
+from ..errors import NO_SPAN, CardrulesError, Span
 
 
 class UsageError(Exception):
@@ -38,6 +39,25 @@ def parse_option_pairs(pairs: Sequence[str] | None) -> dict[str, str]:
             raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
         options[key.strip()] = value.strip()
     return options
+
+
+@contextmanager
+def command_line_options(options: Mapping[str, Any], reload: Callable[[], Any]) -> Iterator[None]:
+    """Around a load with `options` from the command line (`--option`, compare's `--base-option`
+    ...): a load that fails only because of them is a usage error (exit 2), not an error in the
+    input (exit 1). It fails only because of them when none of its errors is placed in a file (an
+    option's errors are not) and `reload()`, the same load without them, succeeds."""
+    try:
+        yield
+    except CardrulesError as err:
+        errors = flat_errors(err)
+        if not options or any(e.span is not None and e.span is not NO_SPAN for e in errors):
+            raise
+        try:
+            reload()
+        except CardrulesError:
+            raise err from None
+        raise UsageError("; ".join(e.message + (f" ({e.hint})" if e.hint else "") for e in errors)) from None
 
 
 def split_names(text: str | None, count: int, what: str, default: str,

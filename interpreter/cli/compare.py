@@ -22,9 +22,18 @@ from typing import Any
 
 from ..backends import BatchSpec, open_backend, rules_for
 from ..errors import RulesError
+from ..rules.loader import load_ruleset
 from ..rules.yamlload import load_yaml
 from .batchrun import REPORT_FILES, run_batch, writable_folder
-from .common import UsageError, batch_agents, err_console, out_console, parse_option_pairs, shown
+from .common import (
+    UsageError,
+    batch_agents,
+    command_line_options,
+    err_console,
+    out_console,
+    parse_option_pairs,
+    shown,
+)
 from .simulate import summarize
 
 LOOKS = 10  # looks of --until-significant
@@ -42,6 +51,8 @@ def run_compare(args) -> int:
     shared = parse_option_pairs(args.option)
     replace = _replacements(args.replace)
     base = BatchSpec.of(args.base, {**shared, **parse_option_pairs(args.base_option)}, records=True, label="base")
+    with command_line_options(dict(base.options), lambda: load_ruleset(base.game)):
+        rules_for(base)
     variant = _variant(args, base, {**shared, **parse_option_pairs(args.variant_option)}, replace)
     if variant.rules_key == base.rules_key:
         raise UsageError("the variant is the same as BASE: give a VARIANT, --variant-option or --replace")
@@ -51,7 +62,9 @@ def run_compare(args) -> int:
     if report_dir is not None:
         require_matplotlib()
     base_rules, _ = rules_for(base)
-    variant_rules, _ = rules_for(variant)
+    with command_line_options({**dict(variant.options), **dict(variant.replace)},
+                              lambda: load_ruleset(variant.game, override_cards=list(variant.override))):
+        variant_rules, _ = rules_for(variant)
     _same_game(base_rules, variant_rules, args)
     agents = tuple(batch_agents(args.agents, base_rules.player_count, "compare", base_rules.player_range))
     base = dataclasses.replace(base, agents=agents)

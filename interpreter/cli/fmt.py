@@ -38,8 +38,8 @@ def files_of(path_args: list[str]) -> list[Path]:
             if path.suffix not in SUFFIXES:
                 raise UsageError(f"{text}: not a card file (.cards) nor a rule code file (.rules)")
             found.setdefault(path, None)
-        else:
-            raise UsageError(f"no such file or folder: {text}")
+        else:  # missing: reported with the files that cannot be read (exit 1), the others still done
+            found.setdefault(path, None)
     return list(found)
 
 
@@ -72,7 +72,8 @@ def run_fmt(path_args: list[str], check: bool) -> int:
             continue
         except OSError as err:
             failed += 1
-            out.write(f"error {shown(path)}\n" + indent(str(RulesError(f"cannot read it: {err.strerror or err}"))) + "\n")
+            why = "no such file or folder" if isinstance(err, FileNotFoundError) else err.strerror or err
+            out.write(f"error {shown(path)}\n" + indent(str(RulesError(f"cannot read it: {why}"))) + "\n")
             continue
         if formatted == text:
             continue

@@ -13,8 +13,10 @@
     cardrules lsp                        the language server, on stdio (extra 'lsp')
     cardrules serve GAME [--players human,random] | --replay F.jsonl   a browser table, or a log step by step
 
-Exit codes: 0 ok; 1 the input is wrong (any CardrulesError, printed without a traceback; a failed
-scenario; a diverging replay); 2 usage.
+Exit codes: 0 ok; 1 the input is wrong (any CardrulesError, printed without a traceback; a file to
+read that is missing or refused; a failed scenario; a diverging or cut-short replay); 2 usage (the
+command line: flags, --option names and values, agent specs, card names given as arguments, places
+to write). README.md "Exit codes" lists them.
 """
 
 from __future__ import annotations
@@ -27,7 +29,15 @@ from collections.abc import Sequence
 from .. import __version__
 from ..agents.registry import AgentSpecError, agent_names
 from ..errors import CardrulesError
-from .common import PathArgumentError, UsageError, errors_text, parse_option_pairs, path_trouble, short
+from .common import (
+    PathArgumentError,
+    UsageError,
+    command_line_options,
+    errors_text,
+    parse_option_pairs,
+    path_trouble,
+    short,
+)
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -47,6 +57,16 @@ def _seed(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a whole number, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535, not {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -136,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1; "
                                                        "0.0.0.0 for every address, e.g. for a LAN)")
-    p.add_argument("--port", type=int, default=0, help="the port (default 0: any free one, printed)")
+    p.add_argument("--port", type=_port, default=0, help="the port (default 0: any free one, printed)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
     p = sub.add_parser("schema", help="the JSON Schemas of rule, deck and scenario files, for YAML editors",
@@ -179,8 +199,11 @@ def _batch_arguments(p: argparse.ArgumentParser) -> None:
 
 def _load(args: argparse.Namespace):
     from .. import load
+    from ..rules.loader import load_ruleset
 
-    return load(args.game, options=parse_option_pairs(getattr(args, "option", None)))
+    options = parse_option_pairs(getattr(args, "option", None))
+    with command_line_options(options, lambda: load_ruleset(args.game)):
+        return load(args.game, options=options)
 
 
 # The arguments that name files or folders, by command: read (a path the system refuses is an error
@@ -249,6 +272,8 @@ def run(args: argparse.Namespace) -> int:
     if command == "replay":
         from .replay import replay_log
 
+        if args.seat is not None and not args.show:
+            raise UsageError("--seat is the view of --show: give --show too")
         return replay_log(args.log, show=args.show, seat=args.seat)
     if command == "serve":
         from .serve import run_serve

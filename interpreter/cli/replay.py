@@ -20,7 +20,7 @@ from typing import Any
 from .. import __version__, load
 from ..engine.serialize import log_entry
 from ..errors import CardrulesError, Span
-from .common import LogFileError
+from .common import LogFileError, UsageError
 
 MAX_LOG_DEPTH = 100  # nesting of a log line's JSON; cardrules writes a handful of levels
 
@@ -154,6 +154,8 @@ def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
     rules = load(target, options=header.get("options") or {})
     decks = header.get("decks") or None
     game = rules.new_game(seed=header["seed"], decks=decks, log=True)
+    if seat is not None and seat > len(game.players):
+        raise UsageError(f"--seat {seat}: the logged game has {len(game.players)} players")
     shown = _Show(game, out, seat) if show else None
 
     produced: list[dict] = []

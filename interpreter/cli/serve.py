@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import load
 from ..agents import make_agent
-from .common import UsageError, agent_seed, parse_option_pairs, split_names
+from .common import UsageError, agent_seed, command_line_options, parse_option_pairs, split_names
 
 
 def _app_module():
@@ -32,9 +32,12 @@ def _say(text: str) -> None:
 
 
 def table_session(game: str, players: str | None, seed: int | None, options: list[str] | None):
+    from ..rules.loader import load_ruleset
     from ..server import TableSession
 
-    rules = load(game, options=parse_option_pairs(options))
+    chosen = parse_option_pairs(options)
+    with command_line_options(chosen, lambda: load_ruleset(game)):
+        rules = load(game, options=chosen)
     default = ",".join(["human"] + ["random"] * (rules.player_count - 1))
     names = split_names(players, rules.player_count, "--players", default, rules.player_range)
     if seed is None:

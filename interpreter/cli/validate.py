@@ -22,7 +22,7 @@ from typing import Any
 from .. import paths
 from ..errors import NO_SPAN, CardrulesError, RulesError, did_you_mean, register_source, source_line
 from ..rules import rulepaths
-from .common import capped, flat_errors, indent, parse_option_pairs, shown
+from .common import capped, command_line_options, flat_errors, indent, parse_option_pairs, shown
 
 RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
                 "card_types", "events", "setup", "end", "decks", "stack", "title", "options"}
@@ -155,14 +155,17 @@ class Validator:
 
     # ------------------------------------------------------------ rulesets
     def rules_for(self, path: Path, extra: dict | None = None) -> tuple[Any, list[CardrulesError]]:
-        """The loaded rules of a ruleset file (cached), or the errors that stopped it."""
+        """The loaded rules of a ruleset file (cached), or the errors that stopped it; a usage
+        error when only the command line's `--option`s are wrong for it."""
         from .. import load
+        from ..rules.loader import load_ruleset
 
         options = {**self.options, **(extra or {})}
         key = (path.resolve(), tuple(sorted(options.items())))
         if key not in self.rules_cache:
             try:
-                self.rules_cache[key] = (load(str(path.resolve()), options=options), [])
+                with command_line_options(self.options, lambda: load_ruleset(str(path.resolve()), extra)):
+                    self.rules_cache[key] = (load(str(path.resolve()), options=options), [])
             except CardrulesError as err:
                 self.rules_cache[key] = (None, flat_errors(err))
         return self.rules_cache[key]
@@ -322,7 +325,8 @@ class Validator:
 
         register_source(str(path.resolve()), text)
         try:
-            checked = load_ruleset(str(ruleset.resolve()), self.options, [(text, str(path.resolve()), 1, 1)])
+            with command_line_options(self.options, lambda: load_ruleset(str(ruleset.resolve()))):
+                checked = load_ruleset(str(ruleset.resolve()), self.options, [(text, str(path.resolve()), 1, 1)])
             warnings = [w for w in checked.extra.get("warnings", ()) if _file_of(w) == str(path.resolve())]
             self.report(path, [], f"checked with {self.show(ruleset)}", warnings=warnings)
         except CardrulesError as err:
