@@ -29,6 +29,7 @@ from ..lang.formatting import format_text
 from .analysis import Analyser, Analysis, Check
 from .diagnostics import SOURCE, error_range, utf16
 from .features import Entry, completions, definitions, document_symbols, find, hover_markdown
+from .protocol import AnsweringProtocol
 from .rulesets import CODE_SUFFIXES, RulesetFinder
 from .symbols import Symbol, SymbolIndex
 
@@ -55,7 +56,8 @@ class CardrulesServer(LanguageServer):
     """The server's state: the analyser, the index of names per document, what is published."""
 
     def __init__(self, check: Check, debounce: float = DEBOUNCE) -> None:
-        super().__init__("cardrules", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("cardrules", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=AnsweringProtocol)
         self.debounce = debounce
         self.analyser = Analyser(check, RulesetFinder())
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-analysis")
@@ -167,10 +169,20 @@ def _location(span) -> types.Location:
     return types.Location(uri=from_fs_path(span.file) or "", range=error_range(span))
 
 
-def _server_position(server: CardrulesServer, uri: str, position: types.Position) -> tuple[str, int, int]:
-    """The document's text and the position in characters (not UTF-16 units)."""
-    document = server.workspace.get_text_document(uri)
-    text = document.source
+def _text(server: CardrulesServer, uri: str) -> str | None:
+    """The document's text: the editor's if it is open, else the file's; None when there is
+    neither (a request about a document never opened that is not on disk is answered with null)."""
+    try:
+        return server.workspace.get_text_document(uri).source
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _server_position(server: CardrulesServer, uri: str, position: types.Position) -> tuple[str, int, int] | None:
+    """The document's text and the position in characters (not UTF-16 units); None without a text."""
+    text = _text(server, uri)
+    if text is None:
+        return None
     lines = text.split("\n")
     line = position.line
     if not 0 <= line < len(lines):
@@ -227,7 +239,10 @@ def build_server(check: Check, debounce: float | None = None) -> CardrulesServer
         index = ls.index_for(params.text_document.uri)
         if index is None:
             return None
-        text, line, column = _server_position(ls, params.text_document.uri, params.position)
+        at = _server_position(ls, params.text_document.uri, params.position)
+        if at is None:
+            return None
+        text, line, column = at
         found = find(index, text, line, column)
         if found is None:
             return None
@@ -240,7 +255,10 @@ def build_server(check: Check, debounce: float | None = None) -> CardrulesServer
         index = ls.index_for(params.text_document.uri)
         if index is None:
             return None
-        text, line, column = _server_position(ls, params.text_document.uri, params.position)
+        at = _server_position(ls, params.text_document.uri, params.position)
+        if at is None:
+            return None
+        text, line, column = at
         found = find(index, text, line, column)
         if found is None or not found.symbols:
             return None
@@ -249,7 +267,10 @@ def build_server(check: Check, debounce: float | None = None) -> CardrulesServer
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", '"']))
     def completion(ls: CardrulesServer, params: types.CompletionParams) -> types.CompletionList | None:
         index = ls.index_for(params.text_document.uri) or SymbolIndex()
-        text, line, column = _server_position(ls, params.text_document.uri, params.position)
+        at = _server_position(ls, params.text_document.uri, params.position)
+        if at is None:
+            return None
+        text, line, column = at
         entries, start = completions(index, text, line, column, ls.module_for(params.text_document.uri))
         edit_range = _client_range(text, line, start, column)
         return types.CompletionList(is_incomplete=False, items=[_item(e, edit_range) for e in entries])
@@ -268,7 +289,9 @@ def build_server(check: Check, debounce: float | None = None) -> CardrulesServer
         path = _path(uri)
         if path is None or path.suffix not in CODE_SUFFIXES:
             return None
-        text = ls.workspace.get_text_document(uri).source
+        text = _text(ls, uri)
+        if text is None:
+            return None
         try:
             formatted = await asyncio.to_thread(format_text, text, str(path))
         except CardrulesError:  # it does not parse: the diagnostics say why
