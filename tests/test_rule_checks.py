@@ -225,3 +225,16 @@ def test_eq_plus_is_a_syntax_error_that_says_plus_eq(tmp_path):
         load(_toy(tmp_path, "procedure heal(t) {\n  t.score =+ 2\n}\n"))
     assert (info.value.span.line, info.value.span.column) == (2, 12)
     assert info.value.hint == "there is no unary `+`: `x += 1` adds to x (`=+` is no operator), `x = 1` sets it"
+
+
+@pytest.mark.parametrize("end, reason", [
+    ('{when: "game.turn > 1", loser: "first(all p in players where p.seat == 2)"}', "game.turn > 1"),
+    ('{when: "game.turn > 1", winner: "first(players)"}', "game.turn > 1"),
+    ('{when: "game.turn > 1", draw: true}', "draw"),
+    ('{when: "game.turn > 1", winner: "first(players)", reason: "first seat"}', "first seat"),
+])
+def test_an_end_condition_without_a_reason_reports_its_condition_not_draw(tmp_path, end, reason):
+    game = load(_toy(tmp_path, end=end)).new_game(seed=1)
+    while not game.is_over:
+        game.apply(0)
+    assert game.result.reason == reason

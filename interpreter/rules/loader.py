@@ -562,7 +562,7 @@ class _Builder:
             winner = self.guarded(self.expression, raw["winner"], "end", i, "winner") if "winner" in raw else None
             loser = self.guarded(self.expression, raw["loser"], "end", i, "loser") if "loser" in raw else None
             draw = "draw" in raw and raw["draw"] is not False
-            reason = raw.get("reason") or (raw["draw"] if isinstance(raw.get("draw"), str) else "draw")
+            reason = raw.get("reason") or _default_reason(raw)
             check_on = tuple(raw["check_on"]) if "check_on" in raw else None
             if when is not None:
                 end.append(EndCondition(when, winner, loser, draw, str(reason), check_on, self.span("end", i)))
@@ -610,3 +610,11 @@ def _within(value: int, low: Any, high: Any) -> bool:
 def _outside(value: int, low: Any, high: Any) -> str:
     """Why value is not within [low, high]: 'below its min 0' or 'above its max 10'."""
     return f"below its min {low}" if _is_int(low) and value < low else f"above its max {high}"
+
+
+def _default_reason(raw: dict) -> str:
+    """The reason an end condition without `reason:` reports: a draw's text (or "draw"); for a
+    winner or a loser, its `when` as written (a winner is no draw, so "draw" would mislead)."""
+    if "draw" in raw and raw["draw"] is not False:
+        return raw["draw"] if isinstance(raw["draw"], str) else "draw"
+    return " ".join(str(raw["when"]).split())
