@@ -385,3 +385,10 @@ def test_a_ruleset_that_is_wrong_itself_stays_an_input_error_with_options(tmp_pa
     assert main(["play", str(broken), "--option", "round_limit=x"]) == 1
     err = capsys.readouterr().err
     assert re.match(rf"{re.escape(str(broken))}:\d+:\d+: rules error: ", err), err
+
+
+def test_validate_with_an_unknown_ruleset_is_an_error_even_when_no_path_needs_it(capsys):
+    from interpreter.cli.main import main
+
+    assert main(["validate", "initiative", "--ruleset", "nope"]) == 1
+    assert "unknown game 'nope'" in capsys.readouterr().err

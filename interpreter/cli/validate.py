@@ -522,6 +522,8 @@ def relative_paths(path_args: list[str | None]) -> bool:
 
 def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: list[str] | None) -> int:
     out = sys.stdout
+    if ruleset_arg is not None:
+        paths.ruleset_path(ruleset_arg)  # (an unknown game is an error even where no path needs it)
     validator = Validator(out, ruleset_arg, parse_option_pairs(option_pairs), relative_paths([*path_args, ruleset_arg]))
     validator.cache = True
     if path_args:
