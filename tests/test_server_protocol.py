@@ -134,7 +134,9 @@ def test_a_stale_decision_is_refused(initiative):
     ('{"type": "move", "decision": 0, "option": true}', "malformed", "'option' must be a whole number"),
     ('{"type": "move", "decision": 0, "option": 999}', "illegal", "option 999 is not one of the"),
     ('{"type": "move", "decision": 0, "option": -1}', "illegal", "option -1 is not one of the"),
-])
+    ("[" * 100_000 + "]" * 100_000, "malformed", "nested too deeply"),
+    ('{"a": ' * 100_000 + "1" + "}" * 100_000, "malformed", "nested too deeply"),
+], ids=lambda value: value[:40] if isinstance(value, str) else value)
 def test_malformed_messages_are_refused(initiative, text, code, says):
     session = two_humans(initiative)
     decider = session.game.pending.seat
@@ -148,6 +150,20 @@ def test_malformed_messages_are_refused(initiative, text, code, says):
         assert snapshot(session) == before
         ws.send_text(text)  # the connection stays usable: refused again, the same way
         assert ws.receive_json()["code"] == code
+
+
+def test_a_binary_frame_is_refused_and_the_connection_stays(initiative):
+    session = two_humans(initiative)
+    decider = session.game.pending.seat
+    with TestClient(create_app(session)) as client, client.websocket_connect(f"/ws?seat={decider}") as ws:
+        state = ws.receive_json()
+        before = snapshot(session)
+        ws.send_bytes(json.dumps(move(state)).encode())
+        error = ws.receive_json()
+        assert error["code"] == "malformed" and "send a text frame" in error["message"]
+        assert snapshot(session) == before
+        ws.send_json(move(state))  # the same move as text is taken
+        assert ws.receive_json()["version"] == 1
 
 
 def test_a_socket_closed_mid_game_leaves_the_game_to_go_on(initiative):

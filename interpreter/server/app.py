@@ -36,7 +36,7 @@ except ImportError as err:  # (a module set to None in sys.modules raises Import
 
 from .eventlog import FULL
 from .replay import ReplaySession
-from .table import MoveRefused, TableSession
+from .table import MOVE_SHAPE, MoveRefused, TableSession
 
 STATIC = Path(__file__).resolve().parent / "static"
 POLICY_VIOLATION = 1008  # the websocket close code for a connection the server will not serve
@@ -102,11 +102,21 @@ def table_routes(session: TableSession) -> list:
             await hub.run_agents()
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                text = frame.get("text")
+                if text is None:  # (a binary frame)
+                    await hub.send(ws, MoveRefused("malformed", f"send a text frame: {MOVE_SHAPE}").to_json())
+                    continue
                 try:
                     message = json.loads(text)
                 except json.JSONDecodeError as err:
                     await hub.send(ws, MoveRefused("malformed", f"not JSON: {err.msg} at column {err.colno}").to_json())
+                    continue
+                except RecursionError:
+                    await hub.send(ws, MoveRefused("malformed", "the message is nested too deeply to read: send "
+                                                                f"{MOVE_SHAPE}").to_json())
                     continue
                 async with hub.lock:
                     try:
