@@ -3,7 +3,9 @@ real server (uvicorn in a thread, port 0). A whole game of each shipped game is 
 clicking (P1 human, picking buttons and cards at random, seeded; P2 random); after every click
 the page must show no card the seat may not see (judged against the true game) and the face-down
 piles must have the true counts. A replay of the Initiative game is stepped forwards and
-backwards, from the full view and from a seat.
+backwards, from the full view and from a seat. The real command's printed address opens P1's
+seat and plays by clicking; the page without its token, with a wrong one, or at the agent's seat
+shows no card and says why.
 
 Initiative always runs; Lanes, Bases, Hearts and Harvest (longer games) with CARDRULES_LONG=1. With
 CARDRULES_SCREENSHOTS=1 the tables are saved as docs/screenshots/<game>.png (and replay.png).
@@ -28,6 +30,7 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from servecli import ServeCommand  # noqa: E402
 from tablecheck import hidden_counts, leaked_names, unseen_ids  # noqa: E402
 
 from interpreter import load  # noqa: E402
@@ -106,7 +109,7 @@ def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int,
     pick = random.Random(pick_seed)
     clicks = 0
     try:
-        driver.get(server.url + "?seat=1")
+        driver.get(server.seat_url(1))  # (the address `cardrules serve` prints for P1: its token in it)
         page = settle(driver)
         while page["over"] != "1":
             game = session.game  # (the server waits for this page: nothing changes it meanwhile)
@@ -206,3 +209,31 @@ def test_a_replay_steps_forwards_and_backwards(driver, played, tmp_path):
         assert driver.find_element(By.ID, "step-forward").get_attribute("disabled") == "true"
     finally:
         server.stop()
+
+
+def test_the_printed_address_plays_and_no_other_address_shows_a_card(driver):
+    served = ServeCommand("initiative", "--players", "human,random", "--seed", "21", "--no-browser", "--port", "0")
+    try:
+        url = served.read_until("^serving on ").split()[2]
+        seat_url = served.seat_urls(1)[1]
+        refusals = {url: "the addresses cardrules serve printed", url + "?seat=2": "the addresses cardrules serve printed",
+                    url + "?seat=1&token=wrong": "the table refused this address",
+                    seat_url.replace("seat=1", "seat=2"): "the table refused this address"}
+        for address, says in refusals.items():
+            driver.get(address)
+            WebDriverWait(driver, 10, poll_frequency=0.02).until(
+                lambda d: d.find_element(By.ID, "notice").is_displayed())
+            assert says in driver.find_element(By.ID, "notice").text, address
+            assert not driver.find_elements(By.CSS_SELECTOR, ".card.face") and driver.execute_script(
+                "return document.body.dataset.version") == "", address
+        driver.get(seat_url)  # as if clicked in the terminal
+        page = settle(driver)
+        for _ in range(3):
+            if page["over"] == "1":
+                break
+            driver.find_element(By.CSS_SELECTOR, "#moves button.move").click()
+            page = settle(driver, after=page["version"])
+            assert not page["notice"], page["notice"]
+        assert int(page["version"]) >= 3 and page["faces"]
+    finally:
+        served.stop()

@@ -1,33 +1,37 @@
-"""`cardrules serve` through real websockets and HTTP (Starlette's TestClient): each page gets its
-seat's observation only; bad input (a move for another seat, a stale decision, a malformed
-message, a socket closed mid-game) is refused with a clear message and the game is unchanged;
-replays step by step; the command binds to 127.0.0.1."""
+"""`cardrules serve` through real websockets and HTTP (Starlette's TestClient, and a really started
+server for who may connect): each page gets its seat's observation only, and only with its seat's
+token; a foreign Origin or (on loopback) a foreign Host is refused; bad input (a move for another
+seat, a stale decision, a malformed or too deeply nested message, a socket closed mid-game) is
+refused with a clear message and the game is unchanged; replays step by step; the command binds
+to 127.0.0.1 and prints each human seat's address."""
 
 from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
-import time
+import re
 import urllib.request
 import warnings
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette", reason="cardrules serve needs the extra 'serve': pip install 'cardrules[serve]'")
 pytest.importorskip("httpx", reason="starlette's TestClient needs httpx (the extra 'test')")
+pytest.importorskip("websockets", reason="the access tests need a real websocket client (websockets)")
 
 with warnings.catch_warnings():  # (starlette 1.x prefers httpx2 to httpx for its TestClient)
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
+from servecli import ServeCommand  # noqa: E402
 from tablecheck import card_ids_in_state, hidden_counts, unseen_ids  # noqa: E402
+from websockets.exceptions import InvalidStatus  # noqa: E402
+from websockets.sync.client import connect  # noqa: E402
 
 from interpreter import load  # noqa: E402
 from interpreter.agents import make_agent  # noqa: E402
 from interpreter.logs import write_log  # noqa: E402
-from interpreter.server import ReplayError, ReplaySession, TableSession, create_app  # noqa: E402
+from interpreter.server import MoveRefused, ReplayError, ReplaySession, TableSession, create_app  # noqa: E402
+from interpreter.server.app import ServerThread  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (starlette: httpx -> httpx2)
 
@@ -39,6 +43,11 @@ def initiative():
 
 def two_humans(rules, seed: int = 3) -> TableSession:
     return TableSession(rules, seed, ["human", "human"], [None, None])
+
+
+def seat_ws(session: TableSession, seat: int) -> str:
+    """The websocket path of a seat's page, with the seat's token."""
+    return f"/ws?seat={seat}&token={session.tokens[seat]}"
 
 
 def snapshot(session: TableSession) -> tuple:
@@ -54,7 +63,7 @@ def move(state: dict, k: int = 0, **changes) -> dict:
 def test_each_page_gets_its_own_seat_only(initiative):
     session = two_humans(initiative)
     with TestClient(create_app(session)) as client, \
-            client.websocket_connect("/ws?seat=1") as one, client.websocket_connect("/ws?seat=2") as two:
+            client.websocket_connect(seat_ws(session, 1)) as one, client.websocket_connect(seat_ws(session, 2)) as two:
         first, second = one.receive_json(), two.receive_json()
         assert (first["seat"], second["seat"]) == (1, 2)
         game = session.game
@@ -73,8 +82,8 @@ def test_each_page_gets_its_own_seat_only(initiative):
 
 def test_a_move_for_another_seat_is_refused(initiative):
     session = two_humans(initiative)
-    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=1") as one, \
-            client.websocket_connect("/ws?seat=2") as two:
+    with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, 1)) as one, \
+            client.websocket_connect(seat_ws(session, 2)) as two:
         state1, state2 = one.receive_json(), two.receive_json()
         decider = session.game.pending.seat
         waiting_ws, waiting = (two, state2) if decider == 1 else (one, state1)
@@ -94,20 +103,19 @@ def test_a_move_for_another_seat_is_refused(initiative):
         assert snapshot(session) == before
 
 
-def test_an_agents_seat_cannot_be_moved_from_a_page(initiative):
+def test_an_agents_seat_cannot_be_moved_even_by_the_session(initiative):
     session = TableSession(initiative, 4, ["human", "random"], [None, make_agent("random", seed=1)])
-    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=2") as watcher:
-        state = watcher.receive_json()
-        before = snapshot(session)
-        watcher.send_json({"type": "move", "decision": state["version"], "option": 0})
-        error = watcher.receive_json()
-        assert error["code"] == "other-seat" and "played by random" in error["message"]
-        assert snapshot(session) == before
+    assert list(session.tokens) == [1]  # no page may sit at an agent's seat: it has no token
+    before = snapshot(session)
+    with pytest.raises(MoveRefused) as refused:
+        session.submit(2, {"type": "move", "decision": session.version, "option": 0})
+    assert refused.value.code == "other-seat" and "played by random" in refused.value.message
+    assert snapshot(session) == before
 
 
 def test_a_stale_decision_is_refused(initiative):
     session = TableSession(initiative, 5, ["human", "random"], [None, make_agent("random", seed=2)])
-    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=1") as ws:
+    with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, 1)) as ws:
         state = ws.receive_json()
         old = state
         ws.send_json(move(state))
@@ -140,7 +148,7 @@ def test_a_stale_decision_is_refused(initiative):
 def test_malformed_messages_are_refused(initiative, text, code, says):
     session = two_humans(initiative)
     decider = session.game.pending.seat
-    with TestClient(create_app(session)) as client, client.websocket_connect(f"/ws?seat={decider}") as ws:
+    with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, decider)) as ws:
         ws.receive_json()
         before = snapshot(session)
         ws.send_text(text)
@@ -155,7 +163,7 @@ def test_malformed_messages_are_refused(initiative, text, code, says):
 def test_a_binary_frame_is_refused_and_the_connection_stays(initiative):
     session = two_humans(initiative)
     decider = session.game.pending.seat
-    with TestClient(create_app(session)) as client, client.websocket_connect(f"/ws?seat={decider}") as ws:
+    with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, decider)) as ws:
         state = ws.receive_json()
         before = snapshot(session)
         ws.send_bytes(json.dumps(move(state)).encode())
@@ -171,15 +179,15 @@ def test_a_socket_closed_mid_game_leaves_the_game_to_go_on(initiative):
     decider = session.game.pending.seat
     other = 3 - decider
     with TestClient(create_app(session)) as client:
-        with client.websocket_connect(f"/ws?seat={other}") as watcher:
+        with client.websocket_connect(seat_ws(session, other)) as watcher:
             watcher.receive_json()
-        with client.websocket_connect(f"/ws?seat={decider}") as ws:
+        with client.websocket_connect(seat_ws(session, decider)) as ws:
             state = ws.receive_json()
         # both closed; nothing changed; the decider comes back to the same decision
         before = snapshot(session)
         assert before[0] == 0 and not session.game.is_over
-        with client.websocket_connect(f"/ws?seat={decider}") as ws, \
-                client.websocket_connect(f"/ws?seat={other}") as watcher:
+        with client.websocket_connect(seat_ws(session, decider)) as ws, \
+                client.websocket_connect(seat_ws(session, other)) as watcher:
             again = ws.receive_json()
             watcher.receive_json()
             assert again["version"] == state["version"] and again["decision"] == state["decision"]
@@ -189,22 +197,13 @@ def test_a_socket_closed_mid_game_leaves_the_game_to_go_on(initiative):
         assert session.version == 1
 
 
-def test_an_unknown_seat_is_refused_and_closed(initiative):
-    session = two_humans(initiative)
-    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=7") as ws:
-        error = ws.receive_json()
-        assert error["code"] == "bad-seat" and "seats 1 to 2" in error["message"]
-        with pytest.raises(Exception):  # noqa: B017 (the server closed it: starlette's WebSocketDisconnect)
-            ws.receive_json()
-
-
 def play_through_sockets(rules, seed: int, pick_seed: int) -> tuple[TableSession, list[str]]:
     """A whole game of two humans through their sockets, each move picked at random."""
     session = two_humans(rules, seed)
     pick = random.Random(pick_seed)
     ids = []
-    with TestClient(create_app(session)) as client, client.websocket_connect("/ws?seat=1") as one, \
-            client.websocket_connect("/ws?seat=2") as two:
+    with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, 1)) as one, \
+            client.websocket_connect(seat_ws(session, 2)) as two:
         pages = {1: one, 2: two}
         states = {1: one.receive_json(), 2: two.receive_json()}
         while states[1]["result"] is None:
@@ -326,29 +325,100 @@ def test_serve_usage_errors():
     assert main(["serve", "--replay", "no-such-log.jsonl", "--no-browser"]) == 1
 
 
-def test_serve_binds_to_localhost_and_serves_the_page():
-    script = Path(sys.executable).parent / "cardrules"  # (the installed command, not the checkout's package)
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "interpreter.cli.main"]
-    process = subprocess.Popen([*command, "serve", "initiative", "--seed", "1", "--no-browser", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+def test_serve_binds_to_localhost_and_prints_each_human_seats_address():
+    served = ServeCommand("initiative", "--seed", "1", "--no-browser", "--port", "0")
     try:
-        lines = [process.stdout.readline(), process.stdout.readline()]
-        assert lines[0].startswith("Initiative: seed 1, players P1 human, P2 random"), lines
-        assert lines[1].startswith("serving on http://127.0.0.1:"), lines
-        url = lines[1].split()[2]
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with urllib.request.urlopen(url + "api/info", timeout=2) as answer:
-                    info = json.load(answer)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        assert served.read_until("^Initiative").startswith("Initiative: seed 1, players P1 human, P2 random")
+        url = served.read_until("^serving on ").split()[2]
+        assert url.startswith("http://127.0.0.1:")
+        seat_url = served.seat_urls(1)[1]
+        assert re.fullmatch(re.escape(url) + r"\?seat=1&token=[A-Za-z0-9_-]{22,}", seat_url), seat_url
+        assert not any("protected only by" in line for line in served.lines)  # (loopback: no warning)
+        with urllib.request.urlopen(url + "api/info", timeout=5) as answer:
+            info = json.load(answer)
         assert info["humans"] == [1] and info["seats"] == ["human", "random"]
-        with urllib.request.urlopen(url, timeout=2) as answer:
+        with urllib.request.urlopen(seat_url, timeout=5) as answer:
             assert b'<script src="/static/table.js">' in answer.read()
+        query = seat_url.split("?", 1)[1]
+        with connect(f"ws://{url[len('http://'):]}ws?{query}", proxy=None, origin=url.rstrip("/")) as page:
+            assert json.loads(page.recv(timeout=10))["seat"] == 1  # the printed address sits at P1
+        with pytest.raises(InvalidStatus):  # the same without its token: nothing
+            connect(f"ws://{url[len('http://'):]}ws?seat=1", proxy=None, open_timeout=10)
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        served.stop()
+
+
+def test_serve_beyond_loopback_warns_that_only_the_tokens_protect_the_seats():
+    served = ServeCommand("initiative", "--players", "human,human", "--no-browser", "--port", "0", "--host", "0.0.0.0")
+    try:
+        served.read_until("^serving on every address")
+        warning = served.read_until("protected only by")
+        assert warning == ("warning: listening beyond this machine (--host 0.0.0.0): the seats are protected only "
+                           "by their tokens; give each player only their own seat's address")
+        urls = served.seat_urls(2)
+        assert urls[1].startswith("http://127.0.0.1:") and "?seat=1&token=" in urls[1]
+        assert urls[2].split("token=")[1] != urls[1].split("token=")[1]
+    finally:
+        served.stop()
+
+
+def test_serve_with_no_human_seat_is_a_usage_error(capsys):
+    from interpreter.cli.main import main
+
+    assert main(["serve", "initiative", "--players", "random,random", "--no-browser"]) == 2
+    assert "no human seat" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- who may connect (a real server)
+@pytest.fixture
+def served(initiative):
+    """A table (P1 human, P2 the random agent) served by uvicorn on 127.0.0.1, any free port."""
+    session = TableSession(initiative, 6, ["human", "random"], [None, make_agent("random", seed=3)])
+    server = ServerThread(create_app(session)).start()
+    yield session, server
+    server.stop()
+
+
+def ws_url(server, query: str) -> str:
+    return server.url.replace("http://", "ws://") + "ws" + (f"?{query}" if query else "")
+
+
+def refused(uri: str, **options) -> int:
+    """The HTTP status with which the server refuses the handshake (fails if it accepts)."""
+    try:
+        page = connect(uri, proxy=None, open_timeout=10, **options)
+    except InvalidStatus as refusal:
+        return refusal.response.status_code
+    with page:
+        try:
+            received = page.recv(timeout=2)
+        except Exception as err:  # noqa: BLE001 (closed without a word: still accepted first)
+            received = repr(err)
+    raise AssertionError(f"the handshake was accepted and the socket received {received[:200]!r}")
+
+
+@pytest.mark.parametrize("query", [
+    "", "seat=1", "seat=1&token=", "seat=1&token=wrong", "seat=1&token={t1}x", "seat=2", "seat=2&token={t1}",
+    "seat=7&token={t1}", "seat=x&token={t1}", "token=wrong",
+])
+def test_a_socket_without_its_seats_token_gets_nothing(served, query):
+    session, server = served
+    before = snapshot(session)
+    assert refused(ws_url(server, query.format(t1=session.tokens[1]))) == 403
+    assert snapshot(session) == before
+
+
+def test_each_human_seat_has_its_own_token(initiative):
+    session = two_humans(initiative)
+    server = ServerThread(create_app(session)).start()
+    try:
+        assert set(session.tokens) == {1, 2} and session.tokens[1] != session.tokens[2]
+        assert refused(ws_url(server, f"seat=2&token={session.tokens[1]}")) == 403
+        for seat in (1, 2):
+            with connect(ws_url(server, f"seat={seat}&token={session.tokens[seat]}"), proxy=None) as page:
+                assert json.loads(page.recv(timeout=10))["seat"] == seat
+            with connect(ws_url(server, f"token={session.tokens[seat]}"), proxy=None) as page:
+                assert json.loads(page.recv(timeout=10))["seat"] == seat  # the token alone names its seat
+        assert server.seat_url(2) == f"{server.url}?seat=2&token={session.tokens[2]}"
+    finally:
+        server.stop()

@@ -146,16 +146,18 @@ def build_parser() -> argparse.ArgumentParser:
                                                                "(default: the deciding seat's)")
 
     p = sub.add_parser("serve", help="play at a browser table, or step through a log (--replay)",
-                       description="A local web server and page: each human seat plays in its own tab "
-                                   "(/?seat=N), the other seats by their agents; or a log step by step from "
-                                   "any seat or in full. Needs the extra 'serve'.")
+                       description="A local web server and page: each human seat plays in its own tab, at "
+                                   "the address printed for it (/?seat=N&token=T: the seat's secret), the other "
+                                   "seats by their agents; or a log step by step from any seat or in full. "
+                                   "Needs the extra 'serve'.")
     p.add_argument("game", nargs="?", metavar="GAME")
     p.add_argument("--replay", metavar="F.jsonl", help="step through a logged game instead of playing one")
     p.add_argument("--players", metavar="A,B", help=f"one agent per seat ({agents}); default human,random")
     p.add_argument("--seed", type=_seed, help="the game's seed (default: a random one, printed)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1; "
-                                                       "0.0.0.0 for every address, e.g. for a LAN)")
+                                                       "0.0.0.0 for every address, e.g. for a LAN: then only "
+                                                       "the seats' tokens protect them)")
     p.add_argument("--port", type=_port, default=0, help="the port (default 0: any free one, printed)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 

@@ -3,8 +3,10 @@
     cardrules serve GAME [--players human,random] [--seed N] [--option k=v] [--host H] [--port P] [--no-browser]
     cardrules serve --replay F.jsonl [--host H] [--port P] [--no-browser]
 
-Seats whose agent is `human` are played from pages (`/?seat=N`); the others by their agents.
-Binds to 127.0.0.1 unless --host says otherwise (0.0.0.0: every address, for a LAN).
+Seats whose agent is `human` are played from pages, each at the address printed for it
+(`/?seat=N&token=T`: the token is the seat's secret); the others by their agents, whose seats no
+page sees. Binds to 127.0.0.1 unless --host says otherwise (0.0.0.0: every address, for a LAN;
+then a warning says that only the tokens protect the seats).
 """
 
 from __future__ import annotations
@@ -72,10 +74,11 @@ def run_serve(args) -> int:
              "(the page has a view for each seat and the full view)")
     else:
         session = table_session(args.game, args.players, args.seed, args.option)
+        if not session.humans:
+            raise UsageError("no human seat in --players: no page may watch agents while they play; "
+                             "log their game (cardrules play --log F.jsonl) and watch it with serve --replay F.jsonl")
         seats = ", ".join(f"P{s} {n}" for s, n in enumerate(session.names, start=1))
         _say(f"{session.rules.title}: seed {session.seed}, players {seats}")
-        if len(session.humans) > 1:
-            _say("each human seat plays in its own tab: " + ", ".join(f"/?seat={s}" for s in session.humans))
     try:
         app.serve_forever(app.create_app(session), args.host, args.port, not args.no_browser, _say)
     except OSError as err:

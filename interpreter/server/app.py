@@ -1,11 +1,15 @@
 """The web application (Starlette) and its server (uvicorn): the page, its assets, one websocket
 per open page for a game at the table, and a JSON endpoint for the steps of a replay.
 
-    GET  /                         the page (static/index.html); it reads ?seat=N or ?view=full
+    GET  /                         the page (static/index.html); it reads ?seat=N&token=T or ?view=full
     GET  /static/...               its script and style sheet, shipped in the package
     GET  /api/info                 {"mode": "table" | "replay", "title", "seats", "humans", ...}
-    WS   /ws?seat=N                a table: the seat's state after every change; moves in
+    WS   /ws?seat=N&token=T        a table: the seat's state after every change; moves in
     GET  /api/replay?step=K&view=V a replay: the state at step K from seat V (a number) or "full"
+
+Who may connect: a table's socket needs its human seat's token (`TableSession.tokens`, printed
+in the seat's address, `seat_urls`); an agent's seat has none, so no page sees it while the game
+runs. A refused handshake is closed before it is accepted (HTTP 403) and receives nothing.
 
 A refused message is answered on its socket with `{"type": "error", "code", "message"}`; a
 socket that closes is forgotten, and the game goes on for the others (the seat's page may
@@ -15,12 +19,15 @@ connect again and gets the current state).
 from __future__ import annotations
 
 import asyncio
+import hmac
+import ipaddress
 import json
 import socket
 import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 try:
     import uvicorn
@@ -79,6 +86,43 @@ def _seat_of(text: str | None, count: int) -> int | None:
     return seat if seat is not None and 1 <= seat <= count else None
 
 
+LOOPBACK_NAMES = ("localhost",)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a name or an address, IPv6 with or without brackets) is this machine only."""
+    host = host.strip("[]").lower()
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
+def seat_for(session: TableSession, seat_text: str | None, token: str | None) -> int | None:
+    """The human seat whose token this is (and which `seat_text` names, if given); None for a
+    missing or wrong token, an agent's seat, a seat that does not exist."""
+    if not token:
+        return None
+    wanted = _seat_of(seat_text, session.rules.player_count) if seat_text is not None else None
+    if seat_text is not None and wanted is None:
+        return None
+    found = None
+    for seat, secret in session.tokens.items():  # (every one compared, in constant time each)
+        if hmac.compare_digest(secret.encode(), token.encode()) and (wanted is None or wanted == seat):
+            found = seat
+    return found
+
+
+def seat_urls(session: TableSession, base_url: str) -> dict[int, str]:
+    """Each human seat's address (`base_url` ends with '/'): the page and its seat's token."""
+    return {seat: f"{base_url}?seat={seat}&token={quote(token)}" for seat, token in session.tokens.items()}
+
+
 def table_routes(session: TableSession) -> list:
     hub = Hub(session)
     count = session.rules.player_count
@@ -88,14 +132,11 @@ def table_routes(session: TableSession) -> list:
                              "seats": session.names, "humans": session.humans})
 
     async def play(ws: WebSocket) -> None:
-        await ws.accept()
-        raw = ws.query_params.get("seat")
-        seat = _seat_of(raw, count) if raw is not None else (session.humans[0] if session.humans else 1)
-        if seat is None:
-            await ws.send_json({"type": "error", "code": "bad-seat",
-                                "message": f"no seat {raw!r}: this game has seats 1 to {count}"})
+        seat = seat_for(session, ws.query_params.get("seat"), ws.query_params.get("token"))
+        if seat is None:  # (refused before it is accepted: the page learns nothing, not even why)
             await ws.close(code=POLICY_VIOLATION)
             return
+        await ws.accept()
         async with hub.lock:
             hub.sockets[ws] = seat
             await hub.send(ws, session.state(seat))
@@ -164,10 +205,13 @@ def create_app(session: TableSession | ReplaySession) -> Starlette:
     """The application for a table or a replay."""
 
     async def page(request: Request) -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        # (no-referrer: a seat's address carries its token, which no request may pass on)
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     routes = table_routes(session) if isinstance(session, TableSession) else replay_routes(session)
-    return Starlette(routes=[Route("/", page), *routes, Mount("/static", StaticFiles(directory=STATIC), name="static")])
+    app = Starlette(routes=[Route("/", page), *routes, Mount("/static", StaticFiles(directory=STATIC), name="static")])
+    app.state.session = session
+    return app
 
 
 def bound_socket(host: str, port: int) -> socket.socket:
@@ -187,13 +231,18 @@ def url_of(sock: socket.socket) -> str:
 
 class ServerThread:
     """The application served by uvicorn in a background thread (for tests and embedding):
-    `start()` returns once it accepts connections; `url`; `stop()`."""
+    `start()` returns once it accepts connections; `url`; `seat_url(seat)`; `stop()`."""
 
     def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app = app
         self.sock = bound_socket(host, port)
         self.url = url_of(self.sock)
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def seat_url(self, seat: int) -> str:
+        """A human seat's address, as `cardrules serve` prints it."""
+        return seat_urls(self.app.state.session, self.url)[seat]
 
     def start(self, timeout: float = 10.0) -> ServerThread:
         self.thread.start()
@@ -210,17 +259,36 @@ class ServerThread:
         self.sock.close()
 
 
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+
+
 def serve_forever(app: Starlette, host: str, port: int, open_browser: bool, say=print) -> None:
-    """Serve until interrupted (Ctrl-C), telling the user the address (and opening it)."""
+    """Serve until interrupted (Ctrl-C), telling the user the address of each human seat (and
+    opening the first), and warning when the server is reachable from other machines."""
     import webbrowser
 
+    session = app.state.session
     sock = bound_socket(host, port)
     url = url_of(sock)
-    if host in ("0.0.0.0", "::"):  # every address of this machine: a LAN player uses one of them
+    if host in EVERY_ADDRESS:  # every address of this machine: a LAN player uses one of them
         port = sock.getsockname()[1]
-        say(f"serving on every address of this machine, port {port}: open http://<its address>:{port}/")
         url = f"http://127.0.0.1:{port}/"
-    say(f"serving on {url}  (Ctrl-C stops)")
+        say(f"serving on every address of this machine, port {port}  (Ctrl-C stops)")
+    else:
+        say(f"serving on {url}  (Ctrl-C stops)")
+    if not is_loopback(host):
+        whom = ("the seats are protected only by their tokens; give each player only their own seat's address"
+                if isinstance(session, TableSession) else "anyone who can reach this port can watch the replay, "
+                                                           "every card face up")
+        say(f"warning: listening beyond this machine (--host {host}): {whom}")
+    opened = url
+    if isinstance(session, TableSession):
+        urls = seat_urls(session, url)
+        for seat, address in urls.items():
+            say(f"P{seat} ({session.names[seat - 1]}): {address}")
+        if host in EVERY_ADDRESS:
+            say("(from another machine, write this machine's address instead of 127.0.0.1)")
+        opened = urls[session.humans[0]]
     if open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+        threading.Timer(0.5, webbrowser.open, args=(opened,)).start()
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])

@@ -6,10 +6,15 @@ their moves. Anything else is refused with a `MoveRefused` saying why, and the g
 it was: a malformed message, a move for a seat this connection does not play, a move when it is
 another player's decision, a decision that is no longer current, an option that is not offered.
 The other seats are played by agents, until a human must decide or the game is over.
+
+Each human seat has a secret token (`tokens`, random per session): only a page that shows it
+sits at that seat (the server checks it, `app.seat_for`). Agent seats have none, so no page sees
+them while the game runs.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,6 +52,7 @@ class TableSession:
         self.names = list(names)
         self.agents = list(agents)
         self.humans = [seat for seat, agent in enumerate(self.agents, start=1) if agent is None]
+        self.tokens = {seat: secrets.token_urlsafe(16) for seat in self.humans}  # (128 random bits each)
         self.game = rules.new_game(seed=seed, log=True)
         self.log = EventLog(self.game)
         self.version = 0  # decisions taken so far: the number of the current decision
@@ -94,7 +100,7 @@ class TableSession:
         claimed = message.get("seat", seat)
         if claimed != seat:
             raise MoveRefused("other-seat", f"this page plays P{seat}; a move for P{claimed} is refused "
-                                            f"(open /?seat={claimed} to play that seat)")
+                                            f"(P{claimed} plays from its own address)")
         game = self.game
         if game.is_over:
             raise MoveRefused("game-over", "the game is over: no more moves")

@@ -203,10 +203,21 @@ function draw(next) {
 }
 
 // ---------------------------------------------------------------- a table
+// A seat's page is opened at the address `cardrules serve` printed for it: /?seat=N&token=T. The
+// token is the seat's secret; it goes to the server with the socket and nowhere else.
 function connect() {
   const seat = params.get("seat");
+  const token = params.get("token");
+  if (!token) {
+    return notice("this table's seats are opened at the addresses cardrules serve printed when it started, " +
+                  "one per human seat (/?seat=N&token=...): open yours");
+  }
+  const query = new URLSearchParams({token: token});
+  if (seat) query.set("seat", seat);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`);
+  let opened = false;
+  socket = new WebSocket(`${scheme}://${location.host}/ws?${query}`);
+  socket.addEventListener("open", () => { opened = true; });
   socket.addEventListener("message", (event) => {
     const data = JSON.parse(event.data);
     if (data.type === "state") {
@@ -217,7 +228,10 @@ function connect() {
       notice(data.message);
     }
   });
-  socket.addEventListener("close", () => notice("the connection to the table closed: reload the page to sit down again"));
+  socket.addEventListener("close", () => notice(opened
+    ? "the connection to the table closed: reload the page to sit down again"
+    : "the table refused this address: open the one cardrules serve printed for your seat " +
+      "(a seat's token changes each time the server starts)"));
 }
 
 // ---------------------------------------------------------------- a replay
