@@ -7,9 +7,11 @@ to 127.0.0.1 and prints each human seat's address."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import re
+import socket
 import urllib.request
 import warnings
 
@@ -422,3 +424,50 @@ def test_each_human_seat_has_its_own_token(initiative):
         assert server.seat_url(2) == f"{server.url}?seat=2&token={session.tokens[2]}"
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "http://evil.example:{port}", "http://127.0.0.1:1",
+                                    "http://localhost:{port}", "null", "file://"])
+def test_a_foreign_origin_is_refused(served, origin):
+    session, server = served
+    port = server.url.rsplit(":", 1)[1].rstrip("/")
+    before = snapshot(session)
+    assert refused(ws_url(server, f"seat=1&token={session.tokens[1]}"), origin=origin.format(port=port)) == 403
+    assert snapshot(session) == before
+
+
+def test_the_servers_own_origin_or_none_is_served(served):
+    session, server = served
+    for origin in (server.url.rstrip("/"), None):  # the page itself; a non-browser client
+        with connect(ws_url(server, f"seat=1&token={session.tokens[1]}"), proxy=None, origin=origin) as page:
+            state = json.loads(page.recv(timeout=10))
+            assert state["type"] == "state" and state["seat"] == 1
+
+
+def http_status(server, path: str, host: str) -> int:
+    address = server.url[len("http://"):].rstrip("/")
+    connection = http.client.HTTPConnection(address, timeout=10)
+    try:
+        connection.request("GET", path, headers={"Host": host})
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_on_loopback_a_foreign_host_is_refused(served):
+    """DNS rebinding: evil.example made to resolve to 127.0.0.1 is the page's own origin, so the
+    Origin check passes; the Host header names it, and a loopback server refuses it."""
+    session, server = served
+    port = int(server.url.rsplit(":", 1)[1].rstrip("/"))
+    for path in ("/", "/api/info", "/static/table.js"):
+        assert http_status(server, path, f"evil.example:{port}") == 400
+        assert http_status(server, path, "127.0.0.1:1") == 400  # the server's own port only
+        assert http_status(server, path, f"localhost:{port}") == 200
+        assert http_status(server, path, f"127.0.0.1:{port}") == 200
+    before = snapshot(session)
+    rebound = socket.create_connection(("127.0.0.1", port))
+    with pytest.raises(InvalidStatus) as refusal:
+        connect(f"ws://evil.example:{port}/ws?seat=1&token={session.tokens[1]}", sock=rebound, proxy=None,
+                origin=f"http://evil.example:{port}")
+    assert refusal.value.response.status_code == 403
+    assert snapshot(session) == before

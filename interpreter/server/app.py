@@ -9,7 +9,12 @@ per open page for a game at the table, and a JSON endpoint for the steps of a re
 
 Who may connect: a table's socket needs its human seat's token (`TableSession.tokens`, printed
 in the seat's address, `seat_urls`); an agent's seat has none, so no page sees it while the game
-runs. A refused handshake is closed before it is accepted (HTTP 403) and receives nothing.
+runs. A browser's socket must come from the server's own page (its Origin header names the
+host:port its Host header names; a client that sends no Origin is not a browser page and needs
+only the token). A connection that arrives at a loopback address must name a loopback host and
+the server's port (DNS rebinding: a foreign name made to resolve to 127.0.0.1 is refused, pages
+and sockets alike). A refused handshake is closed before it is accepted (HTTP 403) and receives
+nothing; a refused page request gets 400.
 
 A refused message is answered on its socket with `{"type": "error", "code", "message"}`; a
 socket that closes is forgotten, and the game goes on for the others (the seat's page may
@@ -27,17 +32,20 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 try:
     import uvicorn
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
+    from starlette.datastructures import Headers
+    from starlette.middleware import Middleware
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse
+    from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
-    from starlette.websockets import WebSocket, WebSocketDisconnect
+    from starlette.types import ASGIApp, Receive, Scope, Send
+    from starlette.websockets import WebSocket, WebSocketClose, WebSocketDisconnect
 except ImportError as err:  # (a module set to None in sys.modules raises ImportError too)
     raise ImportError("cardrules serve needs the extra 'serve': pip install 'cardrules[serve]'") from err
 
@@ -101,6 +109,80 @@ def is_loopback(host: str) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     return address.is_loopback
+
+
+def _host_and_port(authority: str | None, default_port: int) -> tuple[str, int] | None:
+    """('host', port) of a Host header or an Origin's authority; None if it does not parse."""
+    if not authority:
+        return None
+    try:
+        parts = urlsplit("//" + authority)
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or parts.username is not None or parts.path:
+        return None
+    return parts.hostname.lower(), port if port is not None else default_port
+
+
+def _default_port(scope: Scope) -> int:
+    return 443 if scope.get("scheme") in ("https", "wss") else 80
+
+
+def foreign_origin(scope: Scope) -> str | None:
+    """Why a websocket handshake comes from another site's page (None: it does not). A browser
+    always sends Origin; it must name the host:port that the Host header names, so that no other
+    page the user visits can read a seat or play its moves. No Origin: not a browser page."""
+    headers = Headers(scope=scope)
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    own = _host_and_port(headers.get("host"), _default_port(scope))
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        parts = None
+    theirs = None  # ("null", file://, anything not a web page's origin: never this server's)
+    if parts is not None and parts.scheme in ("http", "https"):
+        theirs = _host_and_port(parts.netloc, 443 if parts.scheme == "https" else 80)
+    return None if own is not None and theirs == own else f"Origin {origin!r} is not this server's own page"
+
+
+def foreign_host(scope: Scope) -> str | None:
+    """Why a request that arrived at a loopback address names a host that is not this machine at
+    this server's port (None: it does not). This is what DNS rebinding looks like: a page of
+    evil.example whose name now resolves to 127.0.0.1 is its own origin, but its Host header
+    still says evil.example."""
+    server = scope.get("server")
+    if not server or not is_loopback(str(server[0])):
+        return None  # (reached on another address: the tokens protect the seats)
+    host = Headers(scope=scope).get("host")
+    named = _host_and_port(host, _default_port(scope))
+    if named is not None and is_loopback(named[0]) and (server[1] is None or named[1] == server[1]):
+        return None
+    return f"Host {host!r} is not this machine at port {server[1]}"
+
+
+class LocalGuard:
+    """ASGI middleware: refuses a request whose Host is foreign on loopback (`foreign_host`; 400
+    for a page, a closed handshake for a socket) and a websocket whose Origin is another site's
+    (`foreign_origin`). Starlette's TrustedHostMiddleware takes a fixed list of names and ignores
+    the port; this one follows the address each connection arrived at."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            why = foreign_host(scope)
+            if why is None and scope["type"] == "websocket":
+                why = foreign_origin(scope)
+            if why is not None:
+                refusal = PlainTextResponse(f"refused: {why}", status_code=400) if scope["type"] == "http" \
+                    else WebSocketClose(code=POLICY_VIOLATION)
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def seat_for(session: TableSession, seat_text: str | None, token: str | None) -> int | None:
@@ -209,7 +291,8 @@ def create_app(session: TableSession | ReplaySession) -> Starlette:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     routes = table_routes(session) if isinstance(session, TableSession) else replay_routes(session)
-    app = Starlette(routes=[Route("/", page), *routes, Mount("/static", StaticFiles(directory=STATIC), name="static")])
+    app = Starlette(routes=[Route("/", page), *routes, Mount("/static", StaticFiles(directory=STATIC), name="static")],
+                    middleware=[Middleware(LocalGuard)])
     app.state.session = session
     return app
 
