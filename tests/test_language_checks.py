@@ -16,10 +16,11 @@ import re
 from pathlib import Path
 
 import pytest
+from ruleerrors import both_ways, load_error, located_at
 from toyrules import toy_with
 
 from interpreter import load
-from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError, ValidationError
+from interpreter.errors import RuntimeRuleError
 
 
 def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, after: dict[str, str] | None = None) -> Path:
@@ -36,41 +37,11 @@ def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, after: dict[
     return path
 
 
-def _load_error(path: Path) -> ValidationError:
-    with pytest.raises(CardrulesError) as info:
-        load(path)
-    err = info.value
-    errors = err.errors if isinstance(err, ErrorList) else [err]
-    assert len(errors) == 1, str(err)
-    assert isinstance(errors[0], ValidationError), str(err)
-    return errors[0]
-
-
-def _at(err: CardrulesError, path: Path, line: int, column: int) -> None:
-    assert err.span is not None and Path(err.span.file).name == path.name, str(err)
-    assert (err.span.line, err.span.column) == (line, column), str(err)
-    assert str(err).startswith(f"{err.where()}: ") and err.where().endswith(f":{line}:{column}")
-
-
-def _both_ways(rules, match: str) -> list[RuntimeRuleError]:
-    """The rule error a game stops with, played with `apply` and with `Rules.play_out`."""
-    found = []
-    with pytest.raises(RuntimeRuleError, match=match) as stepped:
-        game = rules.new_game(seed=1)
-        while not game.is_over:
-            game.apply(0)
-    found.append(stepped.value)
-    with pytest.raises(RuntimeRuleError, match=match) as rolled:
-        rules.play_out(lambda game: 0, seed=1)
-    found.append(rolled.value)
-    return found
-
-
 # ---------------------------------------------------------------- decisions and zones with no `you`
 def test_a_choice_without_a_player_in_the_set_up_is_refused_at_load(tmp_path):
     path = _toy(tmp_path, setup="'let c = choose \"one\" from [1, 2]'")
-    err = _load_error(path)
-    _at(err, path, 35, 17)
+    err = load_error(path)
+    located_at(err, path, 35, 17)
     assert err.message == "a choice needs a player: write 'by PLAYER' here"
     assert err.hint == "the set-up has no 'you': it runs with no card"
 
@@ -78,8 +49,8 @@ def test_a_choice_without_a_player_in_the_set_up_is_refused_at_load(tmp_path):
 def test_a_choice_without_a_player_in_a_procedure_only_the_set_up_calls(tmp_path):
     path = _toy(tmp_path, "procedure deal() {\n  inner()\n}\nprocedure inner() {\n  let c = choose from [1, 2]\n}\n",
                 setup="deal()")
-    err = _load_error(path)
-    _at(err, tmp_path / "extra.rules", 5, 11)
+    err = load_error(path)
+    located_at(err, tmp_path / "extra.rules", 5, 11)
     assert err.message == "a choice needs a player: write 'by PLAYER' here"
     assert err.hint == "procedure 'inner' has no 'you': only code with no card calls it (the set-up -> deal -> inner)"
 
@@ -87,16 +58,16 @@ def test_a_choice_without_a_player_in_a_procedure_only_the_set_up_calls(tmp_path
 def test_a_may_by_you_in_phase_code_is_refused(tmp_path):
     path = _toy(tmp_path, "procedure ask() { may \"go on\" by you { game.counter = 1 } }\n")
     path.write_text(path.read_text(encoding="utf-8").replace("do: main_phase()", "do: ask()"), encoding="utf-8")
-    err = _load_error(path)
-    _at(err, tmp_path / "extra.rules", 1, 34)
+    err = load_error(path)
+    located_at(err, tmp_path / "extra.rules", 1, 34)
     assert err.message == "a choice needs a player: 'you' is none here, write 'by PLAYER' with a player"
     assert "(phase main -> ask)" in err.hint
 
 
 def test_a_zone_of_you_in_the_set_up_is_refused(tmp_path):
     path = _toy(tmp_path, setup="'move first(pool()) to hand(you)'")
-    err = _load_error(path)
-    _at(err, path, 35, 36)
+    err = load_error(path)
+    located_at(err, path, 35, 36)
     assert err.message == "'you' is none here, so hand(you) is no player's zone: give hand(...) a player"
 
 
@@ -111,8 +82,8 @@ def test_code_that_may_have_a_you_is_not_refused(tmp_path):
 def test_the_runtime_check_is_still_there_for_what_the_load_cannot_know(tmp_path):
     rules = "procedure deal() { let c = choose from [1, 2] }\n" 'card "Dealer" : unit { part top { deal() } }\n'
     game_rules = load(_toy(tmp_path, rules, setup="deal()"))
-    for err in _both_ways(game_rules, "a choice needs a player"):
-        _at(err, tmp_path / "extra.rules", 1, 28)
+    for err in both_ways(game_rules, "a choice needs a player"):
+        located_at(err, tmp_path / "extra.rules", 1, 28)
 
 
 TRACK = "  track: {per: shared, ordered: true, visibility: public, rows: [east, west]}\n"
@@ -137,8 +108,8 @@ TRACK = "  track: {per: shared, ordered: true, visibility: public, rows: [east, 
 def test_zone_messages_say_which_kind_of_zone_a_name_is(tmp_path, code, column, message):
     path = _toy(tmp_path, f"procedure x() {{\n{code}\n}}\n",
                 after={"zones": TRACK})
-    err = _load_error(path)
-    _at(err, tmp_path / "extra.rules", 2, column)
+    err = load_error(path)
+    located_at(err, tmp_path / "extra.rules", 2, column)
     assert err.message == message
 
 
@@ -153,8 +124,8 @@ def test_zones_written_rightly_still_load(tmp_path):
 def test_a_zone_and_a_player_attribute_of_one_name_are_refused_naming_both(tmp_path):
     path = _toy(tmp_path, after={"player_attributes": "  books: {type: int, default: 0}\n",
                                  "zones": "  books: {per: player, ordered: true}\n"})
-    err = _load_error(path)
-    _at(err, path, 13, 3)
+    err = load_error(path)
+    located_at(err, path, 13, 3)
     assert err.message == (f"'books' is declared twice: as a zone at {path}:16:3 and as a player attribute at "
                            f"{path}:13:3")
     assert "players.1.books" in err.hint
@@ -171,8 +142,8 @@ def test_a_function_that_calls_itself_without_end_is_a_rule_error_naming_it(tmp_
         path.write_text(path.read_text(encoding="utf-8").replace('do: "emit tick()"', "do: use_f()"),
                         encoding="utf-8")
     rules_loaded = load(path)
-    for err in _both_ways(rules_loaded, "calls or triggered abilities without end, in function f\n"):
-        _at(err, tmp_path / "extra.rules", 1, 17)
+    for err in both_ways(rules_loaded, "calls or triggered abilities without end, in function f\n"):
+        located_at(err, tmp_path / "extra.rules", 1, 17)
         assert "RecursionError" not in str(err)
 
 
@@ -206,8 +177,8 @@ def test_a_value_of_a_known_wrong_type_is_refused_at_load(tmp_path, code, column
     if message is None:
         load(path)
         return
-    err = _load_error(path)
-    _at(err, tmp_path / "extra.rules", 2, column)
+    err = load_error(path)
+    located_at(err, tmp_path / "extra.rules", 2, column)
     assert err.message == message
     if "game.pick" in message:
         assert err.hint == f"game.pick is declared at {path}:11:3"
@@ -224,8 +195,8 @@ def test_a_value_of_a_known_wrong_type_is_refused_at_load(tmp_path, code, column
 def test_a_value_of_a_wrong_type_the_load_cannot_see_stops_the_game_where_it_is_written(tmp_path, rules, setup,
                                                                                        column, message):
     path = _toy(tmp_path, rules + "\n", setup=setup, after={"globals": CARD_GLOBAL})
-    for err in _both_ways(load(path), re.escape(message)):
-        _at(err, tmp_path / "extra.rules", 1, column)
+    for err in both_ways(load(path), re.escape(message)):
+        located_at(err, tmp_path / "extra.rules", 1, column)
 
 
 def test_values_of_the_right_type_are_written(tmp_path):

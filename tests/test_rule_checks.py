@@ -17,17 +17,14 @@ import re
 from pathlib import Path
 
 import pytest
+from ruleerrors import both_ways, load_error, located_at
 from toyrules import toy_with
 
 from interpreter import load
 from interpreter.cli.main import main
 from interpreter.errors import (
-    CardrulesError,
     CardSyntaxError,
-    ErrorList,
     RuleWarning,
-    RuntimeRuleError,
-    ValidationError,
 )
 
 
@@ -48,35 +45,6 @@ def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, end: str | N
     return path
 
 
-def _load_error(path: Path) -> ValidationError:
-    with pytest.raises(CardrulesError) as info:
-        load(path)
-    err = info.value
-    errors = err.errors if isinstance(err, ErrorList) else [err]
-    assert len(errors) == 1, str(err)
-    assert isinstance(errors[0], ValidationError), str(err)
-    return errors[0]
-
-
-def _at(err: CardrulesError, path: Path, line: int, column: int) -> None:
-    assert err.span is not None and Path(err.span.file).name == path.name, str(err)
-    assert (err.span.line, err.span.column) == (line, column), str(err)
-
-
-def _both_ways(rules, match: str) -> list[RuntimeRuleError]:
-    """The rule error a game stops with, played with `apply` and with `Rules.play_out`."""
-    found = []
-    with pytest.raises(RuntimeRuleError, match=match) as stepped:
-        game = rules.new_game(seed=1)
-        while not game.is_over:
-            game.apply(0)
-    found.append(stepped.value)
-    with pytest.raises(RuntimeRuleError, match=match) as rolled:
-        rules.play_out(lambda game: 0, seed=1)
-    found.append(rolled.value)
-    return found
-
-
 # ---------------------------------------------------------------- a result is one player
 SHARED = ("a shared {} (a team, several players) is not supported yet: name one player, like first(...), or end "
           "the game with 'tie'")
@@ -92,16 +60,16 @@ SHARED = ("a shared {} (a team, several players) is not supported yet: name one 
 ])
 def test_a_result_that_is_not_one_player_is_refused_at_load(tmp_path, code, column, message, hint):
     path = _toy(tmp_path, f"procedure finish(p) {{\n  {code}\n}}\n")
-    err = _load_error(path)
-    _at(err, tmp_path / "extra.rules", 2, column)
+    err = load_error(path)
+    located_at(err, tmp_path / "extra.rules", 2, column)
     assert (err.message, err.hint) == (message, hint)
 
 
 @pytest.mark.parametrize("key, word", [("winner", "win"), ("loser", "loss")])
 def test_an_end_condition_whose_result_is_a_list_is_refused_at_load(tmp_path, key, word):
     path = _toy(tmp_path, end=f'{{when: "game.turn > 1", {key}: "all p in players where p.score >= 0"}}')
-    err = _load_error(path)
-    _at(err, path, 56, 32 + len(key))
+    err = load_error(path)
+    located_at(err, path, 56, 32 + len(key))
     assert err.message == f"an end condition's {key!r} is one player, not a list: the game would end as a draw"
     assert err.hint == SHARED.format(word)
 
@@ -120,11 +88,11 @@ def test_a_list_the_load_cannot_see_stops_the_game_where_the_result_is_given(tmp
     rules = "function everyone() {\n  let them = players\n  return them\n}\nprocedure finish() {\n  win everyone()\n}\n"
     path = _toy(tmp_path, rules, setup="finish()")
     message = "the winner of a game is one player, not P1 + P2 (a list) (in procedure finish)"
-    for err in _both_ways(load(path), re.escape(message)):
-        _at(err, tmp_path / "extra.rules", 6, 3)
+    for err in both_ways(load(path), re.escape(message)):
+        located_at(err, tmp_path / "extra.rules", 6, 3)
     path = _toy(tmp_path, rules, end='{when: "game.turn > 1", loser: "everyone()"}')
-    for err in _both_ways(load(path), re.escape("the loser of a game is one player, not P1 + P2 (a list)")):
-        _at(err, path, 56, 37)
+    for err in both_ways(load(path), re.escape("the loser of a game is one player, not P1 + P2 (a list)")):
+        located_at(err, path, 56, 37)
 
 
 # ---------------------------------------------------------------- a bare name printed on a card
@@ -149,8 +117,8 @@ def test_a_bare_name_for_a_text_attribute_stands_for_its_text(tmp_path):
 ])
 def test_a_printed_text_is_still_checked(tmp_path, member, column, message):
     path = _toy(tmp_path, f'card "Camp" : site {{ colour = red role = centre {member} }}\n', replace=KINDS)
-    err = _load_error(path)
-    _at(err, tmp_path / "extra.rules", 1, column)
+    err = load_error(path)
+    located_at(err, tmp_path / "extra.rules", 1, column)
     assert err.message == message
 
 
@@ -159,15 +127,15 @@ def test_a_printed_text_is_still_checked(tmp_path, member, column, message):
     ("flag = yes", 29, "attribute 'flag' of 'Bear' must be a constant of type bool"),
 ])
 def test_a_bare_name_is_no_number_and_no_flag(tmp_path, member, column, message):
-    err = _load_error(_toy(tmp_path, f'card "Bear" : unit {{ {member} }}\n'))
-    _at(err, tmp_path / "extra.rules", 1, column)
+    err = load_error(_toy(tmp_path, f'card "Bear" : unit {{ {member} }}\n'))
+    located_at(err, tmp_path / "extra.rules", 1, column)
     assert err.message == message
 
 
 def test_in_a_card_template_a_name_is_a_loop_name_and_text_is_quoted(tmp_path):
     rules = 'cards for c in ["red", "blue"]: "{c} Camp" : site { colour = c role = centr }\n'
-    err = _load_error(_toy(tmp_path, rules))
-    _at(err, tmp_path / "extra.rules", 1, 71)
+    err = load_error(_toy(tmp_path, rules))
+    located_at(err, tmp_path / "extra.rules", 1, 71)
     assert err.message == "unknown name 'centr' in a card template"
     assert err.hint == 'names here: c; text is written in quotes: "centr"'
 
