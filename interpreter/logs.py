@@ -1,7 +1,7 @@
 """Game logs as JSON Lines (DESIGN.md "Logs and replays"): a header with everything the game was
-started with (ruleset, options, seed, players, every deck part), then one line per event and per
-decision; the `end` line of the result, or, for a game that did not end, a `stopped` line. Written
-by `play --log` and `simulate --log-dir`; read back by `replay`."""
+started with (ruleset, options, seed, its cap of decisions, players, every deck part), then one
+line per event and per decision; the `end` line of the result, or, for a game that did not end, a
+`stopped` line. Written by `play --log` and `simulate --log-dir`; read back by `replay`."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def header(game, players: list[str]) -> dict:
         "options": dict(rules.options),
         "version": __version__,
         "seed": game.seed,
+        "max_decisions": game.max_decisions,  # (replay stops the game at the same cap)
         "players": list(players),
         "decks": [deck_entry(deck) for deck in game.decks],
     }

@@ -3,7 +3,8 @@
 Game i of a batch is `seed=S+i` with its agents seeded from the seed and seat, so every backend
 and every number of workers plays the same games. A game that cannot finish (a rule that loops
 past the step budget, a rule error, an agent that raises) comes back as an aborted record with
-its seed, the reason and the rule's place; the batch goes on.
+its seed, the reason and the rule's place; the batch goes on. A game stopped at its cap of
+decisions comes back as a record marked `unfinished`.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ def play_game(spec: BatchSpec, seed: int) -> Outcome:
     try:
         agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(spec.agents, start=1)]
         if searches(agents):  # (they copy the game at their decisions: the form that can be copied)
-            game = rules.new_game(seed=seed, decks=decks, log=log, watcher=watcher)
+            game = rules.new_game(seed=seed, decks=decks, log=log, watcher=watcher, max_decisions=spec.max_decisions)
             game.play_out(decider(agents))
         else:
-            game = rules.play_out(decider(agents), seed=seed, decks=decks, log=log, watcher=watcher)
+            game = rules.play_out(decider(agents), seed=seed, decks=decks, log=log, watcher=watcher,
+                                  max_decisions=spec.max_decisions)
     except CardrulesError as err:
         span = getattr(err, "span", None)
         rule = f"{span.file}:{span.line}:{span.column}" if span is not None and span.file else None

@@ -105,7 +105,7 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
             open_offers.update((c.id, offer) for c in cards)
     result = game.result
     record = _base_record(rules, seed, agents)
-    record.update(winner=result.winner, draw=result.winner is None, reason=result.reason,
+    record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
                   timeout=result.reason in stats.timeouts, first_player=watcher.first_player,
                   turns=result.turns, decisions=game.answered, lead_changes=watcher.lead_changes)
     record["players"] = [
@@ -122,14 +122,15 @@ def result_record(rules, game, seed: int, agents: tuple[str, ...]) -> dict[str, 
     """The short record of a finished game: its result, without per-card figures."""
     result = game.result
     record = _base_record(rules, seed, agents)
-    record.update(winner=result.winner, draw=result.winner is None, reason=result.reason,
+    record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
                   timeout=result.reason in rules.statistics.timeouts, turns=result.turns, decisions=game.answered)
     return record
 
 
 def aborted_record(rules, seed: int, agents: tuple[str, ...], reason: str, rule: str | None,
                    turns: int | None) -> dict[str, Any]:
-    """The record of a game that could not finish: a runaway rule, a rule error, an agent's error."""
+    """The record of a game that could not finish: a runaway rule, a rule error, an agent's error.
+    (A game stopped at its cap of decisions is no error: its record says `unfinished`.)"""
     record = _base_record(rules, seed, agents)
     record.update(winner=None, draw=False, aborted=True, reason=reason, rule=rule, turns=turns, decisions=None)
     return record
@@ -137,7 +138,7 @@ def aborted_record(rules, seed: int, agents: tuple[str, ...], reason: str, rule:
 
 def _base_record(rules, seed: int, agents: tuple[str, ...]) -> dict[str, Any]:
     return {"seed": seed, "ruleset": rules.name, "title": rules.title, "options": dict(rules.options),
-            "agents": list(agents), "winner": None, "draw": False, "aborted": False, "reason": "", "rule": None,
+            "agents": list(agents), "winner": None, "draw": False, "aborted": False, "unfinished": False, "reason": "", "rule": None,
             "timeout": False, "first_player": None, "turns": None, "decisions": None, "lead_changes": None,
             "players": [], "offers": []}
 

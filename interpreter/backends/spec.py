@@ -1,6 +1,6 @@
 """What a batch of games is, in a form any process can rebuild the rules from: the ruleset (a
 shipped game's name or a path), its options, card overrides and deck replacements, the agents by
-seat, and what each game should bring back (a full record, its log). Each worker process loads
+seat, each game's cap of decisions, and what each game should bring back (a full record, its log). Each worker process loads
 the rules of a spec once (`rules_for`)."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class BatchSpec:
     replace: tuple[tuple[str, str], ...] = ()  # every copy of a card in the decks swapped for another
     records: bool = False  # bring back each game's full record (per-card figures), not only its result
     logs: bool = False  # bring back each game's JSON Lines log
+    max_decisions: int | None = None  # each game's cap of decisions (None: the ruleset's)
     label: str = field(default="", compare=False)  # how the CLI names this side ("base", "variant")
 
     @staticmethod

@@ -8,7 +8,8 @@ file, which redefines cards of BASE, or BASE with `--replace CARD=OTHER` (every 
 the decks becomes OTHER: what is this card worth?). The main difference is the win rate of the
 seats whose decks hold a changed card (or seat 1's, when no card changed); `--until-significant`
 plays in ten looks and stops at the first where it is significant at alpha/10 (Bonferroni), so the
-chance of a false alarm stays at most alpha.
+chance of a false alarm stays at most alpha. Games aborted or unfinished (stopped at their cap of
+decisions) on either side are left out of the pairs.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ def run_compare(args) -> int:
         variant_rules, _ = rules_for(variant)
     _same_game(base_rules, variant_rules, args)
     agents = tuple(batch_agents(args.agents, base_rules.player_count, "compare", base_rules.player_range))
-    base = dataclasses.replace(base, agents=agents)
-    variant = dataclasses.replace(variant, agents=agents)
+    base = dataclasses.replace(base, agents=agents, max_decisions=args.max_decisions)
+    variant = dataclasses.replace(variant, agents=agents, max_decisions=args.max_decisions)
     changed = _changed_cards(base_rules, variant_rules, replace)
 
     looks = LOOKS if args.until_significant else 1
@@ -219,7 +220,7 @@ def _main_pairs(base: dict[int, dict], variant: dict[int, dict], changed: list[s
     xs, ys = [], []
     for seed in sorted(set(base) & set(variant)):
         b, v = base[seed], variant[seed]
-        if b.get("aborted") or v.get("aborted"):
+        if not _finished(b) or not _finished(v):
             continue
         if changed:
             seats = [p["seat"] for p in b["players"] if any(c in p["deck"] for c in changed)]
@@ -232,9 +233,14 @@ def _main_pairs(base: dict[int, dict], variant: dict[int, dict], changed: list[s
     return xs, ys
 
 
+def _finished(record: dict) -> bool:
+    """Whether the game ended by its rules (not aborted, not stopped at its cap of decisions)."""
+    return not record.get("aborted") and not record.get("unfinished")
+
+
 def _every_seat_holds(records: list[dict], changed: list[str]) -> bool:
     """Whether, in every finished game, every player's deck holds a changed card."""
-    finished = [r for r in records if not r.get("aborted")]
+    finished = [r for r in records if _finished(r)]
     return bool(finished) and all(any(c in p["deck"] for c in changed) for r in finished for p in r["players"])
 
 
@@ -277,6 +283,11 @@ def _print(result: dict) -> None:
     console.print(Text(f"{result['base']}  vs  {result['variant']}: {result['games']} paired games"
                        + (f", stopped early at look {result['looks']}" if result["stopped_early"] else "")))
     console.print(Text(_main_text(result["main"])))
+    for side in ("base", "variant"):
+        summary = result[f"{side}_summary"]
+        if summary["aborted"] or summary["unfinished"]:  # (left out of every pair: say so)
+            console.print(Text(f"{side}: {summary['aborted']} aborted, {summary['unfinished']} unfinished "
+                               f"of {summary['games']} games (not paired)"))
     table = Table(show_header=True)
     for name, justify in (("", "left"), ("base WR", "right"), ("variant WR", "right"), ("difference", "right"),
                           ("95% interval", "right"), ("", "left"), ("games for ±2 pts", "right")):

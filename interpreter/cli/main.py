@@ -4,6 +4,7 @@
     cardrules play GAME [--seed N] [--players random,human] [--option k=v] [--log F.jsonl] [--quiet]
     cardrules simulate GAME --games N [--seed S] [--agents a,b] [--workers K] [--option k=v] [--json]
                        [--backend local|ray] [--address A] [--report DIR] [--log-dir DIR] [--records F]
+    (play, simulate, compare and serve take --max-decisions N: each game's cap of decisions)
     cardrules compare BASE [VARIANT] --games N [--replace "Card"=OTHER] [--until-significant] [--report DIR]
     cardrules test [PATH ...] [-v]       run scenario files; ends with 'N passed, N failed'
     cardrules replay F.jsonl [--show]    re-run a log and confirm every line is identical (--show: draw it)
@@ -96,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
     p.add_argument("--log", metavar="F.jsonl", help="write the game as JSON Lines (replay it with 'replay')")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+    _cap_argument(p)
 
     p = sub.add_parser("simulate", help="play many games between agents and summarise them")
     p.add_argument("game", metavar="GAME")
@@ -110,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-dir", metavar="DIR", help="write each game's log as DIR/game-SEED.jsonl (replayable)")
     p.add_argument("--records", metavar="F", help="write every game's record to F (*.jsonl, or *.parquet with "
                                                   "the extra 'report')")
+    _cap_argument(p)
 
     p = sub.add_parser("compare", help="play a ruleset and a variant of it on the same seeds; what changed?",
                        description="Both sides play the same seeds and seatings (common random numbers). "
@@ -134,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=0.05, help="the error rate of --until-significant (default 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     _batch_arguments(p)
+    _cap_argument(p)
 
     p = sub.add_parser("test", help="run scenario files")
     p.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default tests/scenarios)")
@@ -160,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                        "the seats' tokens protect them)")
     p.add_argument("--port", type=_port, default=0, help="the port (default 0: any free one, printed)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    _cap_argument(p)
 
     p = sub.add_parser("schema", help="the JSON Schemas of rule, deck and scenario files, for YAML editors",
                        description="List the schemas (with the modeline a YAML editor reads), print one, "
@@ -199,13 +204,22 @@ def _batch_arguments(p: argparse.ArgumentParser) -> None:
                    help="cards in fewer games than this are listed, not ranked (default 30)")
 
 
+def _cap_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-decisions", type=_positive, metavar="N",
+                   help="end each game as unfinished past N decisions (default: the ruleset's "
+                        "limits.max_decisions, else 100000)")
+
+
 def _load(args: argparse.Namespace):
     from .. import load
     from ..rules.loader import load_ruleset
 
     options = parse_option_pairs(getattr(args, "option", None))
     with command_line_options(options, lambda: load_ruleset(args.game)):
-        return load(args.game, options=options)
+        rules = load(args.game, options=options)
+    if getattr(args, "max_decisions", None) is not None:  # (every game of this run: `--max-decisions`)
+        rules.max_decisions = args.max_decisions
+    return rules
 
 
 # The arguments that name files or folders, by command: read (a path the system refuses is an error
@@ -262,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--address is for --backend ray")
         return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json,
                             backend=args.backend, address=args.address, report=args.report, log_dir=args.log_dir,
-                            records=args.records, min_sample=args.min_sample)
+                            records=args.records, min_sample=args.min_sample, max_decisions=args.max_decisions)
     if command == "compare":
         from .compare import run_compare
 

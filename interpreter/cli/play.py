@@ -53,6 +53,8 @@ def event_line(events: dict[str, str | None], name: str, args: dict, hidden: set
 
 def result_line(result) -> str:
     turns = f"after {result.turns} turn{'s' if result.turns != 1 else ''}"
+    if result.unfinished:  # (its reason says so: "unfinished: the cap of N decisions was reached")
+        return f"result: {result.reason} {turns}"
     if result.winner is None:
         return f"result: draw ({result.reason}) {turns}"
     return f"result: P{result.winner} wins ({result.reason}) {turns}"

@@ -83,6 +83,10 @@ def read_log(path: str) -> tuple[dict, list[tuple[int, dict]]]:
             for key in ("ruleset", "seed"):
                 if key not in data:
                     raise LogFileError(f"the header has no {key!r}", Span(path, number, 1))
+            cap = data.get("max_decisions")  # (the game's cap of decisions; older logs have none)
+            if cap is not None and (type(cap) is not int or cap < 1):
+                raise LogFileError(f"the header's max_decisions must be a whole number from 1 on, not {cap!r}",
+                                   Span(path, number, 1))
             header = data
             continue
         if entries and entries[-1][1].get("type") == "stopped":
@@ -153,7 +157,7 @@ def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
         sys.stderr.write(f"note: {ruleset_file} is gone; replaying with the ruleset named {target!r}\n")
     rules = load(target, options=header.get("options") or {})
     decks = header.get("decks") or None
-    game = rules.new_game(seed=header["seed"], decks=decks, log=True)
+    game = rules.new_game(seed=header["seed"], decks=decks, log=True, max_decisions=header.get("max_decisions"))
     if seat is not None and seat > len(game.players):
         raise UsageError(f"--seat {seat}: the logged game has {len(game.players)} players")
     shown = _Show(game, out, seat) if show else None

@@ -33,13 +33,15 @@ def _say(text: str) -> None:
     sys.stdout.flush()
 
 
-def table_session(game: str, players: str | None, seed: int | None, options: list[str] | None):
+def table_session(game: str, players: str | None, seed: int | None, options: list[str] | None,
+                  max_decisions: int | None = None):
     from ..rules.loader import load_ruleset
     from ..server import TableSession
 
     chosen = parse_option_pairs(options)
     with command_line_options(chosen, lambda: load_ruleset(game)):
         rules = load(game, options=chosen)
+    rules.max_decisions = rules.decision_cap(max_decisions)  # (`--max-decisions`, else the ruleset's)
     default = ",".join(["human"] + ["random"] * (rules.player_count - 1))
     names = split_names(players, rules.player_count, "--players", default, rules.player_range)
     if seed is None:
@@ -67,13 +69,15 @@ def run_serve(args) -> int:
         raise UsageError("give a GAME to play, or --replay F.jsonl to watch a log (not both)")
     if args.replay is not None and (args.players or args.seed is not None or args.option):
         raise UsageError("--players, --seed and --option are for a new game, not for --replay (the log has them)")
+    if args.replay is not None and args.max_decisions is not None:
+        raise UsageError("--max-decisions is for a new game, not for --replay (the log has it)")
     app = _app_module()
     if args.replay is not None:
         session = replay_session(args.replay)
         _say(f"{session.rules.title}: {args.replay}, {len(session.steps)} steps "
              "(the page has a view for each seat and the full view)")
     else:
-        session = table_session(args.game, args.players, args.seed, args.option)
+        session = table_session(args.game, args.players, args.seed, args.option, args.max_decisions)
         if not session.humans:
             raise UsageError("no human seat in --players: no page may watch agents while they play; "
                              "log their game (cardrules play --log F.jsonl) and watch it with serve --replay F.jsonl")

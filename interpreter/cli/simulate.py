@@ -3,8 +3,9 @@ game's log (`--log-dir`), every game's record (`--records`) and a report with ch
 
 Game i is seed S+i with its agents seeded from the seed and seat, so a run gives the same summary
 on any backend and with any number of workers. A game that cannot finish is counted as aborted
-(with its seed, reason and rule) and the batch goes on; Ctrl-C stops it and prints the summary of
-the games played so far (exit 130).
+(with its seed, reason and rule) and the batch goes on; a game stopped at its cap of decisions
+(`--max-decisions`, the ruleset's `limits:`) is counted as unfinished. Ctrl-C stops the batch
+and prints the summary of the games played so far (exit 130).
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
 def summarize(records: list[dict], players: int) -> dict[str, Any]:
     """The batch's summary: the same for the same records, whatever order they came back in."""
     records = sorted(records, key=lambda r: r["seed"])
-    finished = [r for r in records if not r.get("aborted")]
+    finished = [r for r in records if not r.get("aborted") and not r.get("unfinished")]
     aborted = [r for r in records if r.get("aborted")]
+    unfinished = [r for r in records if r.get("unfinished")]
     n = max(len(finished), 1)
     reasons: dict[str, int] = {}
     for r in finished:
@@ -38,6 +40,8 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         "aborted": len(aborted),
         "aborted_games": [{"seed": r["seed"], "reason": r["reason"], "rule": r.get("rule")}
                           for r in aborted[:SHOWN_ABORTED]],
+        "unfinished": len(unfinished),
+        "unfinished_games": [{"seed": r["seed"], "reason": r["reason"]} for r in unfinished[:SHOWN_ABORTED]],
         "end_reasons": dict(sorted(reasons.items())),
         "mean_turns": round(sum(r["turns"] for r in finished) / n, 3),
         "decisions_per_game": round(sum(r["decisions"] for r in finished) / n, 3),
@@ -67,10 +71,10 @@ def check_outputs(report: str | None, log_dir: str | None, records: str | None) 
 def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], games: int, seed: int,
                  workers: int, as_json: bool, backend: str = "local", address: str | None = None,
                  report: str | None = None, log_dir: str | None = None, records: str | None = None,
-                 min_sample: int = 30) -> int:
+                 min_sample: int = 30, max_decisions: int | None = None) -> int:
     report_dir, logs, records_file = check_outputs(report, log_dir, records)
     spec = BatchSpec.of(game_arg, options, agent_names, records=bool(report_dir or records_file),
-                        logs=logs is not None)
+                        logs=logs is not None, max_decisions=max_decisions)
     if logs is not None:
         logs.mkdir(exist_ok=True)
     seeds = range(seed, seed + games)
@@ -108,7 +112,7 @@ def _table(rules, data: dict) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    n = max(data["games"] - data["aborted"], 1)
+    n = max(data["games"] - data["aborted"] - data["unfinished"], 1)
     table = Table(title=Text(f"{rules.title}: {data['games']} games"), show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -125,7 +129,12 @@ def _table(rules, data: dict) -> None:
     if data["aborted"]:
         row("aborted (not counted above)", data["aborted"], f"{100 * data['aborted'] / data['games']:.1f}%")
         for game in data["aborted_games"]:
-            row(f"  seed {game['seed']}", Text(game["reason"][:100]), _shown_rule(game["rule"]))
+            row(f"  seed {game['seed']}", Text(game["reason"]), _shown_rule(game["rule"]))
+    if data["unfinished"]:
+        row("unfinished (not counted above)", data["unfinished"],
+            f"{100 * data['unfinished'] / data['games']:.1f}%")
+        for game in data["unfinished_games"]:
+            row(f"  seed {game['seed']}", Text(game["reason"]))
     row("mean turns", data["mean_turns"])
     row("decisions per game", data["decisions_per_game"])
     row("games per second", data["games_per_s"])

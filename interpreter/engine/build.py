@@ -50,6 +50,7 @@ class Rules:
         # the numbers of players this ruleset may be loaded with (`--option players=N`)
         self.player_range = ruleset.player_range or (ruleset.player_count, ruleset.player_count)
         self.step_budget = ruleset.step_budget
+        self.max_decisions = ruleset.max_decisions  # (a game's own may differ: `new_game`)
         self.turn_active = ruleset.turn_active
         self.zones = ruleset.zones
         self.events = ruleset.events
@@ -294,10 +295,13 @@ class Rules:
 
     def reward(self, game: Game, seat: int) -> float:
         """What the player in `seat` scores for a finished game: the ruleset's `reward:`
-        expression with `p` bound to them, or +1 for a win, -1 for a loss, 0 for a draw."""
+        expression with `p` bound to them, or +1 for a win, -1 for a loss, 0 for a draw; 0 for
+        every player of a game stopped unfinished at its cap of decisions."""
         result = game.result
         if result is None:
             raise ValueError("a game has a reward only when it is over")
+        if result.unfinished:
+            return 0.0
         if self._reward is None:
             return 0.0 if result.winner is None else (1.0 if result.winner == seat else -1.0)
         return float(number_of(game, seat, self._reward, self.ruleset.reward, "reward"))
@@ -320,16 +324,26 @@ class Rules:
         return self._default_decks
 
     def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True,
-                 watcher: GameWatcher | None = None) -> Game:
+                 watcher: GameWatcher | None = None, max_decisions: int | None = None) -> Game:
         """A new game, set up and running until its first decision (a `watcher` follows it
-        from its start).
+        from its start). `max_decisions`: its cap of decisions (default: the ruleset's
+        `limits: {max_decisions}`, else 100000); a decision due past it ends the game unfinished.
 
         The seed-free start of the set-up (see `Compiler.main_program`) runs once per set of
         decks, in a game kept for that; each new game starts from a copy of it."""
         game, frame = self._started_game(seed, decks, log)
         game.watcher = watcher
+        game.max_decisions = self.decision_cap(max_decisions)
         game.start(frame)
         return game
+
+    def decision_cap(self, max_decisions: int | None) -> int:
+        """A game's cap of decisions: the one given (a whole number from 1 on), else the ruleset's."""
+        if max_decisions is None:
+            return self.max_decisions
+        if type(max_decisions) is not int or max_decisions < 1:
+            raise ValueError(f"max_decisions must be a whole number from 1 on, not {max_decisions!r}")
+        return max_decisions
 
     def _started_game(self, seed: int, decks: list | None, log: bool) -> tuple[Game, Frame]:
         """A game after the seed-free start of the set-up (if the set-up has one), and its main
@@ -352,13 +366,15 @@ class Rules:
         return game, frame
 
     def play_out(self, decide, seed: int = 0, decks: list | None = None, log: bool = False,
-                 watcher: GameWatcher | None = None) -> Game:
+                 watcher: GameWatcher | None = None, max_decisions: int | None = None) -> Game:
         """A new game played to its end by `decide`, as `new_game(...).play_out(decide,
         fast=True)` plays it, and faster: the set-up and the turns run in their rollout form
         too. Returns the game (`answered`: its number of decisions); if `decide` fails, its
-        error is raised (see `Game.play_out`). A `watcher` follows the game from its start."""
+        error is raised (see `Game.play_out`). A `watcher` follows the game from its start;
+        `max_decisions` as for `new_game`."""
         game, frame = self._started_game(seed, decks, log)
         game.watcher = watcher
+        game.max_decisions = self.decision_cap(max_decisions)
         game.play_from_start(decide, frame)
         return game
 

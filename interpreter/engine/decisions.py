@@ -212,7 +212,12 @@ class Decisions:
 
     def _ask(self, pending: Pending, f) -> None:
         """Offer a decision: during `play_out`, answer it at once and go on; otherwise (or when
-        the answer fails) suspend until `apply`."""
+        the answer fails) suspend until `apply`. Past the cap of decisions, end the game instead."""
+        n = self.decisions + 1
+        if n > self.max_decisions:
+            self.stop_unfinished()
+            return
+        self.decisions = n
         self.pending = pending
         if self.decide is None or not self._answer_now(pending, f):
             self.halted = True

@@ -26,18 +26,22 @@ _RULE_ERRORS = RULE_ERRORS
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended: the winner's seat (None for a draw), the reason, the turns played."""
+    """How a game ended: the winner's seat (None for a draw), the reason, the turns played.
+    `unfinished`: the game was stopped at its cap of decisions (`Game.max_decisions`), not ended
+    by its rules: no winner, and not a draw either."""
 
     winner: int | None
     reason: str
     turns: int
+    unfinished: bool = False
 
     @property
     def draw(self) -> bool:
-        return self.winner is None
+        return self.winner is None and not self.unfinished
 
     def to_dict(self) -> dict:
-        return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns}
+        return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns,
+                "unfinished": self.unfinished}
 
 
 class ProceduresAndEvents:
@@ -258,5 +262,15 @@ class ProceduresAndEvents:
         kind = type_name(who)
         self.runtime_error(f"the {role} of a game is one player, not {shown} ({KIND_WORDS.get(kind, 'a ' + kind)})",
                            span)
+
+    def stop_unfinished(self) -> None:
+        """End the game as unfinished: a decision is due past its cap (`max_decisions`)."""
+        reason = f"unfinished: the cap of {self.max_decisions} decisions was reached"
+        self.result = Result(None, reason, self.turns_before + self.globals["turn"], True)
+        self.pending = None
+        self.halted = True
+        if self.logging:
+            self.log_entries.append(("end", None, reason, True))
+
 
 # rule code that is no card's, whatever card's frame it is evaluated in (see `runtime_error`)

@@ -93,6 +93,10 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         self.rolling = False  # while `play_out(fast=True)` runs: blocks run in their rollout form
         self.broken = ""  # why the game cannot go on (a fast `play_out` stopped half-way), or ""
         self.answered = 0
+        # decisions offered so far, and the cap: a decision due past it ends the game unfinished
+        # (`stop_unfinished`), so that rules that never end still stop
+        self.decisions = 0
+        self.max_decisions: int = rules.max_decisions
         self._interrupted: BaseException | None = None
         self._answer_box = Frame(None, {})  # where `ask_now` has an answer put
         self.result: Result | None = None

@@ -36,6 +36,11 @@ class _Abandoned(Exception):
     """Raised through rule code in its rollout form when `decide` failed (see `play_out`)."""
 
 
+class _Capped(Exception):
+    """Raised through rule code in its rollout form when a decision is due past the game's cap
+    of decisions: the game has ended unfinished (`stop_unfinished`)."""
+
+
 class PlayingOut:
     """Mixin of Game: `play_out` and what the rollout form of rule code calls."""
 
@@ -92,6 +97,8 @@ class PlayingOut:
         self.rolling = fast
         try:
             play()
+        except _Capped:
+            pass
         except _Abandoned:
             interrupted, self._interrupted = self._interrupted, None
             self.broken = f"play_out(fast=True) stopped at a decision: {type(interrupted).__name__}: {interrupted}"
@@ -156,8 +163,8 @@ class PlayingOut:
         answer, asked at once (`play_out(fast=True)`)."""
         box = self._answer_box
         self.choose(box, "", kind, n, prompt, values, who, span, always_ask)
-        if self.halted:  # (`decide` failed: nothing can resume this code)
-            raise _Abandoned
+        if self.halted:  # (`decide` failed, or the cap was reached: nothing can resume this code)
+            raise _Capped if self.result is not None else _Abandoned
         return box.locals[""]
 
     def ask_one(self, prompt, values: list, who, span, distinct: bool = False):
@@ -174,6 +181,11 @@ class PlayingOut:
             return only.value if type(only) is Labelled else only
         if type(who) is not PlayerRef:
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
+        n = self.decisions + 1
+        if n > self.max_decisions:
+            self.stop_unfinished()
+            raise _Capped
+        self.decisions = n
         pending = self.pending = Pending(who.seat, "", prompt or "choose", candidates, self, False, span)
         self.steps_left = self.rules.step_budget  # (it counts the steps between two decisions)
         try:

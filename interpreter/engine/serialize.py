@@ -91,6 +91,8 @@ def log_entry(game: Game, entry: tuple) -> dict:
         return {"type": "event", "event": entry[1], "args": readable(entry[2], game)}
     if kind == "decision":
         return {"type": "decision", "player": entry[1], "option": entry[2], "label": entry[3]}
+    if len(entry) > 3:  # (stopped at the cap of decisions: see `stop_unfinished`)
+        return {"type": "end", "winner": entry[1], "reason": entry[2], "unfinished": True}
     return {"type": "end", "winner": entry[1], "reason": entry[2]}
 
 
@@ -136,6 +138,8 @@ def game_to_json(game: Game) -> dict:
         "seen": _seen_to_json(game.seen),
         "steps": game.steps,
         "turns_before": game.turns_before,
+        "decisions": game.decisions,
+        "max_decisions": game.max_decisions,
     }
 
 
@@ -195,7 +199,7 @@ def game_from_json(data: dict, rules) -> Game:
         game.halted = True
     if data["result"] is not None:
         r = data["result"]
-        game.result = Result(r["winner"], r["reason"], r["turns"])
+        game.result = Result(r["winner"], r["reason"], r["turns"], bool(r.get("unfinished")))
         game.halted = True
     game.log_entries = [(e[0], *decode(e[1:], game)) for e in data["log"]]
     game.next_id = data["next_id"]
@@ -205,6 +209,8 @@ def game_from_json(data: dict, rules) -> Game:
     game.seen = _seen_from_json(data.get("seen", []), game)
     game.attached_ids = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
     game.steps = data.get("steps", 0)
+    game.decisions = data.get("decisions", 0)
+    game.max_decisions = data.get("max_decisions", rules.max_decisions)
     game.version += 1
     game.layout += 1
     game.static_layout += 1

@@ -71,9 +71,6 @@ SEED_BYTES = 4  # chance nodes at the start of a game, one byte of the 32-bit se
 SEED_PARAMETER = "seed"
 COPIES_PARAMETER = "copies"
 RANDOM_SEED = -1  # the parameter's default: chance draws the seed
-# An assumed bound on a game's actions, not a derived one: the shipped rulesets end within their
-# round or turn limits, random games in a few hundred actions (bases, the longest, some 150 to 400).
-MAX_GAME_LENGTH = 100_000
 NAME_PREFIX = "cardrules_"
 
 
@@ -380,7 +377,7 @@ class _Core:
             return f"{name}: chance draws the seed ({len(self.seed_bytes)} of {SEED_BYTES} bytes)"
         result = self.game.result
         if result is not None:
-            who = "a draw" if result.winner is None else f"P{result.winner} won"
+            who = ("unfinished" if result.unfinished else "a draw") if result.winner is None else f"P{result.winner} won"
             return f"{name} (seed {self.game.seed}): over, {who} ({result.reason})"
         seat, _pending = self.game.decision()
         choosing = f" (choosing: {' '.join(map(str, self.prefix))})" if self.prefix else ""
@@ -493,7 +490,9 @@ class CardrulesGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0 if players == 2 else None,
-            max_game_length=MAX_GAME_LENGTH)
+            # the game's cap of decisions (the ruleset's `limits: {max_decisions}`, else 100000):
+            # past it the engine ends the game unfinished, a terminal state with returns 0
+            max_game_length=self.spec.rules.max_decisions)
         super().__init__(self.GAME_TYPE, info,
                          {**params, SEED_PARAMETER: self.fixed_seed, COPIES_PARAMETER: copies})
 

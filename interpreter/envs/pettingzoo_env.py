@@ -20,8 +20,10 @@ the same observation as the plain dict of `game.observation`.
 Rewards, at the end of the game (every other step gives 0): with `reward="rules"` (the default)
 the ruleset's `reward:` expression for each player (`Rules.reward`), or, if it declares none, +1
 for the winner, -1 for every other player, 0 for everyone in a draw; `reward="win"` always gives
-the latter. Games end by their rules:
-there is no truncation. `infos[agent]["result"]` holds the winner's agent name (or None) and the
+the latter. A game that ends by its rules terminates every agent; a game stopped at its cap of
+decisions (`max_decisions`, else the ruleset's `limits: {max_decisions}`, else 100000) truncates
+every agent instead (`truncations` True, `terminations` False, rewards 0, `infos[agent]["result"]
+["unfinished"]` True). `infos[agent]["result"]` holds the winner's agent name (or None) and the
 reason once the game is over.
 
 An action outside the mask (an id that is not legal now, None for a live agent, anything that is
@@ -81,8 +83,10 @@ class CardrulesAECEnv(AECEnv):
     `make_env` (or `interpreter.envs.pettingzoo_env`)."""
 
     def __init__(self, rules, seed: int | None = None, render_mode: str | None = None, illegal: str = "raise",
-                 copies: dict[str, int] | None = None, reward: str = "rules") -> None:
+                 copies: dict[str, int] | None = None, reward: str = "rules",
+                 max_decisions: int | None = None) -> None:
         super().__init__()
+        self.max_decisions = rules.decision_cap(max_decisions)  # (a bad one raises ValueError first)
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not {illegal!r}")
         if reward not in REWARD_SCHEMES:
@@ -135,7 +139,7 @@ class CardrulesAECEnv(AECEnv):
             game_seed = seed
         else:
             game_seed = self._rng.randrange(SEED_BOUND)
-        self.game = self.rules.new_game(seed=game_seed, log=False)
+        self.game = self.rules.new_game(seed=game_seed, log=False, max_decisions=self.max_decisions)
         self._actions = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -194,8 +198,13 @@ class CardrulesAECEnv(AECEnv):
         self._end(result)
 
     def _finish(self) -> None:
-        """The game ended by its rules: the rewards of the result, every agent terminated."""
+        """The game ended by its rules: the rewards of the result, every agent terminated; or it
+        was stopped at its cap of decisions: rewards 0, every agent truncated."""
         result = self.game.result
+        if result.unfinished:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._end({"winner": None, "reason": result.reason, "unfinished": True}, truncated=True)
+            return
         winner = None if result.winner is None else self.possible_agents[result.winner - 1]
         for agent in self.agents:
             if self.reward_scheme == "rules":
@@ -204,10 +213,10 @@ class CardrulesAECEnv(AECEnv):
                 self.rewards[agent] = 0.0 if winner is None else (1.0 if agent == winner else -1.0)
         self._end({"winner": winner, "reason": result.reason})
 
-    def _end(self, result: dict[str, Any]) -> None:
+    def _end(self, result: dict[str, Any], truncated: bool = False) -> None:
         self._actions = None
-        self.terminations = dict.fromkeys(self.agents, True)
-        self.truncations = dict.fromkeys(self.agents, False)
+        self.terminations = dict.fromkeys(self.agents, not truncated)
+        self.truncations = dict.fromkeys(self.agents, truncated)
         for agent in self.agents:
             self.infos[agent] = {"result": dict(result)}
         self._accumulate_rewards()
@@ -266,7 +275,7 @@ def render_text(observation: dict, viewer: str, agents: list[str]) -> str:
     result = observation.get("result")
     if result is not None:
         winner = result.get("winner")
-        who = "a draw" if winner is None else f"{agents[winner - 1]} wins"
+        who = ("unfinished" if result.get("unfinished") else "a draw") if winner is None else f"{agents[winner - 1]} wins"
         lines.append(f"game over: {who} ({result.get('reason')})")
     decision = observation.get("decision")
     if decision is not None:
@@ -319,13 +328,15 @@ def _action_id(action: Any) -> int | None:
 
 
 def make_env(ruleset: str, options: dict | None = None, seed: int | None = None, render_mode: str | None = None,
-             illegal: str = "raise", copies: dict[str, int] | None = None, reward: str = "rules") -> CardrulesAECEnv:
+             illegal: str = "raise", copies: dict[str, int] | None = None, reward: str = "rules",
+             max_decisions: int | None = None) -> CardrulesAECEnv:
     """The ruleset (a shipped game's name or a path, with its options) as a PettingZoo AEC environment.
 
     `seed` seeds the environment's own generator, which draws each game's seed when `reset` gets
     none; `illegal` is "raise" or "penalize" (see the module's docstring); `copies` raises the
     ordinals of the action space for card names ({name: N}); `reward` is "rules" (the ruleset's
-    `reward:`, else win/loss) or "win". An unknown or broken ruleset raises the loader's
-    CardrulesError."""
+    `reward:`, else win/loss) or "win"; `max_decisions` is each game's cap of decisions, past
+    which it is truncated (default: the ruleset's). An unknown or broken ruleset raises the
+    loader's CardrulesError."""
     return CardrulesAECEnv(load(ruleset, options=options), seed=seed, render_mode=render_mode, illegal=illegal,
-                           copies=copies, reward=reward)
+                           copies=copies, reward=reward, max_decisions=max_decisions)

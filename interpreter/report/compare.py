@@ -1,6 +1,7 @@
 """A/B comparison of two rule variants played on the same seeds (common random numbers).
 
-Records are paired by seed: only seeds present on both sides and finished on both count. Each
+Records are paired by seed: only seeds present on both sides and finished on both count (neither
+aborted nor unfinished). Each
 seat's and each card's win difference (variant minus base) is a paired difference over those
 seeds, which cancels most of the luck the two games share.
 """
@@ -101,11 +102,16 @@ def _by_seed(records: list[Record], side: str) -> dict[int, Record]:
 
 def _paired(base: dict[int, Record], variant: dict[int, Record]) -> list[int]:
     return sorted(seed for seed in base.keys() & variant.keys()
-                  if not base[seed]["aborted"] and not variant[seed]["aborted"])
+                  if _ended(base[seed]) and _ended(variant[seed]))
+
+
+def _ended(record: Record) -> bool:
+    """Whether the game ended by its rules: not aborted, not unfinished (stopped at its cap)."""
+    return not record["aborted"] and not record.get("unfinished")
 
 
 def paired_seeds(base_records: Iterable[Record], variant_records: Iterable[Record]) -> list[int]:
-    """The seeds present on both sides and finished on both, sorted."""
+    """The seeds present on both sides and finished on both (by their rules), sorted."""
     return _paired(_by_seed(check_records(base_records), "base"),
                    _by_seed(check_records(variant_records), "variant"))
 

@@ -1,7 +1,8 @@
 """Game-level balance statistics: seat win rates, first-player advantage, end reasons, draws,
 timeouts, aborted games, game lengths, lead changes, counters, and results by agent pairing.
 
-Win rates are over finished games (aborted ones are counted apart); a draw is not a win.
+Win rates are over finished games (aborted ones, and unfinished ones stopped at their cap of
+decisions, are counted apart); a draw is not a win.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class GameStats:
     games: int
     finished: int
     aborted: int
+    unfinished: int  # stopped at their cap of decisions (their reason is in `reasons`)
     aborted_games: tuple[AbortedGame, ...]  # by seed
     draws: Proportion  # over finished games
     timeouts: Proportion  # over finished games
@@ -106,7 +108,8 @@ def game_stats(records: Iterable[Record]) -> GameStats:
     return GameStats(
         games=len(records),
         finished=len(games),
-        aborted=len(records) - len(games),
+        aborted=sum(bool(r["aborted"]) for r in records),
+        unfinished=sum(bool(r.get("unfinished")) for r in records),
         aborted_games=tuple(sorted(
             (AbortedGame(r["seed"], str(r.get("reason") or ""), r.get("rule")) for r in records if r["aborted"]),
             key=lambda a: (a.seed, a.reason))),

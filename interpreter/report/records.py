@@ -43,8 +43,9 @@ def check_records(records: Iterable[Record]) -> list[Record]:
 
 
 def finished(records: Iterable[Record]) -> list[Record]:
-    """The records of games that ended by the rules (not aborted)."""
-    return [r for r in records if not r["aborted"]]
+    """The records of games that ended by the rules (not aborted, not unfinished: stopped at
+    their cap of decisions)."""
+    return [r for r in records if not r["aborted"] and not r.get("unfinished")]
 
 
 def seat_numbers(record: Record) -> list[int]:

@@ -66,6 +66,8 @@ def overview_table(game: GameStats) -> Table:
         ("Draws", percent(game.draws), finished),
         ("Timeouts", percent(game.timeouts), finished),
         ("Aborted", f"{game.aborted} ({percent(wilson(game.aborted, game.games))})", f"{game.games} games"),
+        ("Unfinished (stopped at the cap of decisions)",
+         f"{game.unfinished} ({percent(wilson(game.unfinished, game.games))})", f"{game.games} games"),
         ("Length in turns", spread(game.turns), finished),
         ("Decisions", spread(game.decisions), finished),
     ]
@@ -140,7 +142,8 @@ def card_table(cards: Sequence[CardStats], min_sample: int, with_picks: bool) ->
 def side_by_side_table(base: GameStats, variant: GameStats) -> Table:
     rows = [("Games", str(base.games), str(variant.games)),
             ("Finished", str(base.finished), str(variant.finished)),
-            ("Aborted", str(base.aborted), str(variant.aborted))]
+            ("Aborted", str(base.aborted), str(variant.aborted)),
+            ("Unfinished", str(base.unfinished), str(variant.unfinished))]
     for seat in sorted(set(base.seat_wins) | set(variant.seat_wins)):
         rows.append((f"seat {seat} win rate", percent(base.seat_wins.get(seat, wilson(0, 0))),
                      percent(variant.seat_wins.get(seat, wilson(0, 0)))))

@@ -22,6 +22,7 @@ from ..lang.parser import parse_block, parse_expression
 from . import rulepaths
 from .checker import display_problems, label_problems
 from .model import (
+    MAX_DECISIONS,
     PLAYERS_OPTION,
     AttrSpec,
     CardType,
@@ -586,7 +587,8 @@ class _Builder:
             globals=globals_, player_attributes=player_attrs, card_types=card_types,
             events=event_texts(d.get("events")), modules=modules, card_modules=card_modules, setup=setup or (),
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
-            step_budget=int(d.get("step_budget", 200_000)), evaluate=evaluate, statistics=statistics,
+            step_budget=int(d.get("step_budget", 200_000)),
+            max_decisions=int((d.get("limits") or {}).get("max_decisions", MAX_DECISIONS)), evaluate=evaluate, statistics=statistics,
             reward=reward, rounds=rounds, observing=read_observing(d.get("events"), d.get("observation"), self.span))
         if self.deck_format_option is not None:
             ruleset.extra["deck_format_option"] = self.deck_format_option

@@ -17,6 +17,11 @@ ATTRIBUTE_TYPES = ("int", "bool", "text", "list", "player", "card", "ability")
 VISIBILITIES = ("public", "owner", "hidden")
 
 
+# the cap of decisions of a game when neither its ruleset (`limits: {max_decisions}`) nor its
+# caller (`--max-decisions`, `new_game(max_decisions=...)`) gives one
+MAX_DECISIONS = 100_000
+
+
 @dataclass(frozen=True)
 class ZoneSpec:
     name: str
@@ -225,6 +230,8 @@ class Ruleset:
     decks: DeckRules | None
     requires: list[Requirement] = field(default_factory=list)
     step_budget: int = 200_000
+    # the cap of decisions in one game (`limits: {max_decisions}`): past it a game ends unfinished
+    max_decisions: int = MAX_DECISIONS
     evaluate: ast.Expr | None = None  # how well player `p` stands (see `Rules.evaluate`)
     statistics: Statistics = field(default_factory=Statistics)
     reward: ast.Expr | None = None  # what player `p` scores at the end (see `Rules.reward`)

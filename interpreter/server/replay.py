@@ -31,7 +31,8 @@ class ReplaySession:
         self.rules = rules
         self.path = path
         self.names = list(header.get("players") or [f"P{p}" for p in range(1, rules.player_count + 1)])
-        game = rules.new_game(seed=header["seed"], decks=header.get("decks") or None, log=True)
+        game = rules.new_game(seed=header["seed"], decks=header.get("decks") or None, log=True,
+                              max_decisions=header.get("max_decisions"))
         log = EventLog(game, full=True)
         self.steps: list[dict] = []
         for number, entry in entries:

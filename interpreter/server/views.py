@@ -85,6 +85,8 @@ def result_text(result: dict | None) -> str | None:
         return None
     turns = result.get("turns")
     after = f" after {turns} turn{'s' if turns != 1 else ''}" if turns is not None else ""
+    if result.get("unfinished"):  # (stopped at its cap of decisions: the reason says so)
+        return f"{result.get('reason')}{after}"
     if result.get("winner") is None:
         return f"draw ({result.get('reason')}){after}"
     return f"P{result['winner']} wins ({result.get('reason')}){after}"
