@@ -73,7 +73,7 @@ def test_records_as_parquet_have_a_row_per_game(capsys, tmp_path):
 def test_aborted_games_are_counted_and_the_batch_goes_on(capsys):
     code, out, err = run(capsys, "simulate", "initiative", "--games", "4", "--json",
                          "--agents", "samplebots.bots:Crashing,random")
-    assert code == 0, err
+    assert code == 1, err  # (the summary is printed, and the status says games were aborted)
     data = json.loads(out)
     assert data["aborted"] == 4 and data["wins"] == [0, 0]
     assert [g["seed"] for g in data["aborted_games"]] == [0, 1, 2, 3]

@@ -9,7 +9,7 @@ the decks becomes OTHER: what is this card worth?). The main difference is the w
 seats whose decks hold a changed card (or seat 1's, when no card changed); `--until-significant`
 plays in ten looks and stops at the first where it is significant at alpha/10 (Bonferroni), so the
 chance of a false alarm stays at most alpha. Games aborted or unfinished (stopped at their cap of
-decisions) on either side are left out of the pairs.
+decisions) on either side are left out of the pairs, and make the exit status 1.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .common import (
     parse_option_pairs,
     shown,
 )
-from .simulate import summarize
+from .simulate import incomplete_status, summarize
 
 LOOKS = 10  # looks of --until-significant
 SHIFT = 0.02  # the shift "games needed" is for
@@ -131,7 +131,7 @@ def run_compare(args) -> int:
                                  rows=rows)
         if not args.json:
             err_console().print(f"report: {index}")
-    return 0
+    return max(incomplete_status(result["base_summary"]), incomplete_status(result["variant_summary"]))
 
 
 def _replacements(pairs: list[str] | None) -> tuple[tuple[str, str], ...]:

@@ -15,9 +15,10 @@
     cardrules serve GAME [--players human,random] | --replay F.jsonl   a browser table, or a log step by step
 
 Exit codes: 0 ok; 1 the input is wrong (any CardrulesError, printed without a traceback; a file to
-read that is missing or refused; a failed scenario; a diverging or cut-short replay); 2 usage (the
-command line: flags, --option names and values, agent specs, card names given as arguments, places
-to write). README.md "Exit codes" lists them.
+read that is missing or refused; a failed scenario; a diverging or cut-short replay; a game of
+simulate or compare aborted or unfinished, a game of play unfinished: after the summary); 2 usage
+(the command line: flags, --option names and values, agent specs, card names given as arguments,
+places to write); 130 interrupted. README.md "Exit codes" lists them.
 """
 
 from __future__ import annotations

@@ -207,4 +207,4 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
     else:
         out.write(result_line(game.result) + "\n")
     out.flush()
-    return 0
+    return 1 if not abandoned and game.result.unfinished else 0  # (rules that did not end: exit 1)

@@ -4,8 +4,9 @@ game's log (`--log-dir`), every game's record (`--records`) and a report with ch
 Game i is seed S+i with its agents seeded from the seed and seat, so a run gives the same summary
 on any backend and with any number of workers. A game that cannot finish is counted as aborted
 (with its seed, reason and rule) and the batch goes on; a game stopped at its cap of decisions
-(`--max-decisions`, the ruleset's `limits:`) is counted as unfinished. Ctrl-C stops the batch
-and prints the summary of the games played so far (exit 130).
+(`--max-decisions`, the ruleset's `limits:`) is counted as unfinished. Either makes the exit
+status 1, after the summary. Ctrl-C stops the batch and prints the summary of the games played
+so far (exit 130).
 """
 
 from __future__ import annotations
@@ -105,7 +106,13 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         index = write_report(played, report_dir, title=rules.title, meta=meta, min_sample=min_sample)
         if not as_json:
             err_console().print(f"report: {index}")
-    return 0
+    return incomplete_status(summary)
+
+
+def incomplete_status(summary: dict) -> int:
+    """The exit status of a batch that ran to its end: 1 when a game was aborted or unfinished
+    (the rules or an agent are wrong), else 0."""
+    return 1 if summary["aborted"] or summary["unfinished"] else 0
 
 
 def _table(rules, data: dict) -> None:
