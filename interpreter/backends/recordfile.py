@@ -1,7 +1,15 @@
 """Game records written for analysis elsewhere (pandas, polars): JSON Lines, one record per line
 as the report reads them, or Parquet (needs pyarrow, in the extra `report`), where each card
 count table (deck, opening, drawn, played, picked, counters) is a list of {name, count} rows so
-that every record has the same columns."""
+that every record has the same columns.
+
+A batch writes its records as its games finish (`RecordStream`), so that a batch stopped half-way
+(Ctrl-C, a kill) keeps the records of the games it finished: JSON Lines go straight into the
+file, one line flushed per game, so the file is valid up to its last line at any moment; Parquet,
+which cannot be appended to a line at a time, gets the same JSON Lines in `F.part.jsonl` beside
+it, turned into `F` when the batch ends or is interrupted. A batch that ends writes the file
+again in the order of the seeds.
+"""
 
 from __future__ import annotations
 
@@ -31,9 +39,61 @@ def write_records(path: Path, records: list[dict]) -> None:
 
 
 def read_records(path: Path) -> list[dict]:
-    """Records from a JSON Lines file (as `write_records` writes them)."""
+    """Records from a JSON Lines file (as `write_records` or `RecordStream` writes them). A last
+    line without its newline that is not JSON (a write cut short by a kill) is left out."""
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        lines = f.read().split("\n")
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            if number == len(lines):  # (the unterminated last line)
+                break
+            raise
+    return records
+
+
+class RecordStream:
+    """The records of a batch, written as its games finish (see the module's docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.parquet = path.suffix == ".parquet"
+        self.progress = path.with_name(path.name + ".part.jsonl") if self.parquet else path
+        self.count = 0  # records written so far
+        try:
+            self._file = open(self.progress, "w", encoding="utf-8")
+        except OSError as err:
+            raise BackendError(f"cannot write the records to {self.progress}: {err.strerror or err}") from None
+
+    def add(self, record: dict) -> None:
+        """One game's record, written and flushed at once: a whole line."""
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        try:
+            self._file.write(line)
+            self._file.flush()
+        except OSError as err:
+            raise BackendError(f"cannot write the records to {self.progress}: {err.strerror or err}") from None
+        self.count += 1
+
+    def close(self, records: list[dict] | None = None) -> None:
+        """End the file: with `records` (every record of a batch that ended, in seed order), write
+        them as the final file; with None (an interrupted batch), keep what was written (Parquet:
+        turned into the file, in seed order)."""
+        self._file.close()
+        if self.parquet:
+            kept = records if records is not None else sorted(read_records(self.progress), key=_seed)
+            write_records(self.path, kept)
+            self.progress.unlink(missing_ok=True)
+        elif records is not None:
+            write_records(self.path, records)
+
+
+def _seed(record: dict):
+    return record.get("seed", 0)
 
 
 def _parquet(path: Path, records: list[dict]) -> None:

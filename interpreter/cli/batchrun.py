@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,8 +31,9 @@ class BatchResult:
 
 def run_batch(spec: BatchSpec, seeds: Sequence[int], backend_name: str, workers: int, address: str | None,
               show_progress: bool, log_dir: Path | None = None, label: str = "simulating",
-              backend: Any = None) -> BatchResult:
-    """Play the seeds on a backend (or one already open); Ctrl-C stops early with what is done."""
+              backend: Any = None, on_record: Callable[[dict], None] | None = None) -> BatchResult:
+    """Play the seeds on a backend (or one already open); Ctrl-C stops early with what is done.
+    `on_record` is given each record as its game finishes (`--records` written as they come)."""
     result = BatchResult()
     progress, advance = _progress(len(seeds), show_progress, label)
     start = time.perf_counter()
@@ -43,6 +44,8 @@ def run_batch(spec: BatchSpec, seeds: Sequence[int], backend_name: str, workers:
             try:
                 for record, lines in outcomes:
                     result.records[record["seed"]] = record
+                    if on_record is not None:
+                        on_record(record)
                     if log_dir is not None and lines is not None:
                         _write_log(log_dir, record["seed"], lines)
                     advance()

@@ -6,7 +6,8 @@ on any backend and with any number of workers. A game that cannot finish is coun
 (with its seed, reason and rule) and the batch goes on; a game stopped at its cap of decisions
 (`--max-decisions`, the ruleset's `limits:`) is counted as unfinished. Either makes the exit
 status 1, after the summary. Ctrl-C stops the batch and prints the summary of the games played
-so far (exit 130).
+so far (exit 130); the records (`--records`) are written as games finish, so it keeps those of
+the games played and says how many and where.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from ..backends import BatchSpec
 from ..paths import shown_path
 from .batchrun import REPORT_FILES, run_batch, writable_file, writable_folder
-from .common import UsageError, err_console, out_console
+from .common import UsageError, err_console, out_console, shown
 
 SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
 
@@ -79,8 +80,21 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
     if logs is not None:
         logs.mkdir(exist_ok=True)
     seeds = range(seed, seed + games)
-    batch = run_batch(spec, seeds, backend, workers, address, show_progress=not as_json, log_dir=logs)
+    stream = None
+    if records_file is not None:  # (written as games finish: an interrupted batch keeps them)
+        from ..backends.recordfile import RecordStream
+
+        stream = RecordStream(records_file)
+    try:
+        batch = run_batch(spec, seeds, backend, workers, address, show_progress=not as_json, log_dir=logs,
+                          on_record=stream.add if stream is not None else None)
+    except BaseException:
+        if stream is not None:  # (a backend that failed: keep what was written)
+            stream.close()
+        raise
     played = batch.in_order()
+    if stream is not None:
+        stream.close(None if batch.interrupted else played)
     summary = summarize(played, rules.player_count)
     summary.update(
         games_per_s=round(len(played) / batch.seconds, 2) if batch.seconds > 0 else None,
@@ -91,13 +105,10 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
     else:
         _table(rules, summary)
     if batch.interrupted:
-        err_console().print(f"interrupted after {len(played)} of {games} games"
-                            + ("; no report or records written" if report_dir or records_file else ""))
+        kept = f"; kept the records of {stream.count} games in {shown(records_file)}" if stream is not None else ""
+        err_console().print(f"interrupted after {len(played)} of {games} games{kept}"
+                            + ("; no report written" if report_dir else ""), soft_wrap=True)
         return 130
-    if records_file is not None:
-        from ..backends.recordfile import write_records
-
-        write_records(records_file, played)
     if report_dir is not None:
         from ..report import write_report
 
