@@ -9,12 +9,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_decision_cap import broken_hearts, reason
+from brokengames import broken_hearts, reason
 
 from interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = "- {name: deal, do: deal_cards()}"
+
+@pytest.fixture(autouse=True)
+def _wide_tables(monkeypatch):
+    """The summary's table as wide as its rows, whatever the terminal (rich wraps a long reason
+    in a narrow one: the text would not be found whole)."""
+    monkeypatch.setenv("COLUMNS", "200")
+
 
 
 def looping_hearts(folder: Path) -> Path:

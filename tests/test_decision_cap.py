@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from pathlib import Path
 
 import pytest
+from brokengames import broken_hearts, reason
 
 from interpreter import load, load_game_json
 from interpreter.backends.recordfile import read_records
@@ -18,23 +18,13 @@ from interpreter.cli.main import main
 from interpreter.errors import CardrulesError
 from interpreter.paths import shipped_games
 
-ROOT = Path(__file__).resolve().parent.parent
-END_LINE = "      end: score_deal()                       # H-4\n"
 
+@pytest.fixture(autouse=True)
+def _wide_tables(monkeypatch):
+    """The summary's table as wide as its rows, whatever the terminal (rich wraps a long reason
+    in a narrow one: the text would not be found whole)."""
+    monkeypatch.setenv("COLUMNS", "200")
 
-def broken_hearts(folder: Path, limits: str | None = None, name: str = "hearts") -> Path:
-    """A copy of Hearts whose deals are never scored, so no one ever reaches the target: it
-    validates, and its games never end by the rules. `limits`: a line added to the ruleset."""
-    shutil.copytree(ROOT / "rulesets" / "hearts", folder / "rulesets" / "hearts")
-    shutil.copytree(ROOT / "cards" / "hearts", folder / "cards" / "hearts")
-    ruleset = folder / "rulesets" / "hearts" / "hearts.yaml"
-    text = ruleset.read_text()
-    assert END_LINE in text
-    text = text.replace(END_LINE, "").replace("name: hearts\n", f"name: {name}\n")
-    if limits is not None:
-        text += limits + "\n"
-    ruleset.write_text(text)
-    return ruleset
 
 
 @pytest.fixture
@@ -45,10 +35,6 @@ def broken(tmp_path) -> Path:
 def _random(seed: int):
     rng = random.Random(seed)
     return lambda game: rng.randrange(len(game.decision()[1]))
-
-
-def reason(cap: int) -> str:
-    return f"unfinished: the cap of {cap} decisions was reached"
 
 
 def _check_unfinished(game, cap: int) -> None:
