@@ -14,14 +14,26 @@ from typing import Any
 from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, RuntimeRuleError, Span, did_you_mean
 from ..lang import ast
 from ..lang.analysis import constant
-from ..lang.checker import BUILTIN_EVENTS
 from ..lang.compiler import SET_UP_START, Compiler
 from ..lang.runtime import Frame, Names
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
 from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
 from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
-from ..rules.observing import HIDDEN, witness_argument, written_prompts
+from .analyses import (
+    ability_events,
+    ability_nodes,
+    declared_attributes,
+    event_witnesses,
+    grantable_keywords,
+    modified_attributes,
+    private_points,
+    replacement_anchors,
+    static_reads,
+    uniform_limits,
+    until_events,
+    watched_zones,
+)
 from .game import Game, GameWatcher
 from .places import Place, place_of, rule_places
 from .playout import RULE_ERRORS
@@ -80,9 +92,9 @@ class Rules:
         self.global_values = {n: s.values for n, s in ruleset.globals.items() if s.values is not None}
         self.root_frame = Frame(None, {})
 
-        triggers, replaced = _ability_events(defs)
-        self.static_reads = _static_reads(defs)
-        self.watched_zones = _watched_zones(ruleset, defs, self.static_reads)
+        triggers, replaced = ability_events(defs)
+        self.static_reads = static_reads(defs)
+        self.watched_zones = watched_zones(ruleset, defs, self.static_reads)
         self.watched_keys = frozenset(k for k in keys if k[0] in self.watched_zones)
         ending: set[str] | None = set()  # events after which an end condition is checked
         for e in ruleset.end:
@@ -92,7 +104,7 @@ class Rules:
             ending.update(e.check_on)
         # built-in events are emitted only when something waits for them: a trigger, an end
         # condition's check_on, or a temporary effect's `until`
-        self.until_events = _until_events(ruleset)  # events that end temporary effects
+        self.until_events = until_events(ruleset)  # events that end temporary effects
         self.wanted_events = set(triggers) | self.until_events
         for e in ruleset.end:
             self.wanted_events.update(e.check_on or ())
@@ -101,12 +113,12 @@ class Rules:
                       set(defs.cards), ruleset.player_count, set(triggers), replaced, ending)
         names.wanted_events = self.wanted_events
         # who witnesses each event (observations' `seen`; see `Game.witness`)
-        self.event_witnesses = names.witnessed_events = _event_witnesses(ruleset)
-        for node in _ability_nodes(defs):
+        self.event_witnesses = names.witnessed_events = event_witnesses(ruleset)
+        for node in ability_nodes(defs):
             if isinstance(node, ast.Replacement):
                 names.replacement_bodies.setdefault(node.event, []).append(node.body)
         names.zone_keys_by_name = self.zone_keys_by_name
-        names.modified_attributes = _modified_attributes(ruleset)
+        names.modified_attributes = modified_attributes(ruleset)
         names.player_attributes = set(ruleset.player_attributes)
         names.player_limits = {n: a.clamp for n, a in ruleset.player_attributes.items() if a.clamp}
         names.global_limits = dict(self.global_clamps)
@@ -117,9 +129,9 @@ class Rules:
         every = set(ruleset.player_attributes) | set(ruleset.globals) | {
             n for t in ruleset.card_types.values() for n in t.attributes}
         names.plain_attributes = every - clamped - self.static_reads
-        self.enumerated_attributes = frozenset(a.name for a in _declared_attributes(ruleset) if a.values is not None)
+        self.enumerated_attributes = frozenset(a.name for a in declared_attributes(ruleset) if a.values is not None)
         names.enumerated_attributes = set(self.enumerated_attributes)
-        names.limited_attributes = _uniform_limits(ruleset, clamped - self.static_reads)
+        names.limited_attributes = uniform_limits(ruleset, clamped - self.static_reads)
         if ending is not None:
             names.quiet_events = set(ruleset.events) - set(triggers) - ending - self.wanted_events
             names.ending_only_events = {
@@ -128,7 +140,7 @@ class Rules:
         names.type_attributes = {name: frozenset(t.attributes) for name, t in ruleset.card_types.items()}
         names.card_attributes = set().union(*names.type_attributes.values())
         names.player_valued = {"active", "controller", "owner"} | {
-            a.name for a in _declared_attributes(ruleset) if a.type == "player"}
+            a.name for a in declared_attributes(ruleset) if a.type == "player"}
         names.held = held_slots(ruleset)
         names.kinds = value_kinds(ruleset, defs)
         compiler = Compiler(names)
@@ -147,7 +159,7 @@ class Rules:
         for name, c in defs.cards.items():
             self.card_defs[name] = self._card(c, compiler)
         self.playable_card_names = [n for n, d in self.card_defs.items() if not d.token]
-        self.grantable_keywords = _grantable_keywords(self.card_defs.values())
+        self.grantable_keywords = grantable_keywords(self.card_defs.values())
         # the events and procedures for which a keyword that a static ability grants brings abilities
         self.grant_listened = {table: {name for k in self.grantable_keywords for name in by_keyword.get(k, {})}
                                for table, by_keyword in self.keyword_tables.items()}
@@ -164,7 +176,7 @@ class Rules:
                 elif a.kind == "static":
                     self.statically_modified.update(e.attr for e in a.statics)
         self.static_grants = "" in self.statically_modified  # some static ability grants a keyword
-        self.replacement_anchors = _replacement_anchors(
+        self.replacement_anchors = replacement_anchors(
             [*self.keyword_abilities.values(), *(d.abilities for d in self.card_defs.values())])
         self.turn_read = bool({"turn", "active"} & self.static_reads)  # static abilities read them
         self.round_names = tuple(level.name for level in self.ruleset.rounds)  # levels of `turn.rounds`
@@ -189,7 +201,7 @@ class Rules:
         self._sites = {site_key(site.span): site for site in self.decision_sites}
         # the `choose` and `may` asked with a private prompt (`is_private`): their spans, in order,
         # and their site keys
-        self.private_points = _private_points(ruleset)
+        self.private_points = private_points(ruleset)
         self.private_sites = frozenset(site_key(span) for span in self.private_points)
         self.seen_count = ruleset.observing.seen  # events an observation lists (`seen`)
 
@@ -458,88 +470,6 @@ class Rules:
         return f"no card named {name!r}{did_you_mean(name, self.card_defs)}"
 
 
-def _ability_events(defs: Definitions) -> tuple[set[str], set[str]]:
-    """Events some triggered ability listens to, procedures some replacement replaces."""
-    triggers: set[str] = set()
-    replaced: set[str] = set()
-    for node in _ability_nodes(defs):
-        if isinstance(node, ast.Triggered):
-            triggers.add(node.event)
-        elif isinstance(node, ast.Replacement):
-            replaced.add(node.event)
-    return triggers, replaced
-
-
-def _ability_nodes(defs: Definitions):
-    """The abilities of every card (its own and its parts') and of every keyword."""
-    for card in defs.cards.values():
-        yield from card.abilities
-        for part in card.parts:
-            yield from part.abilities
-    for keyword in defs.keywords.values():
-        yield from keyword.abilities
-
-
-def _until_events(ruleset: Ruleset) -> set[str]:
-    """Events named by `modify ... until E` and `grant ... until E` anywhere in the code."""
-    return {n.until for n in ruleset.code_nodes() if isinstance(n, (ast.ModifyUntil, ast.GrantUntil))}
-
-
-def _modified_attributes(ruleset: Ruleset) -> set[str]:
-    """Attribute names some static ability or `modify ... until` changes: every other attribute
-    reads as its stored value, which compiled code may read directly."""
-    return {n.target.name for n in ruleset.code_nodes()
-            if isinstance(n, (ast.ModifyUntil, ast.StaticModify)) and isinstance(n.target, ast.Attribute)}
-
-
-def _static_nodes(defs: Definitions):
-    """Every node of every static ability, and of every function they call (transitively)."""
-    pending = [a for a in _ability_nodes(defs) if isinstance(a, ast.Static)]
-    seen_functions: set[str] = set()
-    while pending:
-        for node in ast.walk(pending.pop()):
-            yield node
-            if isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
-                seen_functions.add(node.func)
-                pending.append(defs.functions[node.func].body)
-
-
-def _static_reads(defs: Definitions) -> set[str]:
-    """Attribute names that static abilities read (directly or through functions they call):
-    writing one of them invalidates the cached targets of continuous effects."""
-    return {node.name for node in _static_nodes(defs) if isinstance(node, ast.Attribute)}
-
-
-_LOCATION_READERS = {"position", "zone", "row"}
-_REACHES_ANY_CARD = {"attachments"}  # built-ins that may give a card in any zone
-
-
-def _watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozenset[str]:
-    """The zones whose changes may change what continuous effects do: the active zones (where
-    static, triggered and replacement abilities work) and every zone a static ability reads
-    (directly or through functions). A move between two other zones leaves the cached effects
-    valid. Where a static ability may both get hold of a card in any zone (through a card-valued
-    attribute) and read where a card is, every zone is watched."""
-    zones = {z.name for z in ruleset.zones.values() if z.active}
-    locates = reaches_any = False
-    for node in _static_nodes(defs):
-        if isinstance(node, ast.Call):
-            if node.func in ruleset.zones:
-                zones.add(node.func)
-            elif node.func in _LOCATION_READERS:
-                locates = True
-            elif node.func in _REACHES_ANY_CARD:
-                reaches_any = True
-        elif isinstance(node, ast.Attribute) and node.name in _LOCATION_READERS:
-            locates = True
-    card_valued = {"attached_to"} | {a.name for a in _declared_attributes(ruleset) if a.type in ("card", "list", "ability")}
-    if static_reads & card_valued:
-        reaches_any = True
-    if locates and reaches_any:
-        return frozenset(ruleset.zones)
-    return frozenset(zones)
-
-
 def _copy_of(prototype: Game, seed: int, decks: list[Deck], log: bool) -> Game:
     """A new game from a copy of a prototype game, with its own seed, decks and logging."""
     game = prototype.clone(rng=random.Random(seed))
@@ -549,79 +479,11 @@ def _copy_of(prototype: Game, seed: int, decks: list[Deck], log: bool) -> Game:
     return game
 
 
-def _event_witnesses(ruleset: Ruleset) -> dict[str, str]:
-    """Who witnesses each event the rules declare or emit (see rules/observing.py): "" for every
-    player, else the argument that names the one player who does. Events nobody witnesses
-    (`hidden`) and the built-in ones (emitted only when a rule waits for them) are left out."""
-    visibility = ruleset.observing.event_visibility
-    names = set(ruleset.events) | {node.event for node in ruleset.code_nodes() if isinstance(node, ast.Emit)}
-    witnesses = {}
-    for name in sorted(names - set(BUILTIN_EVENTS)):
-        seen_by = visibility.get(name)
-        if seen_by != HIDDEN:
-            witnesses[name] = (witness_argument(seen_by) if seen_by else None) or ""
-    return witnesses
-
-
-def _private_points(ruleset: Ruleset) -> tuple[Span, ...]:
-    """The spans of every `choose` and `may` asked with a private prompt, in the order of their
-    place (file, line, column)."""
-    private = set(ruleset.observing.private_prompts)
-    spans = {site_key(node.span): node.span for prompt, nodes in written_prompts(ruleset).items()
-             if prompt in private for node in nodes}
-    return tuple(spans[key] for key in sorted(spans))
-
-
 def _keep(cache: dict, key: tuple, value) -> None:
     """Keep a prototype for these decks, up to 32 sets of decks."""
     if len(cache) < 32:
         cache[key] = value
 
 
-def _grantable_keywords(card_defs) -> frozenset[str]:
-    """Every keyword that a static ability may grant: only cards' own static abilities (printed,
-    and those of their printed keywords) are ever active, so their grants are all known here."""
-    found = set()
-    for defn in card_defs:
-        for ability, local_values in defn.static_abilities:
-            for eff in ability.statics:
-                if eff.mode == "grant":
-                    found.add(eff.keyword or local_values[eff.keyword_param])
-    return frozenset(found)
-
-
 def _copy(value):
     return list(value) if isinstance(value, list) else value
-
-
-def _declared_attributes(ruleset: Ruleset) -> list:
-    """Every declared attribute: the game's, the players', each card type's."""
-    return [*ruleset.globals.values(), *ruleset.player_attributes.values(),
-            *(a for t in ruleset.card_types.values() for a in t.attributes.values())]
-
-
-def _uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:
-    """The limits (min, max) of each of these attributes that has the same ones wherever it is
-    declared (on players and on every card type that has it)."""
-    out: dict[str, tuple] = {}
-    for name in names:
-        specs = [ruleset.player_attributes.get(name)]
-        specs += [t.attributes.get(name) for t in ruleset.card_types.values()]
-        limits = {spec.clamp for spec in specs if spec is not None}
-        if len(limits) == 1 and None not in limits:
-            out[name] = limits.pop()
-    return out
-
-
-def _replacement_anchors(ability_lists) -> dict[str, tuple[str, str]]:
-    """The procedures every replacement of which starts its condition with the same anchor,
-    `event.X == self` or `event.X == self.attached_to`: only the card passed as X, or the cards
-    attached to it, can replace a call of them (`Game.call`)."""
-    anchors: dict[str, tuple[str, str] | None] = {}
-    for abilities in ability_lists:
-        for a in abilities:
-            if a.kind == "replacement":
-                seen = anchors.setdefault(a.event, a.anchor)
-                if seen != a.anchor:
-                    anchors[a.event] = None
-    return {name: anchor for name, anchor in anchors.items() if anchor is not None}

@@ -1,0 +1,165 @@
+"""What the rules' code does, worked out once when `Rules` is built (engine/build.py): the events
+abilities listen to, the attributes static abilities read or modify, the zones whose changes
+may change continuous effects, who witnesses each event, the private prompts, the keywords a
+static ability may grant, limits shared by every declaration of an attribute, and the anchors
+of replacements."""
+
+from __future__ import annotations
+
+from ..errors import Span
+from ..lang import ast
+from ..lang.checker import BUILTIN_EVENTS
+from ..rules.checker import Definitions
+from ..rules.model import Ruleset
+from ..rules.observing import HIDDEN, witness_argument, written_prompts
+from .sites import site_key
+
+
+def ability_events(defs: Definitions) -> tuple[set[str], set[str]]:
+    """Events some triggered ability listens to, procedures some replacement replaces."""
+    triggers: set[str] = set()
+    replaced: set[str] = set()
+    for node in ability_nodes(defs):
+        if isinstance(node, ast.Triggered):
+            triggers.add(node.event)
+        elif isinstance(node, ast.Replacement):
+            replaced.add(node.event)
+    return triggers, replaced
+
+
+def ability_nodes(defs: Definitions):
+    """The abilities of every card (its own and its parts') and of every keyword."""
+    for card in defs.cards.values():
+        yield from card.abilities
+        for part in card.parts:
+            yield from part.abilities
+    for keyword in defs.keywords.values():
+        yield from keyword.abilities
+
+
+def until_events(ruleset: Ruleset) -> set[str]:
+    """Events named by `modify ... until E` and `grant ... until E` anywhere in the code."""
+    return {n.until for n in ruleset.code_nodes() if isinstance(n, (ast.ModifyUntil, ast.GrantUntil))}
+
+
+def modified_attributes(ruleset: Ruleset) -> set[str]:
+    """Attribute names some static ability or `modify ... until` changes: every other attribute
+    reads as its stored value, which compiled code may read directly."""
+    return {n.target.name for n in ruleset.code_nodes()
+            if isinstance(n, (ast.ModifyUntil, ast.StaticModify)) and isinstance(n.target, ast.Attribute)}
+
+
+def static_nodes(defs: Definitions):
+    """Every node of every static ability, and of every function they call (transitively)."""
+    pending = [a for a in ability_nodes(defs) if isinstance(a, ast.Static)]
+    seen_functions: set[str] = set()
+    while pending:
+        for node in ast.walk(pending.pop()):
+            yield node
+            if isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
+                seen_functions.add(node.func)
+                pending.append(defs.functions[node.func].body)
+
+
+def static_reads(defs: Definitions) -> set[str]:
+    """Attribute names that static abilities read (directly or through functions they call):
+    writing one of them invalidates the cached targets of continuous effects."""
+    return {node.name for node in static_nodes(defs) if isinstance(node, ast.Attribute)}
+
+
+_LOCATION_READERS = {"position", "zone", "row"}
+_REACHES_ANY_CARD = {"attachments"}  # built-ins that may give a card in any zone
+
+
+def watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozenset[str]:
+    """The zones whose changes may change what continuous effects do: the active zones (where
+    static, triggered and replacement abilities work) and every zone a static ability reads
+    (directly or through functions). A move between two other zones leaves the cached effects
+    valid. Where a static ability may both get hold of a card in any zone (through a card-valued
+    attribute) and read where a card is, every zone is watched."""
+    zones = {z.name for z in ruleset.zones.values() if z.active}
+    locates = reaches_any = False
+    for node in static_nodes(defs):
+        if isinstance(node, ast.Call):
+            if node.func in ruleset.zones:
+                zones.add(node.func)
+            elif node.func in _LOCATION_READERS:
+                locates = True
+            elif node.func in _REACHES_ANY_CARD:
+                reaches_any = True
+        elif isinstance(node, ast.Attribute) and node.name in _LOCATION_READERS:
+            locates = True
+    card_valued = {"attached_to"} | {a.name for a in declared_attributes(ruleset) if a.type in ("card", "list", "ability")}
+    if static_reads & card_valued:
+        reaches_any = True
+    if locates and reaches_any:
+        return frozenset(ruleset.zones)
+    return frozenset(zones)
+
+
+def event_witnesses(ruleset: Ruleset) -> dict[str, str]:
+    """Who witnesses each event the rules declare or emit (see rules/observing.py): "" for every
+    player, else the argument that names the one player who does. Events nobody witnesses
+    (`hidden`) and the built-in ones (emitted only when a rule waits for them) are left out."""
+    visibility = ruleset.observing.event_visibility
+    names = set(ruleset.events) | {node.event for node in ruleset.code_nodes() if isinstance(node, ast.Emit)}
+    witnesses = {}
+    for name in sorted(names - set(BUILTIN_EVENTS)):
+        seen_by = visibility.get(name)
+        if seen_by != HIDDEN:
+            witnesses[name] = (witness_argument(seen_by) if seen_by else None) or ""
+    return witnesses
+
+
+def private_points(ruleset: Ruleset) -> tuple[Span, ...]:
+    """The spans of every `choose` and `may` asked with a private prompt, in the order of their
+    place (file, line, column)."""
+    private = set(ruleset.observing.private_prompts)
+    spans = {site_key(node.span): node.span for prompt, nodes in written_prompts(ruleset).items()
+             if prompt in private for node in nodes}
+    return tuple(spans[key] for key in sorted(spans))
+
+
+def grantable_keywords(card_defs) -> frozenset[str]:
+    """Every keyword that a static ability may grant: only cards' own static abilities (printed,
+    and those of their printed keywords) are ever active, so their grants are all known here."""
+    found = set()
+    for defn in card_defs:
+        for ability, local_values in defn.static_abilities:
+            for eff in ability.statics:
+                if eff.mode == "grant":
+                    found.add(eff.keyword or local_values[eff.keyword_param])
+    return frozenset(found)
+
+
+def declared_attributes(ruleset: Ruleset) -> list:
+    """Every declared attribute: the game's, the players', each card type's."""
+    return [*ruleset.globals.values(), *ruleset.player_attributes.values(),
+            *(a for t in ruleset.card_types.values() for a in t.attributes.values())]
+
+
+def uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:
+    """The limits (min, max) of each of these attributes that has the same ones wherever it is
+    declared (on players and on every card type that has it)."""
+    out: dict[str, tuple] = {}
+    for name in names:
+        specs = [ruleset.player_attributes.get(name)]
+        specs += [t.attributes.get(name) for t in ruleset.card_types.values()]
+        limits = {spec.clamp for spec in specs if spec is not None}
+        if len(limits) == 1 and None not in limits:
+            out[name] = limits.pop()
+    return out
+
+
+def replacement_anchors(ability_lists) -> dict[str, tuple[str, str]]:
+    """The procedures every replacement of which starts its condition with the same anchor,
+    `event.X == self` or `event.X == self.attached_to`: only the card passed as X, or the cards
+    attached to it, can replace a call of them (`Game.call`)."""
+    anchors: dict[str, tuple[str, str] | None] = {}
+    for abilities in ability_lists:
+        for a in abilities:
+            if a.kind == "replacement":
+                seen = anchors.setdefault(a.event, a.anchor)
+                if seen != a.anchor:
+                    anchors[a.event] = None
+    return {name: anchor for name, anchor in anchors.items() if anchor is not None}
