@@ -151,6 +151,18 @@ def _shipped_hint() -> str:
     return f"give a shipped game ({names}) or a path to a ruleset .yaml file"
 
 
+def within_known_folders(path: Path) -> str | None:
+    """An absolute path as short as it reads relative to the current folder or to the shipped
+    data's root (a venv inside the current folder holds the data), or None when it is in neither."""
+    found = []
+    for base in (Path.cwd(), data_root()):
+        try:
+            found.append(str(path.relative_to(base.resolve())))
+        except (ValueError, OSError):
+            continue
+    return min(found, key=len) if found else None
+
+
 def shown_path(file: str) -> str:
     """A file as errors of a run show it: relative to the current folder (or, for the shipped
     data, to its root, as `cardrules validate` shows them); a name that is no path ("<deck>") as
@@ -158,14 +170,9 @@ def shown_path(file: str) -> str:
     if not file or file.startswith("<") or not os.path.isabs(file):
         return file
     path = Path(file)
-    found = []
-    for base in (Path.cwd(), data_root()):
-        try:
-            found.append(str(path.relative_to(base.resolve())))
-        except (ValueError, OSError):
-            continue
-    if found:
-        return min(found, key=len)
+    within = within_known_folders(path)
+    if within is not None:
+        return within
     try:
         return os.path.relpath(path, Path.cwd())
     except (ValueError, OSError):  # (no relative path to another drive)

@@ -130,13 +130,7 @@ def shown(path: str | os.PathLike[str]) -> str:
         return short(path)
     if path_trouble(p) is not None:
         return short(path)
-    found = []
-    for base in (Path.cwd(), paths.data_root()):  # (a venv inside the current folder holds the data)
-        try:
-            found.append(str(resolved.relative_to(base.resolve())))
-        except ValueError:
-            continue
-    return min(found, key=len) if found else short(path)
+    return paths.within_known_folders(resolved) or short(path)
 
 
 def indent(text: str, prefix: str = "    ") -> str:
