@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fileedits import edit
 
 from interpreter import load, paths
 from interpreter.cli.main import main
@@ -26,15 +27,6 @@ def copy_game(tmp_path: Path, game: str) -> Path:
     shutil.copytree(ROOT / "rulesets" / game, tmp_path / "rulesets" / game)
     shutil.copytree(ROOT / "cards" / game, tmp_path / "cards" / game)
     return tmp_path / "rulesets" / game / f"{game}.yaml"
-
-
-def edit(path: Path, old: str, new: str) -> tuple[int, int]:
-    """Replace old by new (the first one); the 1-based line and column where it was."""
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {path}"
-    index = text.index(old)
-    path.write_text(text.replace(old, new, 1))
-    return text[:index].count("\n") + 1, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
 def errors_of(err: CardrulesError) -> list[CardrulesError]:

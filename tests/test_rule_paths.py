@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fileedits import edit
 
 from interpreter import load
 from interpreter.cli.main import main
@@ -35,15 +36,6 @@ def secret_file(tmp_path: Path, name: str = "secret.txt") -> Path:
     path.parent.mkdir(exist_ok=True)
     path.write_text(SECRET + "\n" + SECRET + ": [\n")  # (not rule code, not YAML: any read would quote it)
     return path
-
-
-def edit(path: Path, old: str, new: str) -> tuple[int, int]:
-    """Replace old by new (the first one); the line and column where the new value starts."""
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {path}"
-    index = text.index(old)
-    path.write_text(text.replace(old, new, 1))
-    return text[:index].count("\n") + 1, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
 def load_error(path: Path) -> str:
