@@ -114,7 +114,9 @@ def test_an_evaluation_that_is_not_a_number_is_an_error_at_its_line(initiative_c
     game = rules.new_game(seed=1)
     with pytest.raises(CardrulesError) as caught:
         rules.evaluate(game, 1)
-    assert "evaluate: gave [], not a number" in str(caught.value) and f"{initiative_copy}:" in str(caught.value)
+    err = caught.value
+    assert err.message == "evaluate: gave [], not a number"
+    assert Path(err.span.file).resolve() == initiative_copy.resolve() and str(err).startswith(f"{err.where()}: ")
 
 
 def test_without_an_evaluation_every_unfinished_position_is_worth_nothing(initiative_copy):
