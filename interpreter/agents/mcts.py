@@ -3,14 +3,16 @@
 Each iteration draws a determinized game from the acting player's view (`view.determinize`:
 what they may not see drawn anew, hidden picks of others included), walks one shared tree down
 it by UCT, adds one node, plays on to the end (or `depth` decisions, then judged by the
-ruleset's evaluation) and backs the result up. Tree edges are options by their label, so the
-same play from different draws of the unseen is one edge; an edge's UCT term counts the
-iterations in which it was available, not its parent's visits. Every node is scored for the
-player who took the decision leading to it, so any number of players, and any decision of any
-of them, is searched the same way. The option of the root visited most is chosen.
+ruleset's evaluation) and backs the result up. Every node is scored for the player who took
+the decision leading to it, so any number of players, and any decision of any of them, is
+searched the same way. An edge's UCT term counts the iterations in which it was available, not
+its parent's visits. The option of the root visited most is chosen.
 
-Seeded: the same seed, game and parameters give the same choice (unless `time` cuts searches
-short). `last_search` keeps the last search's statistics.
+Edges are options by what they are, never by their label (`option_key`): the same play under
+different draws of the unseen is one edge, two different plays with one label are two.
+
+Seeded: the same seed, game and parameters give the same choice, unless `time` cuts searches
+short. `last_search` keeps the last search's statistics.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
+from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef
 from .base import DecisionView
 from .greedy import best_option
 from .registry import Param
@@ -30,7 +35,7 @@ class _Node:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who took the decision that leads here (its results are theirs)
-        self.children: dict[str, _Node] = {}
+        self.children: dict[Hashable, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.available = 1
@@ -42,15 +47,43 @@ class _Cut(Exception):
 
 @dataclass(frozen=True)
 class SearchStats:
-    """One search: iterations, seconds, and per root option (label, visits, mean result)."""
+    """One search: iterations, seconds, per root option (index, id, label, visits, mean result)
+    in the view's order."""
 
     iterations: int
     seconds: float
-    options: tuple[tuple[str, int, float], ...]
+    options: tuple[tuple[int, str, str, int, float], ...]
 
     def to_dict(self) -> dict:
         return {"iterations": self.iterations, "seconds": self.seconds,
-                "options": [{"label": k, "visits": v, "mean": m} for k, v, m in self.options]}
+                "options": [{"index": i, "id": k, "label": label, "visits": v, "mean": m}
+                            for i, k, label, v, m in self.options]}
+
+
+def option_key(game, value: Any, searcher: int, decider: int) -> Hashable:
+    """What an option is, as the searching player can tell it, in a determinized `game`: the
+    key of its tree edge. A card the searcher sees is itself (its id: visible cards keep their
+    ids in every determinization); a card hidden from the searcher is, in the searcher's own
+    decision, the place it points at (zone and position: all it can tell of it), and in another
+    player's decision, its card name (copies of one card played unseen are one play to the
+    searcher). Players, abilities, lists and plain values by what they are; never by a label."""
+    t = type(value)
+    if t is CardRef:
+        if game.visible(value, searcher):
+            return ("card", value.id)
+        zone = game.card_zone[value.id]
+        if decider == searcher:
+            return ("place", zone, game.zones[zone].index(value))
+        return ("unseen", value.defn.name)
+    if t is PlayerRef:
+        return ("player", value.seat)
+    if t is Labelled:
+        return option_key(game, value.value, searcher, decider)
+    if t is AbilityRef:
+        return ("ability", option_key(game, value.card, searcher, decider), value.index)
+    if t is list or t is tuple:
+        return tuple(option_key(game, v, searcher, decider) for v in value)
+    return (t.__name__, value)
 
 
 class MctsAgent:
@@ -82,30 +115,31 @@ class MctsAgent:
         if len(options) == 1:
             self.last_search = None
             return 0
-        root = self.search(view)
-        index_of: dict[str, int] = {}
-        for i, option in enumerate(options):
-            index_of.setdefault(option.label, i)
-        ranked = sorted(index_of, key=lambda k: (-_visits(root, k), -_mean(root, k), index_of[k]))
-        return index_of[ranked[0]]
+        root, keys = self.search(view)
+        ranked = sorted(range(len(keys)), key=lambda i: (-_visits(root, keys[i]), -_mean(root, keys[i]), i))
+        return ranked[0]
 
-    def search(self, view: DecisionView) -> _Node:
-        """Run the iterations from the view; the root node (also summed up in `last_search`)."""
+    def search(self, view: DecisionView) -> tuple[_Node, list[Hashable]]:
+        """Run the iterations from the view; the root node and the keys of the view's options
+        (also summed up in `last_search`)."""
         rng = self.rng
-        root = _Node(view.seat)
+        seat = view.seat
         start = time.perf_counter()
+        first = view.determinize(rng)
+        keys = [option_key(first, first.pending.value_at(i), seat, seat) for i in range(len(first.pending))]
+        root = _Node(seat)
         deadline = start + self.time if self.time is not None else math.inf
         limit = self.iterations if self.iterations is not None else math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, view.determinize(rng), rng)
+            self._iterate(root, first if done == 0 else view.determinize(rng), rng, seat)
             done += 1
         seconds = time.perf_counter() - start
         self.last_search = SearchStats(done, seconds, tuple(
-            (k, n.visits, n.total / n.visits if n.visits else 0.0) for k, n in root.children.items()))
-        return root
+            (i, o.id, o.label, _visits(root, keys[i]), _mean(root, keys[i])) for i, o in enumerate(view.options)))
+        return root, keys
 
-    def _iterate(self, root: _Node, game, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, game, rng: random.Random, searcher: int) -> None:
         node = root
         path = []
         c = self.c
@@ -115,9 +149,9 @@ class MctsAgent:
             if n == 1:
                 game.apply(0)
                 continue
-            index_of: dict[str, int] = {}
+            index_of: dict[Hashable, int] = {}
             for i in range(n):
-                index_of.setdefault(options[i].label, i)
+                index_of.setdefault(option_key(game, options.value_at(i), searcher, seat), i)
             children = node.children
             untried = [k for k in index_of if k not in children]
             for k in index_of:
@@ -188,11 +222,11 @@ def results(game) -> list[float]:
     return out
 
 
-def _visits(root: _Node, key: str) -> int:
+def _visits(root: _Node, key: Hashable) -> int:
     child = root.children.get(key)
     return child.visits if child is not None else 0
 
 
-def _mean(root: _Node, key: str) -> float:
+def _mean(root: _Node, key: Hashable) -> float:
     child = root.children.get(key)
     return child.total / child.visits if child is not None and child.visits else 0.0

@@ -1,0 +1,78 @@
+"""The `mcts` agent's search (issue 30): edges keyed by what an option is, never its label."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load
+from interpreter.agents import MctsAgent, view_of
+from interpreter.agents.mcts import option_key
+
+TWINS = Path(__file__).parent / "data" / "twins" / "twins.yaml"
+
+
+def _twins(**options):
+    return load(str(TWINS), options={k: str(v) for k, v in options.items()})
+
+
+# ---------------------------------------------------------------- 1. edges by what an option is
+def test_two_options_with_one_label_are_two_edges_and_the_second_can_be_chosen():
+    game = _twins().new_game(seed=1, log=False)
+    seat, options = game.decision()
+    assert [o.label for o in options] == ["Token", "Token"] and options[0].id != options[1].id
+    agent = MctsAgent(seed=2, iterations=40)
+    assert agent.act(view_of(game)) == 1  # the second Token is worth 3: taking it wins
+    stats = {i: (visits, mean) for i, _id, _label, visits, mean in agent.last_search.options}
+    assert stats[0][0] > 0 and stats[1][0] > 0  # both searched
+    assert stats[0][1] == pytest.approx(0.0) and stats[1][1] == pytest.approx(1.0)  # apart: a loss, a win
+    assert stats[0][0] + stats[1][0] == 40
+
+
+def _same_label_position(rules, seed: int):
+    """A random Bases game at a decision with two options of one label."""
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed, log=False)
+    while not game.is_over:
+        seat, options = game.decision()
+        labels = [o.label for o in options]
+        if len(set(labels)) < len(labels):
+            return game
+        game.apply(rng.randrange(len(options)))
+    return None
+
+
+def test_keys_in_bases_tell_apart_options_of_one_label_and_agree_across_copies():
+    rules = load("bases")
+    game = next(g for g in (_same_label_position(rules, s) for s in range(20)) if g is not None)
+    seat, options = game.decision()
+    view = view_of(game)
+    rng = random.Random(4)
+    copies = [game.clone(), view.determinize(rng), view.determinize(rng)]
+    keys = [[option_key(g, g.pending.value_at(i), seat, seat) for i in range(len(options))] for g in copies]
+    assert len(set(keys[0])) == len(options)  # one edge per option, whatever the labels
+    assert keys[0] == keys[1] == keys[2]  # the same play in every copy is the same edge
+    labels = [o.label for o in options]
+    twins = [i for i, label in enumerate(labels) if labels.count(label) > 1]
+    agent = MctsAgent(seed=1, iterations=3 * len(options))
+    agent.act(view)
+    visits = {i: v for i, _id, _label, v, _mean in agent.last_search.options}
+    assert all(visits[i] > 0 for i in twins)  # each copy of the label searched on its own
+
+
+def test_an_unseen_card_of_another_player_is_keyed_by_its_name_and_ones_own_hidden_pick_by_place():
+    rules = load("bases")
+    game = rules.new_game(seed=3, log=False)
+    seat = game.decision()[0]
+    other = 3 - seat
+    hidden = [c for key, cards in game.zones.items() if key[1] == other for c in cards
+              if not game.visible(c, seat)]
+    a, twin = next((a, b) for i, a in enumerate(hidden) for b in hidden[i + 1:]
+                   if a.defn.name == b.defn.name)  # two copies of one card
+    assert option_key(game, a, seat, other) == option_key(game, twin, seat, other) == ("unseen", a.defn.name)
+    zone = game.card_zone[a.id]
+    assert option_key(game, a, seat, seat) == ("place", zone, game.zones[zone].index(a))
+    mine = next(c for key, cards in game.zones.items() for c in cards if game.visible(c, seat))
+    assert option_key(game, mine, seat, other) == ("card", mine.id)
