@@ -1,4 +1,5 @@
-"""The `mcts` agent's search (issue 30): edges keyed by what an option is, never its label."""
+"""The `mcts` agent's search (issue 30): edges keyed by what an option is, never its label; every
+kind of result backed up as each player's value from 0 to 1."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from interpreter import load
-from interpreter.agents import MctsAgent, view_of
+from interpreter.agents import AgentSpecError, MctsAgent, make_agent, view_of
 from interpreter.agents.mcts import option_key
+from interpreter.agents.searchvalues import values
 
 TWINS = Path(__file__).parent / "data" / "twins" / "twins.yaml"
 
@@ -76,3 +78,40 @@ def test_an_unseen_card_of_another_player_is_keyed_by_its_name_and_ones_own_hidd
     assert option_key(game, a, seat, seat) == ("place", zone, game.zones[zone].index(a))
     mine = next(c for key, cards in game.zones.items() for c in cards if game.visible(c, seat))
     assert option_key(game, mine, seat, other) == ("card", mine.id)
+
+
+# ---------------------------------------------------------------- 2. every kind of result
+def test_where_only_the_score_tells_moves_apart_mcts_takes_the_better_one():
+    rules = _twins(layout="distinct", ending="draw")
+    game = rules.new_game(seed=1, log=False)
+    assert [o.label for o in game.decision()[1]] == ["Token", "Gem"]  # every game a draw
+    agent = MctsAgent(seed=5, iterations=30)
+    assert agent.act(view_of(game)) == 1
+    means = [mean for *_rest, mean in agent.last_search.options]
+    assert means == pytest.approx([0.8 * 0.5 + 0.2 * 0.0, 0.8 * 0.5 + 0.2 * 1.0])
+
+
+def test_the_values_of_each_kind_of_end():
+    rules = _twins(layout="row", picks=2)
+    won = rules.new_game(seed=1, log=False)
+    while not won.is_over:
+        won.apply(len(won.decision()[1]) - 1)  # P1 takes 3 and 2, P2 1 and 0: P1 wins 5 to 1
+    assert won.result.winner == 1
+    assert values(won, 0.2) == pytest.approx([1.0, 0.0])  # the winner is also ahead on score
+    assert values(won, 0.0) == [1.0, 0.0]
+    drawn = _twins(layout="distinct", ending="draw").new_game(seed=1, log=False)
+    drawn.apply(0)  # P1 takes the Token (0), P2 the Gem (3): a draw
+    assert drawn.result.draw and values(drawn, 0.2) == pytest.approx([0.4, 0.6])
+    capped = rules.new_game(seed=1, log=False, max_decisions=1)
+    capped.apply(3)  # P1 has 3, P2 0, and the cap stops the game
+    assert capped.result.unfinished and values(capped, 0.2) == [1.0, 0.0]
+    cut = rules.new_game(seed=1, log=False)
+    cut.apply(0)
+    assert cut.result is None and values(cut, 0.2) == [0.5, 0.5]  # 0 to 0: places shared
+
+
+def test_the_score_weight_is_from_0_to_1():
+    with pytest.raises(AgentSpecError) as caught:
+        make_agent("mcts:score=2")
+    assert str(caught.value) == "agent 'mcts:score=2': score is a weight from 0 to 1, not 2"
+    assert make_agent("mcts:score=0").score == 0.0

@@ -2,11 +2,11 @@
 
 Each iteration draws a determinized game from the acting player's view (`view.determinize`:
 what they may not see drawn anew, hidden picks of others included), walks one shared tree down
-it by UCT, adds one node, plays on to the end (or `depth` decisions, then judged by the
-ruleset's evaluation) and backs the result up. Every node is scored for the player who took
-the decision leading to it, so any number of players, and any decision of any of them, is
-searched the same way. An edge's UCT term counts the iterations in which it was available, not
-its parent's visits. The option of the root visited most is chosen.
+it by UCT, adds one node, judges it (a playout to the end, or `depth` decisions then the
+ruleset's score) and backs each player's value (0..1, `searchvalues.values`) up. Every node is scored for the player who took the decision leading
+to it, so any number of players, and any decision of any of them, is searched the same way. An
+edge's UCT term counts the iterations in which it was available, not its parent's visits. The
+option of the root visited most is chosen.
 
 Edges are options by what they are, never by their label (`option_key`): the same play under
 different draws of the unseen is one edge, two different plays with one label are two.
@@ -27,7 +27,8 @@ from typing import Any
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef
 from .base import DecisionView
 from .greedy import best_option
-from .registry import Param
+from .registry import AgentSpecError, Param
+from .searchvalues import values
 
 
 class _Node:
@@ -95,12 +96,13 @@ class MctsAgent:
         Param("time", float, None, 0.001, help="seconds per decision at most"),
         Param("playout", str, "random", choices=("random", "greedy"), help="how playouts decide"),
         Param("depth", int, 0, 0, help="decisions a playout plays before the evaluation judges it (0: to the end)"),
+        Param("score", float, 0.2, 0.0, help="weight of the ruleset's score beside a finished game's result (0..1)"),
     )
     SUMMARY = "information-set Monte Carlo tree search"
     searches = True
 
     def __init__(self, seed: int | str | None = None, iterations: int | None = None, c: float = 0.7,
-                 time: float | None = None, playout: str = "random", depth: int = 0) -> None:
+                 time: float | None = None, playout: str = "random", depth: int = 0, score: float = 0.2) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None else (None if time is not None else 200)
@@ -108,6 +110,9 @@ class MctsAgent:
         self.time = time
         self.playout = playout
         self.depth = depth
+        if not 0.0 <= score <= 1.0:
+            raise AgentSpecError(f"score is a weight from 0 to 1, not {score:g}")
+        self.score = score
         self.last_search: SearchStats | None = None
 
     def act(self, view: DecisionView) -> int:
@@ -179,7 +184,7 @@ class MctsAgent:
             child.total += rewards[child.seat - 1]
 
     def _play(self, game, rng: random.Random) -> list[float]:
-        """Play the game on (randomly or greedily, cut at `depth`); each seat's result, 0..1."""
+        """Play the game on (randomly or greedily, cut at `depth`); each seat's value, 0..1."""
         if game.result is None:
             depth = self.depth or math.inf
             taken = 0
@@ -196,30 +201,11 @@ class MctsAgent:
                 game.play_out(decide, fast=not greedy)  # (greedy copies the game at each decision)
             except _Cut:
                 pass
-        return results(game)
+        return values(game, self.score)
 
     def __repr__(self) -> str:
         return (f"MctsAgent(seed={self.seed!r}, iterations={self.iterations}, c={self.c}, time={self.time}, "
-                f"playout={self.playout!r}, depth={self.depth})")
-
-
-def results(game) -> list[float]:
-    """Each seat's result, 0..1: 1 a win, 0 a loss, 0.5 each in a draw; in a game not over, by
-    rank of the ruleset's evaluation (first 1, last 0, ties shared)."""
-    seats = range(1, len(game.players) + 1)
-    r = game.result
-    if r is not None:
-        return [0.5] * len(seats) if r.winner is None else [1.0 if s == r.winner else 0.0 for s in seats]
-    values = [game.rules.evaluate(game, s) for s in seats]
-    n = len(values)
-    if n == 1:
-        return [0.5]
-    out = []
-    for v in values:
-        below = sum(1 for w in values if w < v)
-        equal = sum(1 for w in values if w == v) - 1
-        out.append((below + equal / 2) / (n - 1))
-    return out
+                f"playout={self.playout!r}, depth={self.depth}, score={self.score})")
 
 
 def _visits(root: _Node, key: Hashable) -> int:

@@ -135,7 +135,10 @@ def make_agent(spec: str, seed: int | str | None = None, **kwargs) -> Agent:
         params = parse_params(spec, args, entry.params)
         if "seed" in params:
             seed = params.pop("seed")
-        agent = entry.make(seed=seed, **params, **kwargs)
+        try:
+            agent = entry.make(seed=seed, **params, **kwargs)
+        except AgentSpecError as err:  # (a parameter the agent itself refuses: name the spec)
+            raise type(err)(f"agent {spec!r}: {err}") from None
     try:
         agent.name = spec
     except AttributeError:  # (slots, or a read-only property: the class name is shown instead)
