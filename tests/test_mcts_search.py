@@ -1,5 +1,6 @@
 """The `mcts` agent's search (issue 30): edges keyed by what an option is, never its label; every
-kind of result backed up as each player's value from 0 to 1."""
+kind of result backed up as each player's value from 0 to 1; a value function of the user's in
+place of playouts."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from interpreter import load
-from interpreter.agents import AgentSpecError, MctsAgent, make_agent, view_of
+from interpreter.agents import AgentError, AgentSpecError, MctsAgent, make_agent, view_of
 from interpreter.agents.mcts import option_key
 from interpreter.agents.searchvalues import values
+from interpreter.cli.main import main
 
 TWINS = Path(__file__).parent / "data" / "twins" / "twins.yaml"
 
@@ -115,3 +117,84 @@ def test_the_score_weight_is_from_0_to_1():
         make_agent("mcts:score=2")
     assert str(caught.value) == "agent 'mcts:score=2': score is a weight from 0 to 1, not 2"
     assert make_agent("mcts:score=0").score == 0.0
+
+
+# ---------------------------------------------------------------- 3. an evaluator of the user's
+EVALUATORS = '''
+calls = []
+
+def low_score(game, seat):
+    calls.append((game, seat))
+    return 1.0 - game.read(game.players[seat - 1], "score") / 6
+
+def first_first(game, seat):
+    priors = [0.0] * len(game.pending) if game.pending is not None else []
+    if priors:
+        priors[0] = 1.0
+    return [0.5, 0.5], priors
+
+def wordy(game, seat):
+    return "high"
+
+def too_big(game, seat):
+    return {1: 0.5, 2: 7}
+'''
+
+
+@pytest.fixture
+def evaluators(tmp_path, monkeypatch):
+    (tmp_path / "myvalues_for_test.py").write_text(EVALUATORS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    import importlib
+    import sys
+
+    sys.modules.pop("myvalues_for_test", None)
+    return importlib.import_module("myvalues_for_test")
+
+
+def test_an_evaluator_judges_positions_instead_of_playouts(evaluators):
+    game = _twins(layout="row", picks=2).new_game(seed=1, log=False)
+    agent = make_agent("mcts:iterations=4,evaluator=myvalues_for_test:low_score", seed=1)
+    assert agent.act(view_of(game)) == 0  # each option judged once: the lowest score is best
+    assert len(evaluators.calls) == 1 + 4  # the root (for its priors), then each new node
+    assert all(g is not game and seat == 1 for g, seat in evaluators.calls)  # a determinized copy
+    assert [round(m, 4) for *_r, m in agent.last_search.options] == [1.0, round(5 / 6, 4), round(4 / 6, 4), 0.5]
+
+
+def test_an_evaluators_priors_order_the_first_expansions(evaluators):
+    game = _twins(layout="row", picks=2).new_game(seed=1, log=False)
+    for seed in range(4):
+        agent = make_agent("mcts:iterations=1,evaluator=myvalues_for_test:first_first", seed=seed)
+        assert agent.act(view_of(game)) == 0
+
+
+@pytest.mark.parametrize("function, text", [
+    ("wordy", "returned 'high': give a number from 0 to 1"),
+    ("too_big", "returned 7 as a value of P2: it must be a number from 0 to 1"),
+])
+def test_an_evaluator_that_answers_no_value_is_an_error_naming_the_agent_and_decision(evaluators, function, text):
+    game = _twins(layout="row", picks=2).new_game(seed=1)
+    before = game.to_json()
+    spec = f"mcts:iterations=5,evaluator=myvalues_for_test:{function}"
+    from interpreter.agents import play_decision
+
+    with pytest.raises(AgentError) as caught:
+        play_decision(game, [make_agent(spec), make_agent("random")])
+    message = str(caught.value)
+    assert f"agent {spec!r} (P1)" in message and text in message and "'a token to take'" in message
+    assert game.to_json() == before  # nothing applied
+
+
+@pytest.mark.parametrize("spec, text", [
+    ("mcts:evaluator=nosuchmodule_x:f", "agent 'mcts:evaluator=nosuchmodule_x:f': evaluator 'nosuchmodule_x:f': "
+                                        "cannot import 'nosuchmodule_x': ModuleNotFoundError"),
+    ("mcts:evaluator=myvalues_for_test:nothing", "module 'myvalues_for_test' has no function 'nothing'"),
+    ("mcts:evaluator=justaname", "evaluator is module:function, not 'justaname'"),
+])
+def test_a_bad_evaluator_spec_is_a_usage_error(evaluators, spec, text, capsys):
+    with pytest.raises(AgentSpecError) as caught:
+        make_agent(spec)
+    assert text in str(caught.value)
+    assert main(["simulate", str(TWINS), "--games", "1", "--agents", f"{spec},random"]) == 2
+    assert text in capsys.readouterr().err

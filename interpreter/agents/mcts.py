@@ -3,7 +3,8 @@
 Each iteration draws a determinized game from the acting player's view (`view.determinize`:
 what they may not see drawn anew, hidden picks of others included), walks one shared tree down
 it by UCT, adds one node, judges it (a playout to the end, or `depth` decisions then the
-ruleset's score) and backs each player's value (0..1, `searchvalues.values`) up. Every node is scored for the player who took the decision leading
+ruleset's score, or the user's `evaluator`) and backs each player's value (0..1,
+`searchvalues.values`) up. Every node is scored for the player who took the decision leading
 to it, so any number of players, and any decision of any of them, is searched the same way. An
 edge's UCT term counts the iterations in which it was available, not its parent's visits. The
 option of the root visited most is chosen.
@@ -28,11 +29,11 @@ from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef
 from .base import DecisionView
 from .greedy import best_option
 from .registry import AgentSpecError, Param
-from .searchvalues import values
+from .searchvalues import Evaluator, judged_by, load_evaluator, values
 
 
 class _Node:
-    __slots__ = ("seat", "children", "visits", "total", "available")
+    __slots__ = ("seat", "children", "visits", "total", "available", "prior", "priors")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who took the decision that leads here (its results are theirs)
@@ -40,6 +41,8 @@ class _Node:
         self.visits = 0
         self.total = 0.0
         self.available = 1
+        self.prior = 0.0  # the evaluator's prior of the option leading here (0 without one)
+        self.priors: dict[Hashable, float] | None = None  # the evaluator's priors of the options below
 
 
 class _Cut(Exception):
@@ -97,12 +100,14 @@ class MctsAgent:
         Param("playout", str, "random", choices=("random", "greedy"), help="how playouts decide"),
         Param("depth", int, 0, 0, help="decisions a playout plays before the evaluation judges it (0: to the end)"),
         Param("score", float, 0.2, 0.0, help="weight of the ruleset's score beside a finished game's result (0..1)"),
+        Param("evaluator", str, None, help="module:function judging a position instead of a playout"),
     )
     SUMMARY = "information-set Monte Carlo tree search"
     searches = True
 
     def __init__(self, seed: int | str | None = None, iterations: int | None = None, c: float = 0.7,
-                 time: float | None = None, playout: str = "random", depth: int = 0, score: float = 0.2) -> None:
+                 time: float | None = None, playout: str = "random", depth: int = 0, score: float = 0.2,
+                 evaluator: str | Evaluator | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None else (None if time is not None else 200)
@@ -113,7 +118,13 @@ class MctsAgent:
         if not 0.0 <= score <= 1.0:
             raise AgentSpecError(f"score is a weight from 0 to 1, not {score:g}")
         self.score = score
+        self.evaluator_spec = evaluator if isinstance(evaluator, str) or evaluator is None else repr(evaluator)
+        self.evaluator = load_evaluator(evaluator) if isinstance(evaluator, str) else evaluator
         self.last_search: SearchStats | None = None
+
+    @property
+    def spec(self) -> str:
+        return getattr(self, "name", None) or "mcts"
 
     def act(self, view: DecisionView) -> int:
         options = view.options
@@ -133,21 +144,25 @@ class MctsAgent:
         first = view.determinize(rng)
         keys = [option_key(first, first.pending.value_at(i), seat, seat) for i in range(len(first.pending))]
         root = _Node(seat)
+        if self.evaluator is not None:
+            root.priors = self._judge(first.clone(), view, keys)[1]
         deadline = start + self.time if self.time is not None else math.inf
         limit = self.iterations if self.iterations is not None else math.inf
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, first if done == 0 else view.determinize(rng), rng, seat)
+            self._iterate(root, first if done == 0 else view.determinize(rng), rng, view)
             done += 1
         seconds = time.perf_counter() - start
         self.last_search = SearchStats(done, seconds, tuple(
             (i, o.id, o.label, _visits(root, keys[i]), _mean(root, keys[i])) for i, o in enumerate(view.options)))
         return root, keys
 
-    def _iterate(self, root: _Node, game, rng: random.Random, searcher: int) -> None:
+    def _iterate(self, root: _Node, game, rng: random.Random, view: DecisionView) -> None:
         node = root
         path = []
         c = self.c
+        searcher = view.seat
+        judged = None
         while game.result is None:
             seat, options = game.decision()
             n = len(options)
@@ -164,24 +179,37 @@ class MctsAgent:
                 if child is not None:
                     child.available += 1
             if untried:
+                priors = node.priors
+                if priors:
+                    best = max(priors.get(k, 0.0) for k in untried)
+                    untried = [k for k in untried if priors.get(k, 0.0) == best]
                 key = untried[rng.randrange(len(untried))]
                 child = children[key] = _Node(seat)
+                if priors:
+                    child.prior = priors.get(key, 0.0)
                 game.apply(index_of[key])
                 path.append(child)
+                if self.evaluator is not None and game.result is None:
+                    judged, child.priors = self._judge(game, view)
                 break
             best_key, best = None, -math.inf
             for k in index_of:
                 child = children[k]
-                score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                score = (child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                         + child.prior / (1 + child.visits))
                 if score > best:
                     best_key, best = k, score
             node = children[best_key]
             game.apply(index_of[best_key])
             path.append(node)
-        rewards = self._play(game, rng)
+        rewards = judged if judged is not None else self._play(game, rng)
         for child in path:
             child.visits += 1
             child.total += rewards[child.seat - 1]
+
+    def _judge(self, game, view: DecisionView, keys: list | None = None) -> tuple[list[float], dict | None]:
+        """The evaluator's values (one per seat) and priors (by option key) of a determinized game."""
+        return judged_by(self.evaluator, game, view, self.spec, self.evaluator_spec, keys, option_key)
 
     def _play(self, game, rng: random.Random) -> list[float]:
         """Play the game on (randomly or greedily, cut at `depth`); each seat's value, 0..1."""
@@ -205,7 +233,8 @@ class MctsAgent:
 
     def __repr__(self) -> str:
         return (f"MctsAgent(seed={self.seed!r}, iterations={self.iterations}, c={self.c}, time={self.time}, "
-                f"playout={self.playout!r}, depth={self.depth}, score={self.score})")
+                f"playout={self.playout!r}, depth={self.depth}, score={self.score}, "
+                f"evaluator={self.evaluator_spec!r})")
 
 
 def _visits(root: _Node, key: Hashable) -> int:

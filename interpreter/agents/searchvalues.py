@@ -4,9 +4,24 @@
 (or the ruleset's `reward:`), with the ruleset's score beside it at `weight`; a game stopped at
 its cap of decisions, or a playout cut short, by the score alone. A score becomes a value by
 placing: the players ranked by it, the first 1, the last 0, ties sharing their places.
+
+`load_evaluator` and `judged_by`: a function of the user's (`mcts:evaluator=module:function`)
+that judges a position instead of a playout, its answer checked.
 """
 
 from __future__ import annotations
+
+import importlib
+import math
+import os
+import sys
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from .base import AgentError
+from .registry import AgentSpecError
+
+Evaluator = Callable[[Any, int], Any]
 
 
 def placings(numbers: list[float]) -> list[float]:
@@ -51,3 +66,88 @@ def values(game, weight: float) -> list[float]:
     if not has_score:
         return [0.5 for _ in seats]
     return placings([stats.score_of(game, s) for s in seats])
+
+
+def load_evaluator(spec: str) -> Evaluator:
+    """The function `module:function` names (the current folder is searched for the module
+    too); AgentSpecError if it does not import or is not a function."""
+    module_name, colon, function = spec.partition(":")
+    module_name, function = module_name.strip(), function.strip()
+    if not colon or not module_name or not function:
+        raise AgentSpecError(f"evaluator is module:function, not {spec!r}")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as err:  # (whatever the user's module raises on import)
+        raise AgentSpecError(f"evaluator {spec!r}: cannot import {module_name!r}: "
+                             f"{type(err).__name__}: {err}") from None
+    found = getattr(module, function, None)
+    if found is None or not callable(found):
+        raise AgentSpecError(f"evaluator {spec!r}: module {module_name!r} has no function {function!r}")
+    return found
+
+
+def judged_by(evaluator: Evaluator, game, view, agent: str, name: str | None, keys: list | None,
+              key_of: Callable) -> tuple[list[float], dict[Hashable, float] | None]:
+    """Call `evaluator(game, view.seat)` on a determinized game and check its answer: each
+    seat's value and the priors of the pending decision's options (by key), or None. A bad
+    answer raises AgentError naming the agent, the evaluator and the view's decision."""
+    seat = view.seat
+    n = len(game.players)
+
+    def wrong(what: str) -> AgentError:
+        return AgentError(f"agent {agent!r} (P{seat}): the evaluator {name} {what} at the decision {view.prompt!r}")
+
+    try:
+        answer = evaluator(game, seat)
+    except Exception as err:
+        raise wrong(f"raised {type(err).__name__}: {err}") from None
+    priors = None
+    if type(answer) is tuple and len(answer) == 2 and isinstance(answer[1], (list, dict)):
+        answer, priors = answer
+    if _number(answer):
+        v = _checked(answer, wrong, "value")
+        if n == 1:
+            judged = [v]
+        else:
+            judged = [v if s == seat else 1.0 - v for s in range(1, n + 1)]
+    elif isinstance(answer, (list, tuple)) and len(answer) == n:
+        judged = [_checked(x, wrong, f"value of P{i}") for i, x in enumerate(answer, start=1)]
+    elif isinstance(answer, dict) and sorted(answer, key=repr) == sorted(range(1, n + 1), key=repr):
+        judged = [_checked(answer[s], wrong, f"value of P{s}") for s in range(1, n + 1)]
+    else:
+        raise wrong(f"returned {answer!r}: give a number from 0 to 1 (the value of P{seat}), one per "
+                    f"player (a list of {n}, or a dict by seat), or (value, priors)")
+    return judged, _priors(priors, game, seat, keys, key_of, wrong)
+
+
+def _priors(priors, game, seat: int, keys, key_of, wrong) -> dict[Hashable, float] | None:
+    if priors is None or game.pending is None:
+        return None
+    pending = game.pending
+    m = len(pending)
+    if isinstance(priors, dict):
+        if not all(type(k) is int and 0 <= k < m for k in priors):
+            raise wrong(f"returned priors {priors!r}: a dict of priors is by option index, 0..{m - 1}")
+        items = list(priors.items())
+    elif len(priors) == m:
+        items = list(enumerate(priors))
+    else:
+        raise wrong(f"returned {len(priors)} priors for a decision of {m} options")
+    out: dict[Hashable, float] = {}
+    for i, p in items:
+        p = _checked(p, wrong, f"prior of option {i}")
+        k = keys[i] if keys is not None else key_of(game, pending.value_at(i), seat, pending.seat)
+        out[k] = max(out.get(k, 0.0), p)
+    return out
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and type(x) is not bool
+
+
+def _checked(x: Any, wrong, what: str) -> float:
+    if not _number(x) or not math.isfinite(x) or not 0.0 <= x <= 1.0:
+        raise wrong(f"returned {x!r} as a {what}: it must be a number from 0 to 1")
+    return float(x)
