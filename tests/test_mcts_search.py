@@ -1,6 +1,6 @@
 """The `mcts` agent's search (issue 30): edges keyed by what an option is, never its label; every
 kind of result backed up as each player's value from 0 to 1; a value function of the user's in
-place of playouts."""
+place of playouts; the tree kept between a player's consecutive decisions."""
 
 from __future__ import annotations
 
@@ -198,3 +198,42 @@ def test_a_bad_evaluator_spec_is_a_usage_error(evaluators, spec, text, capsys):
     assert text in str(caught.value)
     assert main(["simulate", str(TWINS), "--games", "1", "--agents", f"{spec},random"]) == 2
     assert text in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- 4. tree reuse
+def _two_picks(spec: str, seed: int):
+    """P1's two consecutive picks in a row game: (choice, stats) of each."""
+    game = _twins(layout="row", picks=2).new_game(seed=1, log=False)
+    agent = make_agent(spec, seed=seed)
+    out = []
+    for _ in range(2):
+        assert game.decision()[0] == 1
+        choice = agent.act(view_of(game))
+        out.append((choice, agent.last_search))
+        game.apply(choice)
+    return out
+
+
+def test_the_tree_is_kept_for_the_same_players_next_decision():
+    (first, s1), (second, s2) = _two_picks("mcts:iterations=40", seed=3)
+    assert s1.reused == 0 and s2.reused > 0
+    kept = next(v for i, _id, _l, v, _m in s1.options if i == first)
+    assert s2.reused == kept - 1  # the visits under the chosen option, but the one that expanded it
+    assert sum(v for *_r, v, _m in s2.options) == s2.reused + 40
+    again = _two_picks("mcts:iterations=40", seed=3)  # seeded: the same choices and statistics
+    assert [(c, s.options, s.reused) for c, s in again] == [(first, s1.options, 0), (second, s2.options, s2.reused)]
+    (_c, off1), (_d, off2) = _two_picks("mcts:iterations=40,reuse=off", seed=3)
+    assert off2.reused == 0 and sum(v for *_r, v, _m in off2.options) == 40
+
+
+def test_no_reuse_in_another_game_or_after_another_players_decision():
+    rules = _twins(layout="row", picks=1)
+    game = rules.new_game(seed=1, log=False)
+    agent = make_agent("mcts:iterations=30", seed=1)
+    game.apply(agent.act(view_of(game)))  # P1, then P2 decides
+    game.apply(0)
+    agent.act(view_of(game))  # P1 again, after P2's unseen-by-the-tree choice
+    assert agent.last_search.reused == 0
+    fresh = rules.new_game(seed=2, log=False)
+    agent.act(view_of(fresh))
+    assert agent.last_search.reused == 0

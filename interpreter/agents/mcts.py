@@ -12,8 +12,12 @@ option of the root visited most is chosen.
 Edges are options by what they are, never by their label (`option_key`): the same play under
 different draws of the unseen is one edge, two different plays with one label are two.
 
-Seeded: the same seed, game and parameters give the same choice, unless `time` cuts searches
-short. `last_search` keeps the last search's statistics.
+Tree reuse: the subtree under the chosen option is kept; when the same player's next decision
+follows from it (the next decision the tree met there is this one: the same decider, the same
+number of decisions taken), the search goes on from it, its statistics carried over.
+
+Seeded: the same seed, game and parameters (and the same decisions before, with reuse) give the
+same choice, unless `time` cuts searches short. `last_search` keeps the last search's statistics.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from .searchvalues import Evaluator, judged_by, load_evaluator, values
 
 
 class _Node:
-    __slots__ = ("seat", "children", "visits", "total", "available", "prior", "priors")
+    __slots__ = ("seat", "children", "visits", "total", "available", "prior", "priors", "next_at")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who took the decision that leads here (its results are theirs)
@@ -43,6 +47,8 @@ class _Node:
         self.available = 1
         self.prior = 0.0  # the evaluator's prior of the option leading here (0 without one)
         self.priors: dict[Hashable, float] | None = None  # the evaluator's priors of the options below
+        # (decider, number of decisions taken, turn) of the next decision met below; None: it varied
+        self.next_at: tuple | None | bool = False  # (False: not met yet)
 
 
 class _Cut(Exception):
@@ -52,14 +58,15 @@ class _Cut(Exception):
 @dataclass(frozen=True)
 class SearchStats:
     """One search: iterations, seconds, per root option (index, id, label, visits, mean result)
-    in the view's order."""
+    in the view's order, and the visits carried over from the previous search (tree reuse)."""
 
     iterations: int
     seconds: float
     options: tuple[tuple[int, str, str, int, float], ...]
+    reused: int = 0
 
     def to_dict(self) -> dict:
-        return {"iterations": self.iterations, "seconds": self.seconds,
+        return {"iterations": self.iterations, "seconds": self.seconds, "reused": self.reused,
                 "options": [{"index": i, "id": k, "label": label, "visits": v, "mean": m}
                             for i, k, label, v, m in self.options]}
 
@@ -101,13 +108,14 @@ class MctsAgent:
         Param("depth", int, 0, 0, help="decisions a playout plays before the evaluation judges it (0: to the end)"),
         Param("score", float, 0.2, 0.0, help="weight of the ruleset's score beside a finished game's result (0..1)"),
         Param("evaluator", str, None, help="module:function judging a position instead of a playout"),
+        Param("reuse", str, "on", choices=("on", "off"), help="keep the subtree of the chosen option"),
     )
     SUMMARY = "information-set Monte Carlo tree search"
     searches = True
 
     def __init__(self, seed: int | str | None = None, iterations: int | None = None, c: float = 0.7,
                  time: float | None = None, playout: str = "random", depth: int = 0, score: float = 0.2,
-                 evaluator: str | Evaluator | None = None) -> None:
+                 evaluator: str | Evaluator | None = None, reuse: str | bool = "on") -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None else (None if time is not None else 200)
@@ -120,7 +128,9 @@ class MctsAgent:
         self.score = score
         self.evaluator_spec = evaluator if isinstance(evaluator, str) or evaluator is None else repr(evaluator)
         self.evaluator = load_evaluator(evaluator) if isinstance(evaluator, str) else evaluator
+        self.reuse = reuse in ("on", True)
         self.last_search: SearchStats | None = None
+        self._kept: tuple | None = None  # (rules, seat, node) kept for the next decision
 
     @property
     def spec(self) -> str:
@@ -130,10 +140,14 @@ class MctsAgent:
         options = view.options
         if len(options) == 1:
             self.last_search = None
+            self._kept = None
             return 0
         root, keys = self.search(view)
         ranked = sorted(range(len(keys)), key=lambda i: (-_visits(root, keys[i]), -_mean(root, keys[i]), i))
-        return ranked[0]
+        choice = ranked[0]
+        child = root.children.get(keys[choice])
+        self._kept = (view.rules, view.seat, child) if self.reuse and child is not None else None
+        return choice
 
     def search(self, view: DecisionView) -> tuple[_Node, list[Hashable]]:
         """Run the iterations from the view; the root node and the keys of the view's options
@@ -143,8 +157,9 @@ class MctsAgent:
         start = time.perf_counter()
         first = view.determinize(rng)
         keys = [option_key(first, first.pending.value_at(i), seat, seat) for i in range(len(first.pending))]
-        root = _Node(seat)
-        if self.evaluator is not None:
+        root = self._reused(view, first)
+        reused = sum(child.visits for child in root.children.values())
+        if self.evaluator is not None and root.priors is None:
             root.priors = self._judge(first.clone(), view, keys)[1]
         deadline = start + self.time if self.time is not None else math.inf
         limit = self.iterations if self.iterations is not None else math.inf
@@ -154,8 +169,20 @@ class MctsAgent:
             done += 1
         seconds = time.perf_counter() - start
         self.last_search = SearchStats(done, seconds, tuple(
-            (i, o.id, o.label, _visits(root, keys[i]), _mean(root, keys[i])) for i, o in enumerate(view.options)))
+            (i, o.id, o.label, _visits(root, keys[i]), _mean(root, keys[i])) for i, o in enumerate(view.options)),
+            reused)
         return root, keys
+
+    def _reused(self, view: DecisionView, game) -> _Node:
+        """The node kept from the last search if this decision is the one the tree met next
+        there (this player's, after as many decisions, in the same turn), else a new root."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            rules, seat, node = kept
+            if (rules is view.rules and seat == view.seat
+                    and node.next_at == (view.seat, game.decisions, game.globals.get("turn"))):
+                return node
+        return _Node(view.seat)
 
     def _iterate(self, root: _Node, game, rng: random.Random, view: DecisionView) -> None:
         node = root
@@ -169,6 +196,11 @@ class MctsAgent:
             if n == 1:
                 game.apply(0)
                 continue
+            at = (seat, game.decisions, game.globals.get("turn"))
+            if node.next_at is False:
+                node.next_at = at
+            elif node.next_at != at:
+                node.next_at = None
             index_of: dict[Hashable, int] = {}
             for i in range(n):
                 index_of.setdefault(option_key(game, options.value_at(i), searcher, seat), i)
@@ -234,7 +266,7 @@ class MctsAgent:
     def __repr__(self) -> str:
         return (f"MctsAgent(seed={self.seed!r}, iterations={self.iterations}, c={self.c}, time={self.time}, "
                 f"playout={self.playout!r}, depth={self.depth}, score={self.score}, "
-                f"evaluator={self.evaluator_spec!r})")
+                f"evaluator={self.evaluator_spec!r}, reuse={'on' if self.reuse else 'off'})")
 
 
 def _visits(root: _Node, key: Hashable) -> int:
