@@ -96,10 +96,12 @@ class Loop:
 @dataclass
 class Inlined:
     """The statements of a procedure written into its caller; `wrapped`: its `stop` leaves it by
-    `break`, out of a one-round `for`."""
+    `break`, out of a one-round `for`; `end`: lines run when it has ended however it ended (the
+    procedure's names leave the caller's frame, as a called procedure's frame would go)."""
 
     body: list
     wrapped: bool
+    end: list[Line]
 
 
 def layout(nodes: list) -> list[Line]:
@@ -122,8 +124,10 @@ def layout(nodes: list) -> list[Line]:
         elif n.wrapped:
             out.append(("for _once in _ONE:", None))
             out.extend(_indented(layout(n.body)))
+            out.extend(n.end)
         else:
             out.extend(layout(n.body))
+            out.extend(n.end)
     return out
 
 
@@ -156,8 +160,10 @@ def resumed(nodes: list, label: int) -> list[Line] | None:
                     found = rest + layout([n])
         elif kind is Inlined:
             found = resumed(n.body, label)
-            if found is not None and n.wrapped:
-                found = [("for _once in _ONE:", None), *_indented(found)]
+            if found is not None:
+                if n.wrapped:
+                    found = [("for _once in _ONE:", None), *_indented(found)]
+                found += n.end
         if found is not None:
             return found + layout(nodes[i + 1:])
     return None
@@ -321,8 +327,11 @@ class ResumableWriter:
             out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
         elif isinstance(s, ast.While):
             method(s, out, scope, head)
+            return  # (its condition's answers are asked again at each test)
         else:
             method(s, out, scope)
+        if subst:  # the answers were read by the statement alone: they end with it
+            out.append(Straight(_forgotten(subst.values(), s.span)))
 
     def _choose(self, c: ast.Choose, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
         gen = self.gen
@@ -484,7 +493,8 @@ class ResumableWriter:
             self._inline_depth -= 1
             gen.stop_breaks = saved
             self._body, self._bound = outer
-        out.append(Inlined(nodes, wrapped))
+        own = sorted(n for n, held in names.items() if held == f"L[{literal(site + '.' + n)}]")
+        out.append(Inlined(nodes, wrapped, _forgotten([f"{site}.{n}" for n in own], call.span)))
         return True
 
     def _recursive_procedures(self) -> set[str]:
@@ -538,16 +548,20 @@ class ResumableWriter:
 
     def s_For(self, s: ast.For, out: list, scope: Scope) -> None:
         gen = self.gen
-        seq, idx = literal(self.host._tmp()), literal(self.host._tmp())
+        names = [self.host._tmp(), self.host._tmp()]
+        seq, idx = literal(names[0]), literal(names[1])
         out.append(Straight([(f"L[{seq}] = {gen.owned_list(s.iterable, scope)}", s.span),
                              (f"L[{idx}] = 0", s.span)]))
         head = Straight([(f"{scope.bind(s.var)} = L[{seq}][L[{idx}]]", s.span), (f"L[{idx}] += 1", s.span)])
         self._loop(out, scope, s, f"L[{idx}] < len(L[{seq}])", [head])
+        out.append(Straight(_forgotten(names, s.span)))
 
     def s_Repeat(self, s: ast.Repeat, out: list, scope: Scope) -> None:
-        left = literal(self.host._tmp())
+        name = self.host._tmp()
+        left = literal(name)
         out.append(Straight([(f"L[{left}] = {self.gen.ex(s.count, scope)}", s.span)]))
         self._loop(out, scope, s, f"L[{left}] > 0", [Straight([(f"L[{left}] -= 1", s.span)])])
+        out.append(Straight(_forgotten([name], s.span)))
 
     def s_While(self, s: ast.While, out: list, scope: Scope, head: list) -> None:
         condition = self.gen.ex(s.condition, scope)
@@ -571,6 +585,13 @@ class ResumableWriter:
             orelse = []
             self.stmts(s.orelse, orelse, scope)
         out.append(If([(f"L[{var}]", body)], orelse, s.span))
+
+
+def _forgotten(names, span) -> list[Line]:
+    """Lines that drop frame names nothing reads any more: a finished procedure's names, a
+    statement's answers, a loop's list and counter. Else they would outlive it in the frame (for
+    ever in the main program's), holding cards that a determinization would have to keep."""
+    return [(f"L.pop({literal(name)}, None)", span) for name in names]
 
 
 def _budget(span) -> list[Line]:
