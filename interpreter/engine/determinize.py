@@ -4,16 +4,25 @@ A searching agent may know only its own observation. `determinize(game, seat, rn
 a full game to search that agrees with everything `seat` sees, and with nothing else of the
 true state:
 
-- the cards `seat` may not see (not in a zone public to it, not revealed), are shuffled among
-  the places of such cards, each card among the places of cards of the same owner (the
-  opponent's hand and deck mix; a player's own deck mixes with nothing of another's). Every
+- the cards `seat` may not see (not in a zone public to it, not revealed) are drawn anew among
+  every hidden place they could be by what `seat` saw: each card among the places of the hidden
+  cards of its kin (`kinship`). Kin is origin, the zone a card was made in (`CardRef.origin`):
+  the cards of a shared face-down deck mix across every hand and pile they may have been dealt
+  to (which player got a card is just what the others do not know), a player's own deck's cards
+  mix among that player's hidden places only. A card taken from a public zone is of the kin of
+  the player who took it, as their own deck's cards: everyone saw who took it. Not the owner
+  attribute: a card of a shared deck is owned by the first player it went to, face down. Every
   zone keeps its size; visible cards stay where they are;
+- what belongs to the place, not to the card (`_OF_THE_PLACE`: its owner and controller, the
+  player the place's card was dealt to, and its time stamp) stays with the place;
 - a reference to a hidden card elsewhere in the state (an attribute, a local of the running
   rules, a pending option) follows its place: it names the card now at that place, so a
   hidden pick of another player (an attribute holding cards of their hand) becomes a pick
   of the cards drawn anew there. Such a place is given a card of the same card type as the
   card it held, since what the running rules do next with it may depend on its type (the
-  attributes it has): the types of referred hidden cards are the one thing kept;
+  attributes it has): the types of referred hidden cards are the one thing kept (nothing,
+  among hidden cards of one type). A procedure's names end when it returns (lang/resumable.py),
+  so the rules hold no card they are done with;
 - the random generator is a new one, seeded from `rng`: the true game's generator would tell
   the order of future shuffles and draws;
 - the log is dropped (it names hidden cards) and the copy logs nothing; of the events players
@@ -22,13 +31,17 @@ true state:
 
 The hidden cards are put in order of their ids before they are shuffled, and ids do not tell
 a hidden card's place: so two games that differ only in where their hidden cards are give the
-very same copy for the same `rng` (tests/test_determinize.py checks that, and the agents' test
-that no search reads the true state relies on it).
+very same copy for the same `rng` (tests/test_no_peek.py checks that against twins of true
+games, and the `mcts` statistics with it).
 
 Kept as they are, being part of the running rules rather than of the table: a hidden card that
 runs an ability now (a frame's `self`), has an ability handle referred to, is attached to
-another card, or has a replacement marked applied. What a player saw of a card before it went
-into a hidden zone is not remembered unless the rules revealed it (`revealed`).
+another card, or has a replacement marked applied. The copy's `kept` counts the hidden cards
+kept as they are or bound to their type (a referenced card among hidden cards of several types):
+0 at the decisions of the shipped games, for the player deciding. What a player saw of a card
+before it went into a hidden zone is not remembered unless the rules revealed it (`revealed`).
+For a player who is not deciding, the decision pending stays as it was asked (its options were
+worked out from the true state): determinize for the player who decides.
 """
 
 from __future__ import annotations
@@ -36,7 +49,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..lang.values import ATTACHED, OWNER, AbilityRef, CardRef, Labelled, PlayerRef
+from ..lang.values import ATTACHED, CONTROLLER, OWNER, STAMP, AbilityRef, CardRef, Labelled, PlayerRef
 from .decisions import Pending
 
 if TYPE_CHECKING:
@@ -45,7 +58,8 @@ if TYPE_CHECKING:
 
 def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     """An independent copy of `game` with everything `seat` may not see drawn anew from `rng`
-    (see the module's docstring)."""
+    (see the module's docstring). Its `kept`: how many cards hidden from `seat` it had to keep as
+    they are, or of their card type, rather than draw among all the places they could be."""
     if game.pending is not None:
         game.pending.settle()  # (its lazy prompt and labels read the true state: read them first)
     new = game.clone(random.Random(rng.getrandbits(64)))
@@ -55,22 +69,40 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     new.seen = _witnessed_by(game.seen, seat, game.rules.seen_count)
     pinned, referenced, holders = _references(new)
     places = _hidden_places(new, seat, pinned)
+    kept = sum(1 for cid in pinned if cid in new.card_zone and not new.visible(new.cards[cid], seat))
     mapping: dict[int, CardRef] = {}
-    for group in places.values():
+    attrs = new.attrs
+    for origin in sorted(places):
+        group = places[origin]
         cards = sorted((card for _key, _index, card in group), key=lambda c: c.id)
         rng.shuffle(cards)
-        for (key, index, old), card in zip(group, _dealt(group, cards, referenced)):
+        dealt, bound = _dealt(group, cards, referenced)
+        kept += bound
+        # what belongs to the place, not to the card: who it went to, when (see the module)
+        at_place = [[attrs[old.id][k] for k in _OF_THE_PLACE] for _key, _index, old in group]
+        for (key, index, old), card, state in zip(group, dealt, at_place):
+            if card is old:
+                continue
             new.zones[key][index] = card
             new.card_zone[card.id] = key
-            if card is not old and old.id in referenced:  # (only references need following)
+            d = attrs[card.id]
+            for k, v in zip(_OF_THE_PLACE, state):
+                d[k] = v
+            if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
         _follow(new, mapping, holders)
+    new.kept = kept
     new.version += 1
     new.layout += 1
     new.static_layout += 1
     new.listener_layout += 1
     return new
+
+
+# A hidden card's attributes that tell its place's history rather than the card: its owner and
+# controller (the player it was dealt to) and its time stamp (when it got there).
+_OF_THE_PLACE = (OWNER, CONTROLLER, STAMP)
 
 
 def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
@@ -88,18 +120,22 @@ def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
     return out
 
 
-def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> list[CardRef]:
+def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> tuple[list[CardRef], int]:
     """The shuffled `cards` dealt to the places of `group` in order, except that a place whose
     card is referred to elsewhere gets the first card of that card's type: what the rules do
-    next with it may depend on its type (its attributes, the statements it runs)."""
+    next with it may depend on its type (its attributes, the statements it runs). Also how many
+    such places the type bound (a group of one card type binds none)."""
     dealt: list[CardRef | None] = [None] * len(group)
+    several_types = len({c.defn.type for c in cards}) > 1
+    bound = 0
     for j, (_key, _index, old) in enumerate(group):
         if old.id in referenced:
             card_type = old.defn.type
             k = next(i for i, c in enumerate(cards) if c.defn.type == card_type)
             dealt[j] = cards.pop(k)
+            bound += several_types
     rest = iter(cards)
-    return [card if card is not None else next(rest) for card in dealt]
+    return [card if card is not None else next(rest) for card in dealt], bound
 
 
 def hidden_from(game: Game, seat: int) -> list[CardRef]:
@@ -107,13 +143,29 @@ def hidden_from(game: Game, seat: int) -> list[CardRef]:
     return [card for group in _hidden_places(game, seat, set()).values() for _k, _i, card in group]
 
 
-def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[int, list[tuple]]:
-    """(zone key, index, card) of every card `seat` may not see, grouped by the card's owner's
-    seat (0: no owner), in zone order."""
+def kinship(game: Game, card: CardRef) -> tuple:
+    """Which hidden cards a hidden card is drawn among (see the module): ('seat', s) for a card
+    of player s's own deck, or a card s got from a public zone; ('origin', zone) for a card of a
+    hidden shared zone (a card dealt face down: which player got it is what others do not know)."""
+    origin = card.origin
+    if origin is None:  # (a card of a game saved before origins were kept: its owner)
+        owner = game.attrs[card.id][OWNER]
+        return ("seat", owner.seat if type(owner) is PlayerRef else 0)
+    zone, seat = origin
+    if seat:
+        return ("seat", seat)
+    if game.rules.zones[zone].visibility == "public":
+        owner = game.attrs[card.id][OWNER]
+        return ("seat", owner.seat if type(owner) is PlayerRef else 0)
+    return ("origin", zone)
+
+
+def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[tuple, list[tuple]]:
+    """(zone key, index, card) of every card `seat` may not see, grouped by `kinship`, in zone
+    order."""
     zones = game.rules.zones
     revealed = game.revealed
-    attrs = game.attrs
-    groups: dict[int, list[tuple]] = {}
+    groups: dict[tuple, list[tuple]] = {}
     for key, cards in game.zones.items():
         if not cards:
             continue
@@ -123,8 +175,7 @@ def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[int, list[tu
         for index, card in enumerate(cards):
             if card.id in revealed or card.id in pinned:
                 continue
-            owner = attrs[card.id][OWNER]
-            groups.setdefault(owner.seat if type(owner) is PlayerRef else 0, []).append((key, index, card))
+            groups.setdefault(kinship(game, card), []).append((key, index, card))
     return groups
 
 

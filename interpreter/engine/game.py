@@ -285,7 +285,9 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         picks of others, the random generator) is drawn anew from `rng`, consistently with what
         they see: the copy gives them the same observation and options. Two games that differ
         only in what is hidden from them give the same copy for the same `rng`. For search by
-        a player who must not peek (see engine/determinize.py)."""
+        a player who must not peek (see engine/determinize.py). The copy's `kept`: how many
+        hidden cards it had to keep as they are, or of their card type (0 in the shipped games'
+        decisions, for the player deciding)."""
         from .determinize import determinize
 
         return determinize(self, player if isinstance(player, int) else player.seat, rng)

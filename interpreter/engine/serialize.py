@@ -119,7 +119,7 @@ def game_to_json(game: Game) -> dict:
         "ruleset_file": game.rules.ruleset.file,
         "options": game.options,
         "seed": game.seed,
-        "cards": [[cid, c.defn.name] for cid, c in game.cards.items()],
+        "cards": [[cid, c.defn.name, list(c.origin or ())] for cid, c in game.cards.items()],
         "attrs": [[cid, encode(d)] for cid, d in game.attrs.items()],
         "zones": [[list(k), [c.id for c in v]] for k, v in game.zones.items()],
         "players": [encode(p) for p in game.player_attrs],
@@ -164,8 +164,8 @@ def game_from_json(data: dict, rules) -> Game:
     if data.get("format") != FORMAT:
         raise RulesError(f"saved game format {data.get('format')!r} is not {FORMAT}")
     game = Game(rules, data["seed"], data.get("logging", True))
-    for cid, name in data["cards"]:
-        game.cards[cid] = CardRef(cid, rules.card_defs[name])
+    for cid, name, *origin in data["cards"]:  # (its origin: since issue 30)
+        game.cards[cid] = CardRef(cid, rules.card_defs[name], tuple(origin[0]) if origin and origin[0] else None)
     game.attrs = {cid: decode(d, game) for cid, d in data["attrs"]}
     game.zones = {}
     game.card_zone = {}

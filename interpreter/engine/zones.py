@@ -65,7 +65,7 @@ class ZonesAndCards:
     def new_card(self, defn, key: ZoneKey, owner: PlayerRef | None) -> CardRef:
         card_id = self.next_id
         self.next_id = card_id + 1
-        card = CardRef(card_id, defn)
+        card = CardRef(card_id, defn, (key[0], key[1]))
         self.clock = clock = self.clock + 1
         d = defn.new_state.copy()  # the card type's attributes, then the card's own properties
         d[CONTROLLER] = d[OWNER] = owner

@@ -22,14 +22,17 @@ CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "a
 
 
 class CardRef:
-    """A card instance: a stable id for the whole game and its definition."""
+    """A card instance: a stable id for the whole game and its definition; `origin`: the zone it
+    was made in (name, seat), which determinization reads (a card of a shared deck may be in any
+    hand it could have been dealt to, a card of a player's own deck only among that player's)."""
 
-    __slots__ = ("id", "defn", "_abilities")
+    __slots__ = ("id", "defn", "_abilities", "origin")
 
-    def __init__(self, card_id: int, defn: Any) -> None:
+    def __init__(self, card_id: int, defn: Any, origin: tuple[str, int] | None = None) -> None:
         self.id = card_id
         self.defn = defn
         self._abilities: tuple[AbilityRef, ...] | None = None
+        self.origin = origin
 
     @property
     def abilities(self) -> tuple[AbilityRef, ...]:
