@@ -27,11 +27,16 @@ import pytest
 from interpreter import load
 from interpreter.agents import DecisionView, make_agent, view_of
 from interpreter.lang.values import CONTROLLER, OWNER, STAMP, CardRef, Labelled
+from interpreter.paths import shipped_games
 
 LONG = bool(os.environ.get("CARDRULES_LONG"))
 SHARED = Path(__file__).resolve().parent / "data" / "sharedhands" / "sharedhands.yaml"
-GAMES = ("initiative", "lanes", "bases", "hearts", "harvest", "sharedhands")
+GAMES = (*shipped_games(), "sharedhands")
 POSITIONS = 12 if LONG else 3  # per game
+
+
+def test_every_shipped_game_is_checked():
+    assert set(GAMES) >= {"initiative", "lanes", "bases", "hearts", "harvest", "sharedhands"}
 
 
 def _rules(name: str):
