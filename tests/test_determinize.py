@@ -140,3 +140,24 @@ def test_the_true_generator_and_log_do_not_reach_the_copy():
     assert a.log_entries == [] and game.log_entries
     # and the true game is untouched
     assert _state(game) == _state(game.clone())
+
+
+def test_cards_every_player_saw_a_player_take_stay_that_players():
+    """Lanes: the draft is public (L-6.1), so the other player's hand holds the cards they
+    drafted, in some order: in a copy it holds the same cards, not cards of the draft pile those
+    came from. Hearts: cards dealt face down from the stock mix across the other hands."""
+    game = RULES["lanes"].new_game(seed=2, log=False)
+    rng = random.Random(2)
+    while game.zones[("draft_row", 0, "")] or game.zones[("picks", 1, "")]:
+        game.apply(rng.randrange(len(game.decision()[1])))
+    viewer = game.decision()[0]
+    other = viewer % 2 + 1
+    hand = sorted(c.defn.name for c in game.zones[("hand", other, "")])
+    for k in range(5):
+        copy = game.determinize(viewer, random.Random(k))
+        assert sorted(c.defn.name for c in copy.zones[("hand", other, "")]) == hand
+    game = RULES["hearts"].new_game(seed=2, log=False)
+    viewer = game.decision()[0]
+    others = [("hand", s, "") for s in range(1, 5) if s != viewer]
+    copy = game.determinize(viewer, random.Random(1))
+    assert all({c.id for c in copy.zones[k]} != {c.id for c in game.zones[k]} for k in others)

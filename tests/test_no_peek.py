@@ -26,7 +26,7 @@ import pytest
 
 from interpreter import load
 from interpreter.agents import DecisionView, make_agent, view_of
-from interpreter.lang.values import CONTROLLER, OWNER, STAMP, CardRef, Labelled
+from interpreter.lang.values import CONTROLLER, DEALT, OWNER, STAMP, CardRef, Labelled
 from interpreter.paths import shipped_games
 
 LONG = bool(os.environ.get("CARDRULES_LONG"))
@@ -94,13 +94,18 @@ def _hidden_places(game, viewer: int) -> list[tuple]:
 
 def _alike(game, a: CardRef, b: CardRef) -> bool:
     """Whether the viewer cannot tell which of two hidden cards is where: one origin (a shared
-    deck, one player's deck), and, for a card taken from a public zone, the same player took it."""
+    deck, one player's deck), and for a card of a shared zone, the same player took it in
+    everyone's view, or neither went to a player in view (still in a shared zone, or dealt face
+    down)."""
     if a.origin != b.origin:
         return False
-    zone, seat = a.origin
-    if not seat and game.rules.zones[zone].visibility == "public":
-        return game.attrs[a.id][OWNER] is game.attrs[b.id][OWNER]
-    return True
+    if a.origin[1]:
+        return True
+    da, db = game.attrs[a.id], game.attrs[b.id]
+
+    def in_view(d):
+        return d[OWNER] if d[OWNER] is not None and DEALT not in d else None
+    return in_view(da) is in_view(db)
 
 
 def _twin(game, viewer: int, rng: random.Random):
@@ -123,6 +128,11 @@ def _twin(game, viewer: int, rng: random.Random):
         da, db = twin.attrs[a.id], twin.attrs[b.id]
         for k in (OWNER, CONTROLLER, STAMP):
             da[k], db[k] = db[k], da[k]
+        if (DEALT in da) != (DEALT in db):
+            da[DEALT], db[DEALT] = db.pop(DEALT, None), da.pop(DEALT, None)
+            for d in (da, db):
+                if d[DEALT] is None:
+                    del d[DEALT]
         swap = {a.id: b, b.id: a}
         for f in twin.frames:
             f.locals = _swapped_refs(f.locals, swap)

@@ -9,12 +9,14 @@ true state:
   cards of its kin (`kinship`). Kin is origin, the zone a card was made in (`CardRef.origin`):
   the cards of a shared face-down deck mix across every hand and pile they may have been dealt
   to (which player got a card is just what the others do not know), a player's own deck's cards
-  mix among that player's hidden places only. A card taken from a public zone is of the kin of
-  the player who took it, as their own deck's cards: everyone saw who took it. Not the owner
-  attribute: a card of a shared deck is owned by the first player it went to, face down. Every
-  zone keeps its size; visible cards stay where they are;
+  mix among that player's hidden places only. A card of a shared zone that every player saw go
+  to a player (taken from a public zone, or into one) is of that player's kin, as their own
+  deck's cards; one that went to its first player out of view (`DEALT`, marked by the move) is
+  of its origin's. So not the owner attribute alone: a card of a shared deck is owned by the
+  first player it went to, face down or not. Every zone keeps its size; visible cards stay;
 - what belongs to the place, not to the card (`_OF_THE_PLACE`: its owner and controller, the
-  player the place's card was dealt to, and its time stamp) stays with the place;
+  player the place's card was dealt to, its time stamp, whether it was dealt out of view) stays
+  with the place;
 - a reference to a hidden card elsewhere in the state (an attribute, a local of the running
   rules, a pending option) follows its place: it names the card now at that place, so a
   hidden pick of another player (an attribute holding cards of their hand) becomes a pick
@@ -49,7 +51,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..lang.values import ATTACHED, CONTROLLER, OWNER, STAMP, AbilityRef, CardRef, Labelled, PlayerRef
+from ..lang.values import ATTACHED, CONTROLLER, DEALT, OWNER, STAMP, AbilityRef, CardRef, Labelled, PlayerRef
 from .decisions import Pending
 
 if TYPE_CHECKING:
@@ -79,7 +81,7 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
         dealt, bound = _dealt(group, cards, referenced)
         kept += bound
         # what belongs to the place, not to the card: who it went to, when (see the module)
-        at_place = [[attrs[old.id][k] for k in _OF_THE_PLACE] for _key, _index, old in group]
+        at_place = [[attrs[old.id].get(k) for k in _OF_THE_PLACE] for _key, _index, old in group]
         for (key, index, old), card, state in zip(group, dealt, at_place):
             if card is old:
                 continue
@@ -88,6 +90,8 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
             d = attrs[card.id]
             for k, v in zip(_OF_THE_PLACE, state):
                 d[k] = v
+            if not state[-1]:
+                d.pop(DEALT)
             if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
@@ -101,8 +105,9 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 # A hidden card's attributes that tell its place's history rather than the card: its owner and
-# controller (the player it was dealt to) and its time stamp (when it got there).
-_OF_THE_PLACE = (OWNER, CONTROLLER, STAMP)
+# controller (the player it was dealt to), its time stamp (when it got there) and whether it was
+# dealt out of view (last: absent unless set).
+_OF_THE_PLACE = (OWNER, CONTROLLER, STAMP, DEALT)
 
 
 def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
@@ -145,18 +150,19 @@ def hidden_from(game: Game, seat: int) -> list[CardRef]:
 
 def kinship(game: Game, card: CardRef) -> tuple:
     """Which hidden cards a hidden card is drawn among (see the module): ('seat', s) for a card
-    of player s's own deck, or a card s got from a public zone; ('origin', zone) for a card of a
-    hidden shared zone (a card dealt face down: which player got it is what others do not know)."""
+    of player s's own deck, or a card of a shared zone that every player saw go to s;
+    ('origin', zone) for a card of a shared zone that no player has yet, or that went to its
+    player out of view (dealt face down: which player got it is what the others do not know)."""
     origin = card.origin
+    d = game.attrs[card.id]
+    owner = d[OWNER]
     if origin is None:  # (a card of a game saved before origins were kept: its owner)
-        owner = game.attrs[card.id][OWNER]
         return ("seat", owner.seat if type(owner) is PlayerRef else 0)
     zone, seat = origin
     if seat:
         return ("seat", seat)
-    if game.rules.zones[zone].visibility == "public":
-        owner = game.attrs[card.id][OWNER]
-        return ("seat", owner.seat if type(owner) is PlayerRef else 0)
+    if type(owner) is PlayerRef and DEALT not in d:
+        return ("seat", owner.seat)
     return ("origin", zone)
 
 

@@ -7,6 +7,7 @@ from ..lang.runtime import Frame
 from ..lang.values import (
     ATTACHED,
     CONTROLLER,
+    DEALT,
     OWNER,
     STAMP,
     CardRef,
@@ -110,6 +111,7 @@ class ZonesAndCards:
                 self.attached_ids.discard(cid)
             if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
+                self._dealt_unseen(d, cid, old, key)
             self.clock = d[STAMP] = self.clock + 1
             if self.revealed:  # (what was shown stays shown in its zone only: see `reveal`)
                 self.revealed.discard(cid)
@@ -156,6 +158,7 @@ class ZonesAndCards:
                     self.attached_ids.discard(cid)
                 if d[OWNER] is None and key[1]:
                     d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
+                    self._dealt_unseen(d, cid, old, key)
                 clock += 1
                 d[STAMP] = clock
                 if revealed:
@@ -164,6 +167,15 @@ class ZonesAndCards:
                     self.clock = clock
                     self._rearranged(card.defn)
         self.clock = clock
+
+    def _dealt_unseen(self, d: dict, cid: int, old: ZoneKey, key: ZoneKey) -> None:
+        """Mark a card that just went to its first owner (`DEALT`) unless every player saw it go:
+        from or to a public zone, or revealed. Which player got a card dealt face down is what
+        the others do not know (determinization mixes such cards across hands)."""
+        zones = self.rules.zones
+        if not (zones[old[0]].visibility == "public" or zones[key[0]].visibility == "public"
+                or cid in self.revealed):
+            d[DEALT] = True
 
     def _rearranged(self, defn) -> None:
         """A card of this definition came into or left a watched zone, or changed part or

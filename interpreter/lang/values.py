@@ -15,6 +15,9 @@ ATTACHED = "$attached"
 CONTROLLER = "$controller"
 STAMP = "$ts"
 OWNER = "$owner"
+# set (True) on a card of a shared zone that went to its first owner out of view (dealt face down):
+# the others do not know which player got it (see engine/determinize.py)
+DEALT = "$dealt"
 
 # What every card has besides its type's attributes (read with `card.name`, `card.zone`, ...).
 CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",
