@@ -43,6 +43,7 @@ from .registry import (
     split_agent_specs,
 )
 from .simple import FirstAgent, RandomAgent
+from .turn import TurnAgent
 
 if TYPE_CHECKING:
     from .human import HumanAgent, render_observation
@@ -60,6 +61,7 @@ __all__ = [
     "Param",
     "RandomAgent",
     "SearchStats",
+    "TurnAgent",
     "UnknownAgentError",
     "agent_name",
     "agent_names",

@@ -1,7 +1,7 @@
 """Agents by spec: the names on the command line and in `make_agent`.
 
 A spec is a name with optional parameters after a colon: `random`, `greedy`, `mcts:200` (the
-first parameter by position), `mcts:iterations=500,c=1.4,time=0.5,playout=greedy,seed=3`; or a
+first parameter by position), `turn:width=8,samples=4`, `mcts:iterations=500,c=1.4,time=0.5,playout=greedy,seed=3`; or a
 class of the user's by module path, `mypkg.mybot:Bot` or `mybot:Bot` (its parameters after a second colon,
 `mypkg.mybot:Bot:depth=2`), made with `seed=` if it takes one; the current folder is searched
 for the module too. `register_agent` adds a name.
@@ -73,11 +73,13 @@ def _builtins() -> dict[str, Entry]:
     from .human import HumanAgent
     from .mcts import MctsAgent
     from .simple import FirstAgent, RandomAgent
+    from .turn import TurnAgent
 
     return {
         "random": Entry(lambda seed=None, **kw: RandomAgent(seed), (), "uniformly random, seeded"),
         "first": Entry(lambda seed=None, **kw: FirstAgent(), (), "always the first option"),
         "greedy": Entry(GreedyAgent, GreedyAgent.PARAMS, GreedyAgent.SUMMARY),
+        "turn": Entry(TurnAgent, TurnAgent.PARAMS, TurnAgent.SUMMARY),
         "mcts": Entry(MctsAgent, MctsAgent.PARAMS, MctsAgent.SUMMARY),
         "human": Entry(lambda seed=None, **kw: HumanAgent(**kw), (), "a person at the terminal"),
     }
@@ -118,7 +120,7 @@ def split_agent_specs(text: str) -> list[str]:
 
 def make_agent(spec: str, seed: int | str | None = None, **kwargs) -> Agent:
     """An agent by spec (see the module): 'random' (seeded, its own generator), 'first',
-    'greedy', 'mcts[:params]', 'human' (kwargs go to it: input=, output=) or 'module:Class'."""
+    'greedy', 'turn[:params]', 'mcts[:params]', 'human' (kwargs go to it: input=, output=) or 'module:Class'."""
     spec = spec.strip()
     name, _, args = spec.partition(":")
     name = name.strip()

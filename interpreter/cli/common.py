@@ -87,7 +87,7 @@ def batch_agents(text: str | None, count: int, command: str,
 
     names = split_names(text, count, "--agents", "random", player_range)
     if any(n.lower() == "human" for n in names):
-        raise UsageError(f"--agents: {command} plays without a person; use random, greedy, mcts or your own")
+        raise UsageError(f"--agents: {command} plays without a person; use random, greedy, turn, mcts or your own")
     for name in names:
         make_agent(name)
     return names
