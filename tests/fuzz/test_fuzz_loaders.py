@@ -35,6 +35,7 @@ from fuzzing import (
     NUMBERS,
     TEXT_OPS,
     TOKEN,
+    WALL_FACTOR,
     Hang,
     Workspace,
     apply_op,
@@ -112,7 +113,11 @@ def test_other_exceptions_and_slow_cases_fail() -> None:
     files = [Path(__file__)]
     assert run_case(lambda: {}["x"], files).kind == "traceback"
     assert run_case(lambda: int("x"), files).signature.startswith("ValueError at ")
-    assert run_case(lambda: time.sleep(2), files, limit=0.2).kind == "hang"
+    assert run_case(lambda: time.sleep(2), files, limit=0.2).kind == "hang"  # (waits: the wall-clock alarm)
+    spin = run_case(lambda: [0 for _ in iter(int, 1)], files, limit=0.2)  # (computes for ever: the CPU alarm)
+    assert spin.kind == "hang" and spin.seconds < 0.2 * WALL_FACTOR
+    # wall time a loaded machine takes from a case (here: waiting, no CPU) is no hang below the wall alarm
+    assert run_case(lambda: time.sleep(0.4), files, limit=0.2).kind == "clean"
     with pytest.raises(Hang):  # not caught by `except Exception` in the code under test
         raise Hang("x")
 
