@@ -60,6 +60,19 @@ def command_line_options(options: Mapping[str, Any], reload: Callable[[], Any]) 
         raise UsageError("; ".join(e.message + (f" ({e.hint})" if e.hint else "") for e in errors)) from None
 
 
+def load_for_command(game: str, option_pairs: Sequence[str] | None, max_decisions: int | None = None):
+    """The rules of GAME with the command line's `--option`s (a wrong one a usage error, see
+    `command_line_options`) and `--max-decisions`, if given, as every game's cap."""
+    from .. import load
+    from ..rules.loader import load_ruleset
+
+    options = parse_option_pairs(option_pairs)
+    with command_line_options(options, lambda: load_ruleset(game)):
+        rules = load(game, options=options)
+    rules.max_decisions = rules.decision_cap(max_decisions)
+    return rules
+
+
 def split_names(text: str | None, count: int, what: str, default: str,
                 player_range: tuple[int, int] | None = None) -> list[str]:
     """'random,human' -> one agent spec per seat ('mcts:iterations=50,c=1,random' is two, see

@@ -34,8 +34,8 @@ from ..errors import CardrulesError
 from .common import (
     PathArgumentError,
     UsageError,
-    command_line_options,
     errors_text,
+    load_for_command,
     parse_option_pairs,
     path_trouble,
     short,
@@ -212,15 +212,7 @@ def _cap_argument(p: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace):
-    from .. import load
-    from ..rules.loader import load_ruleset
-
-    options = parse_option_pairs(getattr(args, "option", None))
-    with command_line_options(options, lambda: load_ruleset(args.game)):
-        rules = load(args.game, options=options)
-    if getattr(args, "max_decisions", None) is not None:  # (every game of this run: `--max-decisions`)
-        rules.max_decisions = args.max_decisions
-    return rules
+    return load_for_command(args.game, getattr(args, "option", None), getattr(args, "max_decisions", None))
 
 
 # The arguments that name files or folders, by command: read (a path the system refuses is an error

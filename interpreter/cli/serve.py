@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import load
 from ..agents import make_agent
-from .common import UsageError, agent_seed, command_line_options, parse_option_pairs, split_names
+from .common import UsageError, agent_seed, load_for_command, split_names
 
 
 def _app_module():
@@ -35,13 +35,9 @@ def _say(text: str) -> None:
 
 def table_session(game: str, players: str | None, seed: int | None, options: list[str] | None,
                   max_decisions: int | None = None):
-    from ..rules.loader import load_ruleset
     from ..server import TableSession
 
-    chosen = parse_option_pairs(options)
-    with command_line_options(chosen, lambda: load_ruleset(game)):
-        rules = load(game, options=chosen)
-    rules.max_decisions = rules.decision_cap(max_decisions)  # (`--max-decisions`, else the ruleset's)
+    rules = load_for_command(game, options, max_decisions)
     default = ",".join(["human"] + ["random"] * (rules.player_count - 1))
     names = split_names(players, rules.player_count, "--players", default, rules.player_range)
     if seed is None:
