@@ -39,6 +39,9 @@ class RecordWatcher:
         if self.lead_changes is not None:
             self._lead(game)
 
+    def shuffled(self, game, key) -> None:
+        pass
+
     def _first_turn(self, game) -> None:
         active = game.globals.get("active")
         self.first_player = active.seat if isinstance(active, PlayerRef) else None

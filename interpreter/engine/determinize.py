@@ -13,7 +13,11 @@ true state:
   to a player (taken from a public zone, or into one) is of that player's kin, as their own
   deck's cards; one that went to its first player out of view (`DEALT`, marked by the move) is
   of its origin's. So not the owner attribute alone: a card of a shared deck is owned by the
-  first player it went to, face down or not. Every zone keeps its size; visible cards stay;
+  first player it went to, face down or not. Every zone keeps its size; visible cards stay, and
+  so does a hidden card that `seat` saw go into the zone it is in (`KNOWN`: a card `seat` passed
+  from its hand to another's, put back at the bottom of its deck, saw returned from the table to a
+  hand), until that zone is shuffled or the card moves out of `seat`'s view: such cards mix only
+  among their own places in that zone (the order they went in is not remembered);
 - what belongs to the place, not to the card (`_OF_THE_PLACE`: its owner and controller, the
   player the place's card was dealt to, its time stamp, whether it was dealt out of view) stays
   with the place;
@@ -40,8 +44,7 @@ Kept as they are, being part of the running rules rather than of the table: a hi
 runs an ability now (a frame's `self`), has an ability handle referred to, is attached to
 another card, or has a replacement marked applied. The copy's `kept` counts the hidden cards
 kept as they are or bound to their type (a referenced card among hidden cards of several types):
-0 at the decisions of the shipped games, for the player deciding. What a player saw of a card
-before it went into a hidden zone is not remembered unless the rules revealed it (`revealed`).
+0 at the decisions of the shipped games, for the player deciding.
 For a player who is not deciding, the decision pending stays as it was asked (its options were
 worked out from the true state): determinize for the player who decides.
 """
@@ -51,7 +54,18 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..lang.values import ATTACHED, CONTROLLER, DEALT, OWNER, STAMP, AbilityRef, CardRef, Labelled, PlayerRef
+from ..lang.values import (
+    ATTACHED,
+    CONTROLLER,
+    DEALT,
+    KNOWN,
+    OWNER,
+    STAMP,
+    AbilityRef,
+    CardRef,
+    Labelled,
+    PlayerRef,
+)
 from .decisions import Pending
 
 if TYPE_CHECKING:
@@ -89,9 +103,10 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
             new.card_zone[card.id] = key
             d = attrs[card.id]
             for k, v in zip(_OF_THE_PLACE, state):
-                d[k] = v
-            if not state[-1]:
-                d.pop(DEALT)
+                if v is None and k in _ABSENT_UNLESS_SET:
+                    d.pop(k, None)
+                else:
+                    d[k] = v
             if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
@@ -105,9 +120,11 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 # A hidden card's attributes that tell its place's history rather than the card: its owner and
-# controller (the player it was dealt to), its time stamp (when it got there) and whether it was
-# dealt out of view (last: absent unless set).
-_OF_THE_PLACE = (OWNER, CONTROLLER, STAMP, DEALT)
+# controller (the player it was dealt to), its time stamp (when it got there), whether it was
+# dealt out of view and which other players know the card at that place (the last two absent
+# unless set).
+_OF_THE_PLACE = (OWNER, CONTROLLER, STAMP, DEALT, KNOWN)
+_ABSENT_UNLESS_SET = (DEALT, KNOWN)
 
 
 def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
@@ -168,9 +185,11 @@ def kinship(game: Game, card: CardRef) -> tuple:
 
 def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[tuple, list[tuple]]:
     """(zone key, index, card) of every card `seat` may not see, grouped by `kinship`, in zone
-    order."""
+    order; the cards `seat` saw go into a zone (`KNOWN`) as a group of that zone."""
     zones = game.rules.zones
     revealed = game.revealed
+    attrs = game.attrs
+    bit = 1 << seat
     groups: dict[tuple, list[tuple]] = {}
     for key, cards in game.zones.items():
         if not cards:
@@ -181,7 +200,8 @@ def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[tuple, list[
         for index, card in enumerate(cards):
             if card.id in revealed or card.id in pinned:
                 continue
-            groups.setdefault(kinship(game, card), []).append((key, index, card))
+            kin = ("known", key) if attrs[card.id].get(KNOWN, 0) & bit else kinship(game, card)
+            groups.setdefault(kin, []).append((key, index, card))
     return groups
 
 

@@ -57,11 +57,14 @@ OPTIONS = _Marker("options")
 
 class GameWatcher(Protocol):
     """Follows a game as it is played, for a record of it (`Game.watcher`): told when a turn
-    begins (before its `turn_start` event) and when a card moves from one zone to another."""
+    begins (before its `turn_start` event), when a card moves from one zone to another, and when
+    a zone was shuffled."""
 
     def turn_began(self, game: Game) -> None: ...
 
     def moved(self, game: Game, card: CardRef, old: ZoneKey, new: ZoneKey) -> None: ...
+
+    def shuffled(self, game: Game, key: ZoneKey) -> None: ...
 
 
 class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEffects, Decisions, PlayingOut):
@@ -76,6 +79,7 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         self.options = rules.options
         self.seed = seed
         self.players = [PlayerRef(i + 1) for i in range(rules.player_count)]
+        self.all_seats = sum(1 << p.seat for p in self.players)  # (a mask of `KNOWN`)
         self.cards: dict[int, CardRef] = {}
         self.attrs: dict[int, dict] = {}
         self.card_zone: dict[int, ZoneKey] = {}

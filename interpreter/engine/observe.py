@@ -1,9 +1,10 @@
 """What one player may see: computed from the zones' and attributes' declared visibility.
 
 Nothing here knows a game: a zone is shown card by card when it is public, or owned by the
-viewer with visibility `owner`; otherwise only its size and the cards revealed since they came
-into it. Player attributes with visibility `owner` are shown to their owner only, `hidden` to
-nobody. A card held anywhere else (a global, an attribute, an event's argument) is shown where
+viewer with visibility `owner`; otherwise only its size, the cards revealed since they came
+into it, and those the viewer saw go into it (`known`, in the order of their ids: where among
+the zone's places is not remembered; see `KNOWN` in lang/values.py). Player
+attributes with visibility `owner` are shown to their owner only, `hidden` to nobody. A card held anywhere else (a global, an attribute, an event's argument) is shown where
 the card itself may be seen: in a zone the viewer sees, revealed, or gone from the game;
 otherwise it is `{"card": "hidden"}`. A pending decision of another player shows who decides,
 not the options; and if its prompt is private (`observation: {private_prompts}`), not its
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, AbilityRef, CardRef, Labelled, PlayerRef
+from ..lang.values import ATTACHED, CONTROLLER, KNOWN, OWNER, PART, AbilityRef, CardRef, Labelled, PlayerRef
 from .game import Game
 
 
@@ -43,6 +44,10 @@ def _visible_card(game: Game, card: CardRef, viewer: int) -> bool:
     if spec.visibility == "public" or card.id in game.revealed:
         return True
     return spec.visibility == "owner" and key[1] == viewer
+
+
+def _by_id(card: CardRef) -> int:
+    return card.id
 
 
 def _masked(game: Game, value: Any, viewer: int) -> Any:
@@ -118,6 +123,7 @@ def observation(game: Game, viewer: int, detail: bool = True) -> dict:
             attrs[name] = _masked(game, game.read(p, name), viewer)
         players.append({"seat": p.seat, **attrs})
     zones: dict[str, Any] = {}
+    bit = 1 << viewer
     for key, cards in game.zones.items():
         name, seat, row = key
         label = name + (f".{row}" if row else "")
@@ -129,7 +135,10 @@ def observation(game: Game, viewer: int, detail: bool = True) -> dict:
         else:
             shown = [dict(card_view(game, c, viewer, detail), position=i + 1)
                      for i, c in enumerate(cards) if c.id in game.revealed]
-            content = {"count": len(cards), **({"revealed": shown} if shown else {})}
+            known = [card_view(game, c, viewer, detail) for c in sorted(cards, key=_by_id)
+                     if game.attrs[c.id].get(KNOWN, 0) & bit and c.id not in game.revealed]
+            content = {"count": len(cards), **({"revealed": shown} if shown else {}),
+                       **({"known": known} if known else {})}
         zones.setdefault(owner, {})[label] = content
     decision = None
     if game.pending is not None:

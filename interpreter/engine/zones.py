@@ -8,6 +8,7 @@ from ..lang.values import (
     ATTACHED,
     CONTROLLER,
     DEALT,
+    KNOWN,
     OWNER,
     STAMP,
     CardRef,
@@ -112,6 +113,7 @@ class ZonesAndCards:
             if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
                 self._dealt_unseen(d, cid, old, key)
+            self._known_after_move(d, cid, old, key)
             self.clock = d[STAMP] = self.clock + 1
             if self.revealed:  # (what was shown stays shown in its zone only: see `reveal`)
                 self.revealed.discard(cid)
@@ -159,6 +161,7 @@ class ZonesAndCards:
                 if d[OWNER] is None and key[1]:
                     d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
                     self._dealt_unseen(d, cid, old, key)
+                self._known_after_move(d, cid, old, key)
                 clock += 1
                 d[STAMP] = clock
                 if revealed:
@@ -177,6 +180,28 @@ class ZonesAndCards:
                 or cid in self.revealed):
             d[DEALT] = True
 
+    def _known_after_move(self, d: dict, cid: int, old: ZoneKey, key: ZoneKey) -> None:
+        """Who knows where a card is after it moved into a zone hidden from them (`KNOWN`): the
+        players who saw it before the move (in a zone they see, or revealed), since they saw it
+        go. A player who knew it only by such a memory did not see it move, and forgets it."""
+        zones = self.rules.zones
+        before = zones[old[0]].visibility
+        if before == "public" or cid in self.revealed:
+            saw = self.all_seats
+        elif before == "owner" and old[1]:
+            saw = 1 << old[1]
+        else:
+            saw = 0
+        after = zones[key[0]].visibility
+        if after == "public":
+            saw = 0
+        elif after == "owner" and key[1]:
+            saw &= ~(1 << key[1])
+        if saw:
+            d[KNOWN] = saw
+        elif KNOWN in d:
+            del d[KNOWN]
+
     def _rearranged(self, defn) -> None:
         """A card of this definition came into or left a watched zone, or changed part or
         controller: what continuous effects see has changed, and so has the layout; so has the
@@ -190,7 +215,13 @@ class ZonesAndCards:
             self.listener_layout += 1
 
     def shuffle(self, key: ZoneKey) -> None:
-        self.rng.shuffle(self.zones[key])
+        cards = self.zones[key]
+        self.rng.shuffle(cards)
+        attrs = self.attrs
+        for card in cards:  # (a shuffled card's place is known to no one: see `KNOWN`)
+            attrs[card.id].pop(KNOWN, None)
+        if self.watcher is not None:
+            self.watcher.shuffled(self, key)
         if self.after_shuffle is not None:
             self.after_shuffle(self, key)
         if key[0] in self.rules.watched_zones:

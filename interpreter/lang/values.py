@@ -18,6 +18,10 @@ OWNER = "$owner"
 # set (True) on a card of a shared zone that went to its first owner out of view (dealt face down):
 # the others do not know which player got it (see engine/determinize.py)
 DEALT = "$dealt"
+# the seats (a bit mask, 1 << seat) that saw a card go into the hidden zone it is in and so know
+# it is there: set by a move out of their view, dropped when the zone is shuffled (see
+# engine/zones.py); determinization keeps such a card in that zone for them
+KNOWN = "$known"
 
 # What every card has besides its type's attributes (read with `card.name`, `card.zone`, ...).
 CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",

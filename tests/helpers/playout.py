@@ -78,17 +78,35 @@ def observations(game: Game) -> list[dict]:
 class Arrivals:
     """Follows a game (`Game.watcher`) to tell whether a card was revealed since it came into
     its zone: each card's moves are counted, and the count when it was first found revealed
-    (`hidden_information`) is kept while it stays revealed."""
+    (`hidden_information`) is kept while it stays revealed. And who saw a card go into the zone
+    it is in (in a zone they see, or found revealed there, just before it moved), until that zone
+    is shuffled: they may be shown it there (the engine's `known`), worked out here on its own."""
 
     def __init__(self) -> None:
         self.moves: dict[int, int] = {}
         self.revealed_at: dict[int, int] = {}
+        self.saw_go: dict[int, tuple[ZoneKey, frozenset[int]]] = {}
 
     def turn_began(self, game: Game) -> None:
         pass
 
     def moved(self, game: Game, card: CardRef, old: ZoneKey, new: ZoneKey) -> None:
-        self.moves[card.id] = self.moves.get(card.id, 0) + 1
+        before = self.moves.get(card.id, 0)
+        self.moves[card.id] = before + 1
+        visibility = game.rules.zones[old[0]].visibility
+        shown = visibility == "public" or self.revealed_at.get(card.id) == before
+        seats = range(1, len(game.players) + 1)
+        self.saw_go[card.id] = (new, frozenset(s for s in seats
+                                               if shown or (visibility == "owner" and old[1] == s)))
+
+    def shuffled(self, game: Game, key: ZoneKey) -> None:
+        for card in game.zones[key]:
+            self.saw_go.pop(card.id, None)
+
+    def saw_it_go(self, game: Game, card: CardRef, viewer: int) -> bool:
+        """Whether `viewer` saw the card go into the zone it is in, and it was not shuffled since."""
+        zone, seats = self.saw_go.get(card.id, (None, ()))
+        return zone == game.card_zone.get(card.id) and viewer in seats
 
     def revealed_here(self, game: Game) -> set[int]:
         """The revealed cards that were revealed since they came into their zone (as far as the
@@ -102,11 +120,12 @@ class Arrivals:
 
 def hidden_information(game: Game) -> None:
     """No observation names a card that stands in a zone its viewer may not see, unless it was
-    revealed since it came there (when the game is followed by `Arrivals`; else: unless it is
-    revealed), nor shows another player's owner-only attributes."""
+    revealed since it came there or the viewer saw it go there (when the game is followed by
+    `Arrivals`; else: unless it is revealed), nor shows another player's owner-only attributes."""
     rules = game.rules
     watcher = game.watcher
-    revealed = watcher.revealed_here(game) if isinstance(watcher, Arrivals) else game.revealed
+    followed = isinstance(watcher, Arrivals)
+    revealed = watcher.revealed_here(game) if followed else game.revealed
     for viewer, obs in enumerate(observations(game), start=1):
         shown = _card_ids_in(obs)
         for key, cards in game.zones.items():
@@ -115,7 +134,7 @@ def hidden_information(game: Game) -> None:
             if visible:
                 continue
             for card in cards:
-                if card.id not in revealed:
+                if card.id not in revealed and not (followed and watcher.saw_it_go(game, card, viewer)):
                     assert card.id not in shown, f"P{viewer} sees {card!r} in hidden zone {key}"
         for p in obs["players"]:
             for name, spec in rules.ruleset.player_attributes.items():
