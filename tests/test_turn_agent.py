@@ -7,21 +7,19 @@ import random
 from pathlib import Path
 
 import pytest
+from twins import peeking_view
 
 from interpreter import load
 from interpreter.agents import (
     AgentSpecError,
-    DecisionView,
     GreedyAgent,
     TurnAgent,
     make_agent,
     play_decision,
     view_of,
 )
-from interpreter.engine.determinize import _references
 
 LOOKAHEAD = load(Path(__file__).parent / "data" / "lookahead" / "lookahead.yaml")
-SHIPPED = ("bases", "harvest", "hearts", "initiative", "lanes")
 
 
 def _label(view, answer) -> str:
@@ -94,13 +92,6 @@ def test_turn_specs():
 
 
 # ---------------------------------------------------------------- no peeking
-def _peeking_view(game):
-    """A view whose 'determinize' is a plain copy of the true game: a search that peeks."""
-    view = view_of(game)
-    return DecisionView(view.seat, view.prompt, view.options, {}, game.rules,
-                        lambda rng: game.clone(random.Random(rng.random())))
-
-
 def _swap(game, a, b):
     """A copy of the game with the cards at places a and b, (zone key, index), exchanged."""
     twin = game.clone()
@@ -128,54 +119,12 @@ def test_a_draw_from_its_own_hidden_pile_is_valued_alike_whatever_the_pile_holds
         honest[1].last_search.values, honest[1].last_search.iterations)
     peeking = [TurnAgent(seed=2, samples=3) for _ in range(2)]
     for agent, g in zip(peeking, (game, twin)):
-        agent.act(_peeking_view(g))
+        agent.act(peeking_view(g))
     draw = [a.last_search.values[2] for a in peeking]
     assert sorted(draw) == [0.0, 2.0]  # (Lead on top in one game, Gold in the other)
 
 
-def _hidden_pair(game, seat):
-    """Two places of cards of different names that `seat` may not see, of one other player
-    (their hand and another hidden place where they have one), unreferenced by the rules."""
-    pinned, referenced, _holders = _references(game)
-    kept = referenced | pinned
-    for other in range(1, len(game.players) + 1):
-        if other == seat:
-            continue
-        places = [(key, i, c) for key, cards in game.zones.items() for i, c in enumerate(cards)
-                  if key[1] == other and not game.visible(c, seat) and c.id not in kept]
-        hand = [p for p in places if p[0][0] == "hand"]
-        rest = [p for p in places if p[0][0] != "hand"] or hand
-        for a in hand:
-            for b in rest:
-                if a[2].defn.name != b[2].defn.name:
-                    return (a[0], a[1]), (b[0], b[1])
-    return None
-
-
-@pytest.mark.parametrize("name", SHIPPED)
-def test_turn_never_reads_what_its_player_cannot_see(name):
-    rules = load(name)
-    rng = random.Random(5)
-    game = rules.new_game(seed=5, log=False)
-    checked = 0
-    taken = 0
-    while not game.is_over and checked < 3:
-        seat, options = game.decision()
-        if taken >= 12 and len(options) > 1:
-            pair = _hidden_pair(game, seat)
-            if pair is not None:
-                twin = _swap(game, *pair)
-                assert game.observation(seat) == twin.observation(seat)
-                searched = []
-                for g in (game, twin):
-                    agent = TurnAgent(seed=3, samples=2)
-                    choice = agent.act(view_of(g))
-                    searched.append((choice, agent.last_search.values, agent.last_search.iterations))
-                assert searched[0] == searched[1]
-                checked += 1
-        game.apply(rng.randrange(len(options)))
-        taken += 1
-    assert checked == 3
+# Against twins of true games of every shipped ruleset: tests/test_no_peek.py (with mcts and greedy).
 
 
 def test_without_an_evaluation_it_values_only_results(tmp_path):

@@ -10,6 +10,8 @@ win nor lose at once). The best option is taken; ties are broken at random, seed
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import dataclass
 
 from .base import DecisionView
 from .registry import Param
@@ -42,6 +44,16 @@ def highest(values: list[float], rng: random.Random) -> int:
     return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
 
 
+@dataclass(frozen=True)
+class GreedySearch:
+    """One decision's search, as `mcts` and `turn` report theirs: positions made (`iterations`),
+    seconds, and each option's value averaged over the samples (what the agent compared)."""
+
+    iterations: int
+    seconds: float
+    values: tuple[float, ...]
+
+
 class GreedyAgent:
     """One-ply lookahead on determinized copies, scored by the ruleset's evaluation."""
 
@@ -53,15 +65,20 @@ class GreedyAgent:
         self.seed = seed
         self.rng = random.Random(seed)
         self.samples = samples
+        self.last_search: GreedySearch | None = None
 
     def act(self, view: DecisionView) -> int:
         n = len(view.options)
         if n == 1:
+            self.last_search = None
             return 0
+        start = time.perf_counter()
         totals = [0.0] * n
         for _ in range(self.samples):
             for i, v in enumerate(scores(view.determinize(self.rng), view.seat)):
                 totals[i] += v
+        self.last_search = GreedySearch(n * self.samples, time.perf_counter() - start,
+                                        tuple(t / self.samples for t in totals))
         return highest(totals, self.rng)
 
     def __repr__(self) -> str:
