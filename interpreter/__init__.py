@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import CardrulesError, IllegalDecisionError
+from .errors import CardrulesError, GameStateError, IllegalDecisionError
 
 if TYPE_CHECKING:
     from .api import load, load_game_json
 
-__all__ = ["load", "load_game_json", "CardrulesError", "IllegalDecisionError"]
+__all__ = ["load", "load_game_json", "CardrulesError", "GameStateError", "IllegalDecisionError"]
 __version__ = "0.1.0"
 
 

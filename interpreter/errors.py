@@ -133,8 +133,20 @@ class DeckError(CardrulesError):
     phase = "deck"
 
 
-class IllegalDecisionError(CardrulesError):
+class IllegalDecisionError(CardrulesError, ValueError):
+    """An answer that is not one of the pending decision's options (an index out of range, an id
+    or label it does not offer, an option of an earlier decision); the game is unchanged. A
+    ValueError, as python-chess's illegal moves are: the value given is wrong, not the call."""
+
     phase = "decision"
+
+
+class GameStateError(CardrulesError, RuntimeError):
+    """A call the game cannot take in its state, whatever the answer: no decision is pending
+    (the game is over, or broken by a failed fast play-out), `play_out` already runs it, or a
+    copy or save is asked while `play_out(fast=True)` plays it."""
+
+    phase = "game"
 
 
 class RuntimeRuleError(CardrulesError):

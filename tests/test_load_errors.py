@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import IllegalDecisionError, load
+from interpreter import GameStateError, IllegalDecisionError, load
 from interpreter.errors import CardrulesError, DeckError, ErrorList, RulesError, ValidationError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,13 +221,29 @@ def test_illegal_decision_names_it_and_changes_nothing():
     assert game.decision()[0] == 2
 
 
+def test_a_wrong_answer_is_a_value_error_and_a_call_out_of_turn_a_state_error():
+    """As python-chess separates a wrong move from a wrong call: an answer that is not an option
+    is a ValueError (IllegalDecisionError), asking a game for what its state cannot give is a
+    RuntimeError (GameStateError); neither is the other, both are CardrulesErrors."""
+    game = load("initiative", options={"round_limit": 1}).new_game(seed=2)
+    with pytest.raises(ValueError) as wrong:
+        game.apply(999)
+    assert type(wrong.value) is IllegalDecisionError and not isinstance(wrong.value, RuntimeError)
+    while not game.is_over:
+        game.apply(0)
+    with pytest.raises(RuntimeError) as late:
+        game.apply(0)
+    assert type(late.value) is GameStateError and not isinstance(late.value, ValueError)
+    assert str(late.value).startswith("game error: ")
+
+
 def test_no_decision_after_the_end():
     game = load("initiative", options={"round_limit": 1}).new_game(seed=2)
     while not game.is_over:
         game.apply(0)
-    with pytest.raises(IllegalDecisionError, match="the game is over"):
+    with pytest.raises(GameStateError, match="the game is over"):
         game.apply(0)
-    with pytest.raises(IllegalDecisionError, match="the game is over"):
+    with pytest.raises(GameStateError, match="the game is over"):
         game.decision()
 
 

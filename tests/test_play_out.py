@@ -14,7 +14,7 @@ from playout import same_json
 
 from interpreter import load
 from interpreter.agents import RandomAgent, decider, play_decision, play_out
-from interpreter.errors import IllegalDecisionError, RuntimeRuleError
+from interpreter.errors import GameStateError, IllegalDecisionError, RuntimeRuleError
 
 GAMES = {"initiative": load("initiative"), "lanes": load("lanes"), "bases": load("bases")}
 TOY = Path(__file__).resolve().parent / "data" / "toy" / "toy.yaml"
@@ -160,7 +160,7 @@ def test_play_out_cannot_run_twice_at_once_nor_after_the_end():
     def decide(g):
         g.play_out(lambda _g: 0)
 
-    with pytest.raises(IllegalDecisionError, match="already running"):
+    with pytest.raises(GameStateError, match="already running"):
         game.play_out(decide)
     assert game.play_out(lambda g: 0) > 0 and game.is_over
     assert game.play_out(lambda g: 0) == 0
@@ -183,11 +183,11 @@ def test_a_fast_play_out_that_fails_leaves_a_game_that_cannot_go_on(failure):
     with pytest.raises(IllegalDecisionError if failure == "illegal" else Interrupt):
         game.play_out(decide, fast=True)
     assert game.broken and not game.is_over and not game.rolling
-    with pytest.raises(IllegalDecisionError, match="cannot go on"):
+    with pytest.raises(GameStateError, match="cannot go on"):
         game.decision()
-    with pytest.raises(IllegalDecisionError, match="cannot go on"):
+    with pytest.raises(GameStateError, match="cannot go on"):
         game.apply(0)
-    with pytest.raises(IllegalDecisionError, match="cannot go on"):
+    with pytest.raises(GameStateError, match="cannot go on"):
         game.play_out(lambda g: 0)
 
 
@@ -199,7 +199,7 @@ def test_a_game_cannot_be_copied_or_saved_while_a_fast_play_out_runs_it():
         for attempt in (g.clone, g.to_json):
             try:
                 attempt()
-            except IllegalDecisionError as err:
+            except GameStateError as err:
                 tried.append(str(err))
         return 0
 

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..errors import IllegalDecisionError, RuntimeRuleError, Span
+from ..errors import GameStateError, IllegalDecisionError, RuntimeRuleError, Span
 from ..lang.runtime import Frame
 from ..lang.values import (
     ATTACHED,
@@ -150,7 +150,7 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         sequence of Option, each made when first read)."""
         pending = self.pending
         if pending is None:
-            raise IllegalDecisionError(self._no_decision("there is no decision to take"))
+            raise GameStateError(self._no_decision("there is no decision to take"))
         return pending.seat, pending
 
     @property
@@ -160,11 +160,12 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
     def apply(self, option: Option | int | str) -> None:
         """Take a decision: an Option from `decision()`, its index, its id or its label.
 
-        An illegal decision raises IllegalDecisionError and leaves the state unchanged.
+        An illegal decision raises IllegalDecisionError (a ValueError) and leaves the state
+        unchanged; with no decision pending, GameStateError.
         """
         pending = self.pending
         if pending is None:
-            raise IllegalDecisionError(self._no_decision("no decision can be taken"))
+            raise GameStateError(self._no_decision("no decision can be taken"))
         value = self._answer_value(pending, option)
         if pending.shared:  # a copy waits on the same decision: its text must not follow this game
             pending.settle()

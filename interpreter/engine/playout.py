@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalDecisionError, RuntimeRuleError
+from ..errors import GameStateError, RuntimeRuleError
 from ..lang.runtime import Frame
 from ..lang.values import Labelled, PlayerRef
 from .decisions import Pending, distinct_values
@@ -59,7 +59,7 @@ class PlayingOut:
         fails, the game is left unfinished and cannot go on (`broken` says why): for games that
         are thrown away if that happens, such as simulations and the playouts of a search."""
         if self.broken:
-            raise IllegalDecisionError(self._no_decision("it cannot be played out"))
+            raise GameStateError(self._no_decision("it cannot be played out"))
         return self._playing_out(decide, fast, self._answer_pending)
 
     def _answer_pending(self) -> None:
@@ -89,7 +89,7 @@ class PlayingOut:
 
     def _playing_out(self, decide: Callable[[Game], Any], fast: bool, play: Callable[[], None]) -> int:
         if self.decide is not None:
-            raise IllegalDecisionError("play_out is already running in this game")
+            raise GameStateError("play_out is already running in this game")
         if fast:
             self.rules.compiler.compile_rollout()
         self.answered = 0
@@ -125,7 +125,7 @@ class PlayingOut:
 
     def _not_rolling(self, done: str) -> None:
         if self.rolling:  # (the rules' state lives in Python locals: no frame holds where they are)
-            raise IllegalDecisionError(f"a game cannot be {done} while play_out(fast=True) plays it: "
+            raise GameStateError(f"a game cannot be {done} while play_out(fast=True) plays it: "
                                        f"use play_out without fast for agents that do that")
 
     def _no_decision(self, what: str) -> str:

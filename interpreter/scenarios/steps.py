@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 
 from ..engine.game import Game
-from ..errors import CardrulesError, IllegalDecisionError, RuntimeRuleError
+from ..errors import CardrulesError, GameStateError, IllegalDecisionError, RuntimeRuleError
 from ..lang.values import CardRef
 from .expectations import Reading, event_matches, shown
 from .paths import ReadProblem
@@ -98,7 +98,7 @@ def _decide(run: Run, step: Step) -> bool:
     try:
         game.apply(choice)
         run.decisions += 1
-    except IllegalDecisionError as err:
+    except (IllegalDecisionError, GameStateError) as err:
         fail(f"{head}: {err.message}")
         return False
     except RuntimeRuleError as err:
@@ -117,7 +117,7 @@ def _refused(run: Run, step: Step, choice) -> bool:
     before = json.dumps(game.to_json(), sort_keys=True)
     try:
         game.apply(choice)
-    except IllegalDecisionError as err:
+    except (IllegalDecisionError, GameStateError) as err:
         if str(wanted) not in err.message:
             run.failures.append(f"{head}: refused with {err.message!r}, expected a message containing {wanted!r}")
         if json.dumps(game.to_json(), sort_keys=True) != before:
