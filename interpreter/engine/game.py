@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from ..errors import GameStateError, IllegalDecisionError, RuntimeRuleError, Span
+from ..lang.rule_runtime import RuleRuntime
 from ..lang.runtime import Frame
 from ..lang.values import (
     ATTACHED,
@@ -68,7 +69,10 @@ class GameWatcher(Protocol):
 
 
 class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEffects, Decisions, PlayingOut):
-    """One game of a compiled ruleset. Create it with `Rules.new_game`."""
+    """One game of a compiled ruleset. Create it with `Rules.new_game`.
+
+    It is the runtime that generated rule code calls: `RuleRuntime` (lang/rule_runtime.py)
+    declares every member of it that code may use."""
 
     GAME = GAME
     OPTIONS = OPTIONS
@@ -105,6 +109,10 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         self._answer_box = Frame(None, {})  # where `ask_now` has an answer put
         self.result: Result | None = None
         self.halted = False
+        # the value a procedure's `return` leaves for its caller, which generated code reads at
+        # once (see `RuleRuntime.returned`); never saved or copied for its own sake
+        self.returned: Any = None
+        self.steps_left = rules.step_budget  # (set again by `_run` and `play_out` before rule code runs)
         self.logging = log
         self.log_entries: list[tuple] = []
         self.next_id = 1
@@ -389,7 +397,7 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             if self.steps_left < 0:
                 self.out_of_steps(top)
 
-    def out_of_steps(self, f: Frame) -> None:
+    def out_of_steps(self, f: Frame) -> NoReturn:
         budget = self.rules.step_budget
         raise RuntimeRuleError(
             f"step budget of {budget} exceeded without a decision: a rule loop ran away in "
@@ -578,6 +586,10 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             self.runtime_error(f"cannot set '{name}' of none")
         else:
             self.runtime_error(f"cannot set '{name}' of {obj!r}")
+
+# Game is the runtime generated rule code calls (a static check; tests/test_rule_runtime.py
+# checks the members and their parameters at run time)
+_: type[RuleRuntime] = Game
 
 _NOT_OF_A_CARD = ("card ", "phase ", "end condition", "the set-up", "evaluate")
 _RULE_ERRORS = RULE_ERRORS
