@@ -10,6 +10,7 @@
     cardrules replay F.jsonl [--show]    re-run a log and confirm every line is identical (--show: draw it)
     cardrules cards GAME [NAME]          list the cards, or show one
     cardrules explain GAME CARD          a card's abilities in plain words
+    cardrules explain GAME NAME --code   the Python a card, procedure, function or keyword compiles to
     cardrules fmt PATH... [--check]      card and rule code files in canonical form (--check: list, exit 1)
     cardrules lsp                        the language server, on stdio (extra 'lsp')
     cardrules serve GAME [--players human,random] | --replay F.jsonl   a browser table, or a log step by step
@@ -178,9 +179,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", metavar="NAME", help="a card name: show its source and abilities")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
 
-    p = sub.add_parser("explain", help="a card's abilities in plain words: what triggers them, what they change")
+    p = sub.add_parser("explain", help="a card's abilities in plain words: what triggers them, what they change",
+                       description="A card's abilities in plain words; with --code, the Python that a card (its "
+                                   "parts and abilities), a procedure, a function or a keyword compiles to, "
+                                   "in each form it has (resumable, direct, rollout), each function under a "
+                                   "header naming the rule source (file:line) it came from.")
     p.add_argument("game", metavar="GAME")
-    p.add_argument("name", metavar="CARD", help="a card name")
+    p.add_argument("name", metavar="NAME", help="a card name (with --code: or a procedure, function or keyword)")
+    p.add_argument("--code", action="store_true",
+                   help="print the generated Python instead (resumable, direct and rollout forms)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
 
     p = sub.add_parser("fmt", help="write card and rule code files in canonical form (comments kept)",
@@ -297,6 +304,10 @@ def run(args: argparse.Namespace) -> int:
 
         return run_cards(_load(args), args.name)
     if command == "explain":
+        if args.code:
+            from .explain_code import run_explain_code
+
+            return run_explain_code(_load(args), args.name)
         from .explain import run_explain
 
         return run_explain(_load(args), args.name)

@@ -71,6 +71,7 @@ class Namespace:
         self._files = 0
         self.line_spans: dict[str, list[Span | None]] = {}
         self.sources: dict[str, str] = {}  # generated source by file name, to read when debugging
+        self.labels: dict[str, str] = {}  # what each file's function was written for, by file name
 
     def constant(self, value: Any) -> str:
         """The name under which generated code finds a value (each value is stored once)."""
@@ -89,12 +90,13 @@ class Namespace:
         source = f"def {fn_name}({', '.join(params)}):\n" + "".join(f"    {text}\n" for text, _span in lines)
         spans = self.line_spans[filename] = [None, None] + [span for _text, span in lines]  # line 1: the def
         self.sources[filename] = source
+        self.labels[filename] = label
         try:
             code = compile(source, filename, "exec")
         except SyntaxError as err:  # what rule code can meet: Python's limit of 20 nested blocks
             if "nested" not in err.msg:
                 raise  # (anything else is the compiler's own mistake)
-            del self.sources[filename], self.line_spans[filename]  # (nothing of it was defined)
+            del self.sources[filename], self.line_spans[filename], self.labels[filename]  # (nothing of it was defined)
             span = spans[err.lineno] if err.lineno is not None and err.lineno < len(spans) else None
             raise NestedTooDeeply(f"{label}: {err.msg}: loops (and loops that may stop for a decision, "
                                   "with what is resumed inside them) are nested too deeply here", span) from None

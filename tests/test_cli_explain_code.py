@@ -1,0 +1,109 @@
+"""`cardrules explain GAME NAME --code`: the generated Python of a card, procedure, function or
+keyword, each form under a header naming the rule source it came from, run through main()."""
+
+from __future__ import annotations
+
+import ast as pyast
+import re
+
+import pytest
+
+from interpreter import paths
+from interpreter.cli.main import main
+
+
+def _line_of(relative: str, start: str) -> int:
+    """The 1-based line of a shipped file that starts with `start`."""
+    lines = (paths.rulesets_dir().parent / relative).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.startswith(start))
+
+
+def _headers(out: str) -> list[str]:
+    """The header lines: a definition's, then one per generated function."""
+    return [line for line in out.splitlines() if re.match(r"# [a-z]", line) and line != "# constants:"]
+
+
+def _code(capsys, *args: str) -> str:
+    assert main(["explain", *args, "--code"]) == 0
+    return capsys.readouterr().out
+
+
+def test_a_procedure_that_never_stops_shows_its_resumable_and_direct_forms(capsys):
+    out = _code(capsys, "bases", "deal")
+    line = _line_of("rulesets/bases/bases.rules", "procedure deal(")
+    assert out.startswith(f"# procedure deal: rulesets/bases/bases.rules:{line}\n\n"
+                          f"# resumable: procedure deal (rulesets/bases/bases.rules:{line + 1})\ndef _g")
+    assert (f"\n# direct (also its rollout form): procedure deal (rulesets/bases/bases.rules:{line + 1})\n"
+            "def p_deal(g, f, v_target, v_amount):\n") in out
+    assert (f"\n# rollout (as a frame of its own): procedure deal (rollout entry) (rulesets/bases/bases.rules:{line})\n"
+            "def _g") in out
+    assert "#   _k" in out and "# constants:\n" in out  # (what the constants it reads hold)
+
+
+def test_a_procedure_that_asks_shows_where_it_resumes_and_its_rollout_form(capsys):
+    out = _code(capsys, "bases", "mulligan")
+    line = _line_of("rulesets/bases/bases.rules", "procedure mulligan(")
+    headers = _headers(out)
+    assert headers == [
+        f"# procedure mulligan: rulesets/bases/bases.rules:{line}",
+        f"# resumable: procedure mulligan (rulesets/bases/bases.rules:{line + 1})",
+        f"# resumable: procedure mulligan resuming at 1 (rulesets/bases/bases.rules:{line + 1})",
+        f"# rollout: procedure mulligan (rollout) (rulesets/bases/bases.rules:{line})",
+        f"# rollout: procedure mulligan (rollout, any values) (rulesets/bases/bases.rules:{line + 1})",
+        f"# rollout (as a frame of its own): procedure mulligan (rollout entry) (rulesets/bases/bases.rules:{line})",
+    ]
+    assert "\ndef r_mulligan(g, f, v_p):\n" in out
+    assert re.search(r"^#   _k\d+ = 'cards to put back \(mulligan\)'$", out, re.MULTILINE)
+    assert f"= <the place rulesets/bases/bases.rules:{line + 1}:14>\n" in out
+
+
+def test_a_card_shows_its_abilities_conditions_costs_and_blocks(capsys):
+    out = _code(capsys, "bases", "Ember Slinger")
+    line = _line_of("cards/bases/allies.cards", 'card "Ember Slinger"')
+    headers = _headers(out)
+    assert headers == [
+        f"# card 'Ember Slinger': cards/bases/allies.cards:{line}",
+        f"# direct: activated Ember Slinger#0: its condition (cards/bases/allies.cards:{line + 2})",
+        f"# direct: activated Ember Slinger#0: its cost (cards/bases/allies.cards:{line + 2})",
+        f"# resumable: activated Ember Slinger#0 target (cards/bases/allies.cards:{line + 3})",
+        f"# resumable: activated Ember Slinger#0 target resuming at 1 (cards/bases/allies.cards:{line + 3})",
+        f"# rollout: activated Ember Slinger#0 target (rollout) (cards/bases/allies.cards:{line + 3})",
+        f"# resumable: activated Ember Slinger#0 (cards/bases/allies.cards:{line + 4})",
+        f"# rollout: activated Ember Slinger#0 (rollout) (cards/bases/allies.cards:{line + 4})",
+    ]
+
+
+def test_a_function_and_a_keyword(capsys):
+    out = _code(capsys, "bases", "enemy")
+    line = _line_of("rulesets/bases/bases.rules", "function enemy(")
+    assert out.startswith(f"# function enemy: rulesets/bases/bases.rules:{line}\n\n"
+                          f"# direct: function enemy (rulesets/bases/bases.rules:{line})\n"
+                          "def fn_enemy(g, f, v_p):\n")
+    out = _code(capsys, "lanes", "protection")
+    line = _line_of("rulesets/lanes/keywords.rules", "keyword protection")
+    assert out.startswith(f"# keyword protection: rulesets/lanes/keywords.rules:{line}\n")
+    assert "# resumable: replacement keyword protection#0 on damage (rulesets/lanes/keywords.rules:" in out
+
+
+@pytest.mark.parametrize("game, name", [("bases", "deal"), ("bases", "Ember Slinger"), ("lanes", "protection"),
+                                        ("initiative", "Time Leech")])
+def test_what_is_printed_is_python(capsys, game, name):
+    out = _code(capsys, game, name)
+    functions = re.split(r"^# .*\n", out, flags=re.MULTILINE)
+    assert sum(1 for f in functions if f.startswith("def ")) >= 2
+    for function in functions:
+        pyast.parse(function)  # (each block: a def, its constants as comments)
+
+
+def test_an_unknown_name_suggests_one(capsys):
+    assert main(["explain", "bases", "dael", "--code"]) == 2
+    err = capsys.readouterr().err
+    assert ("bases has no card, procedure, function or keyword named 'dael' (did you mean 'deal'?) "
+            "('cardrules cards bases' lists its cards)") in err
+
+
+def test_help_names_the_flag(capsys):
+    assert main(["explain", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # (argparse wraps to the terminal's width)
+    assert "usage: cardrules explain [-h] [--code] [--option NAME=VALUE] GAME NAME" in out
+    assert "--code print the generated Python instead (resumable, direct and rollout forms)" in out
