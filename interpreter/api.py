@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .engine.build import Rules
 from .engine.game import Game
+from .engine.rules import Rules
 from .engine.serialize import game_from_json
 from .rules.loader import load_ruleset
 

@@ -61,11 +61,11 @@ def values(game, weight: float) -> list[float]:
             mine = [1.0 if s == result.winner else 0.0 for s in seats]
         if not has_score or weight == 0:
             return mine
-        scored = placings([stats.score_of(game, s) for s in seats])
+        scored = placings([rules.score_of(game, s) for s in seats])
         return [(1 - weight) * r + weight * s for r, s in zip(mine, scored)]
     if not has_score:
         return [0.5 for _ in seats]
-    return placings([stats.score_of(game, s) for s in seats])
+    return placings([rules.score_of(game, s) for s in seats])
 
 
 def load_evaluator(spec: str) -> Evaluator:

@@ -56,7 +56,7 @@ class RecordWatcher:
                     self.opening[owner.seat - 1][card.defn.name] += 1
 
     def _lead(self, game) -> None:
-        scores = [self.stats.score_of(game, p.seat) for p in game.players]
+        scores = [game.rules.score_of(game, p.seat) for p in game.players]
         best = max(scores)
         leaders = [seat for seat, s in enumerate(scores, start=1) if s == best]
         if len(leaders) != 1:
@@ -115,7 +115,7 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
         {"seat": seat, "agent": agents[seat - 1], "won": result.winner == seat,
          "deck": _sorted(watcher.deck[seat - 1]), "opening": _sorted(watcher.opening[seat - 1]),
          "drawn": _sorted(watcher.drawn[seat - 1]), "played": _sorted(played[seat - 1]),
-         "picked": _sorted(picked[seat - 1]), "counters": stats.counters_of(game, seat)}
+         "picked": _sorted(picked[seat - 1]), "counters": rules.counters_of(game, seat)}
         for seat in range(1, players + 1)]
     record["offers"] = offers
     return record

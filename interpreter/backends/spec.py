@@ -45,7 +45,7 @@ def rules_for(spec: BatchSpec) -> tuple[Any, list | None]:
     key = spec.rules_key
     found = _LOADED.get(key)
     if found is None:
-        from ..engine.build import Rules
+        from ..engine.rules import Rules
         from ..rules.loader import load_ruleset
 
         rules = Rules(load_ruleset(spec.game, dict(spec.options), override_cards=list(spec.override)))

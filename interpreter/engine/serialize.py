@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..compile.sites import site_key
 from ..errors import RulesError
 from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
 from .decisions import Option, Pending
 from .game import GAME, OPTIONS, Game, Result
-from .sites import site_key
 
 FORMAT = 1
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.sites import literal_values
+from ..compile.sites import literal_values
 from ..errors import CardrulesError
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, value_id
 

@@ -2,7 +2,8 @@
 
 It is what the rule files say (zones, attributes, card types, options, turn structure, end
 conditions, deck rules) with every name resolved and every value typed; code strings stay as
-parsed AST with their spans. `interpreter.engine.build` compiles it into runnable `Rules`.
+parsed AST with their spans. `interpreter.compile` compiles it into a `Program`, which
+`interpreter.engine.rules.Rules` runs.
 """
 
 from __future__ import annotations
@@ -254,7 +255,7 @@ class Ruleset:
 
     def code_nodes(self) -> tuple:
         """Every AST node of the ruleset's code: code and card files, set-up, phases (walked
-        once: the checks and the engine's build each look through them)."""
+        once: the checks and the compiler (compile/) each look through them)."""
         nodes = self.__dict__.get("_code_nodes")
         if nodes is None:
             nodes = self.__dict__["_code_nodes"] = tuple(self._walk_code())

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import paths
-from ..engine.build import Rules
+from ..engine.rules import Rules
 from ..errors import CardrulesError, DeckError, ErrorList, RulesError, Span
 from ..rules.decks import Deck, load_deck
 from ..rules.loader import load_ruleset

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.build import Rules
+from ..engine.rules import Rules
 from ..errors import CardrulesError, RulesError, RuntimeRuleError
 from ..rules.decks import Deck
 from .loading import ExpectedError, rules_for, scenario_decks

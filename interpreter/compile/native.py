@@ -11,8 +11,8 @@ analysis.
 
 from __future__ import annotations
 
-from . import ast
-from .analysis import has_choose, value_calls
+from ..lang import ast
+from ..lang.analysis import has_choose, value_calls
 
 
 class NativeStatements:

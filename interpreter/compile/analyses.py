@@ -1,8 +1,8 @@
-"""What the rules' code does, worked out once when `Rules` is built (engine/build.py): the events
-abilities listen to, the attributes static abilities read or modify, the zones whose changes
-may change continuous effects, who witnesses each event, the private prompts, the keywords a
-static ability may grant, limits shared by every declaration of an attribute, and the anchors
-of replacements."""
+"""What the rules' code does, worked out once when a ruleset is compiled (`compile_ruleset`,
+compile/program.py): the events abilities listen to, the attributes static abilities read or
+modify, the zones whose changes may change continuous effects, who witnesses each event, the
+private prompts, the keywords a static ability may grant, limits shared by every declaration of
+an attribute, and the anchors of replacements."""
 
 from __future__ import annotations
 

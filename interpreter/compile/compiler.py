@@ -8,6 +8,7 @@ data to copy for `clone()` and to write for `to_json()`). A
 `choose` inside an expression is lifted out to run before its statement, its answer stored in a
 temporary local (A-normal form). It also compiles cards, abilities and keyword bundles.
 
+The writing itself is lang/'s (codegen, resumable, rollout); this module decides what to write.
 The runtime interface the generated code uses (`g.read`, `g.move`, `g.choose`, ...) is
 implemented by `interpreter.engine.game.Game`; this module never imports the engine.
 """
@@ -18,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import Span, ValidationError
-from . import ast
-from .analysis import (
+from ..lang import ast
+from ..lang.analysis import (
     binders,
     constant,
     free_name_counts,
@@ -30,10 +31,10 @@ from .analysis import (
     seed_free_start,
     substitute,
 )
-from .codegen import CodeGenerator
+from ..lang.codegen import CodeGenerator
+from ..lang.resumable import ResumableWriter, dispatch
+from ..lang.runtime import Ability, CardDefinition, Code, Fn, Names, StaticEffect
 from .native import NativeStatements
-from .resumable import ResumableWriter, dispatch
-from .runtime import Ability, CardDefinition, Code, Fn, Names, StaticEffect
 
 SET_UP_START = "$set-up"  # the main program's label after the seed-free start of the set-up
 

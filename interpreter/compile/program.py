@@ -1,0 +1,327 @@
+"""Compile a checked `Ruleset` into a `Program`: generated code, ability indexes, the main program
+and what the analyses of the rules' code found.
+
+`compile_ruleset(ruleset)` does all of the work done once per ruleset; the `Program` it gives is
+immutable (no field is set after construction, and no container in it is changed after) and is
+shared by every game made from it, through the runtime's `Rules` (engine/rules.py), which reads it
+and nothing else of the compilation. Two things stay the runtime's: the `requires:` conditions are
+compiled here but evaluated by `Rules` on an empty game, and the places of the rule code
+(compile/places.py) are found by `Rules` on the first runtime error only.
+
+The compiler inside (`Program.compiler`) keeps the code it writes on first use: the rollout form
+(`Compiler.compile_rollout`) and the blocks of a scenario's own cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import Span
+from ..lang import ast
+from ..lang.analysis import constant
+from ..lang.runtime import CardDefinition, Code, Fn, Names
+from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
+from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
+from ..rules.model import Ruleset
+from .analyses import (
+    ability_events,
+    ability_nodes,
+    declared_attributes,
+    event_witnesses,
+    grantable_keywords,
+    modified_attributes,
+    private_points,
+    replacement_anchors,
+    static_reads,
+    uniform_limits,
+    until_events,
+    watched_zones,
+)
+from .compiler import SET_UP_START, Compiler
+from .sites import DecisionSite, decision_sites, site_key
+from .statistics import CompiledStatistics, compile_statistics
+
+
+class EndCheck:
+    """An end condition, compiled: `when` holds -> the game ends with its winner, loser or draw."""
+
+    __slots__ = ("when", "winner", "loser", "draw", "reason", "span")
+
+    def __init__(self, when, winner, loser, draw, reason, span=None) -> None:
+        self.when, self.winner, self.loser, self.draw, self.reason = when, winner, loser, draw, reason
+        self.span = span  # where its winner (or loser) is written, for a rule error
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A `requires:` condition, compiled: the runtime evaluates `that` on an empty game."""
+
+    that: Fn
+    message: str
+    span: Span | None
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A compiled ruleset: everything the runtime (`Rules`, `Game`) reads of its rules.
+
+    Every field is readable as an attribute of `Rules` too (`rules.card_defs`, ...)."""
+
+    ruleset: Ruleset
+    # the ruleset's own declarations, as the runtime reads them
+    name: str
+    title: str
+    options: dict[str, Any]
+    player_count: int
+    player_range: tuple[int, int]  # the numbers of players this ruleset may be loaded with
+    step_budget: int
+    max_decisions: int  # the ruleset's cap of decisions (a game's own may differ)
+    turn_active: str
+    zones: dict
+    events: dict
+    definitions: Definitions  # the checker's definitions: cards, keywords, procedures, functions
+    warnings: tuple  # what loaded but likely means something else (RuleWarning, located)
+    # zones and attributes
+    zone_keys: tuple[ZoneKey, ...]
+    zone_keys_by_name: dict[str, list[ZoneKey]]
+    active_zone_keys: tuple[ZoneKey, ...]
+    active_zone_names: set[str]
+    player_defaults: dict[str, Any]
+    player_clamps: dict[str, tuple]
+    global_defaults: dict[str, Any]
+    global_clamps: dict[str, tuple]
+    player_values: dict[str, tuple]  # the values text attributes declared with `values:` may hold
+    global_values: dict[str, tuple]
+    enumerated_attributes: frozenset[str]
+    # what the analyses found (compile/analyses.py)
+    static_reads: set[str]
+    watched_zones: frozenset[str]
+    watched_keys: frozenset[ZoneKey]
+    until_events: set[str]  # events that end temporary effects
+    wanted_events: set[str]  # built-in events some rule waits for (else never emitted)
+    moves_wanted: bool  # (the built-in event of `Game.move`)
+    event_witnesses: dict[str, str]  # who witnesses each event (observations' `seen`)
+    # the compiled code
+    compiler: Compiler
+    keyword_abilities: dict[str, list]
+    keyword_tables: dict[str, dict]
+    card_defs: dict[str, CardDefinition]
+    playable_card_names: list[str]
+    grantable_keywords: frozenset[str]
+    grant_listened: dict[str, set[str]]  # events and procedures a granted keyword brings abilities for
+    listened: set[str]
+    replaced: set[str]
+    statically_modified: set[str]
+    static_grants: bool  # some static ability grants a keyword
+    replacement_anchors: dict[str, tuple[str, str]]
+    turn_read: bool  # static abilities read `turn` or `active`
+    round_names: tuple[str, ...]  # levels of `turn.rounds`
+    end_checks: dict[str, list[EndCheck]]  # by event: the end conditions checked after it
+    end_checks_any: list[EndCheck]  # those checked after every event
+    evaluate_code: Fn | None  # `evaluate:`, compiled
+    reward_code: Fn | None  # `reward:`, compiled
+    statistics: CompiledStatistics
+    decision_sites: tuple[DecisionSite, ...]
+    sites_by_key: dict[tuple, DecisionSite]
+    private_points: tuple[Span, ...]  # the `choose` and `may` asked with a private prompt, in order
+    private_sites: frozenset[tuple]  # and their site keys
+    seen_count: int  # events an observation lists (`seen`)
+    main: Code  # set-up, then the turns
+    phase_pcs: dict[str, int]  # where each phase starts in `main`
+    set_up_start: Code | None  # the seed-free start of the set-up, run once per set of decks
+    set_up_pc: int  # where a game goes on after that start
+    requirements: tuple[Requirement, ...]
+    codes: dict[str, Code]  # every code block by name, with `main`
+
+
+def compile_ruleset(ruleset: Ruleset) -> Program:
+    """Compile a checked ruleset (the checker has set its definitions) into its `Program`."""
+    defs: Definitions = ruleset.extra["definitions"]
+    keys, by_name, active = [], {}, []
+    for z in ruleset.zones.values():
+        seats = range(1, ruleset.player_count + 1) if z.per_player else [0]
+        rows = z.rows or ("",)
+        by_name[z.name] = [ZoneKey(z.name, s, r) for s in seats for r in rows]
+        keys.extend(by_name[z.name])
+        if z.active:
+            active.extend(by_name[z.name])
+    global_clamps = {n: s.clamp for n, s in ruleset.globals.items() if s.clamp}
+
+    triggers, replaced = ability_events(defs)
+    reads = static_reads(defs)
+    watched = watched_zones(ruleset, defs, reads)
+    ending: set[str] | None = set()  # events after which an end condition is checked
+    for e in ruleset.end:
+        if e.check_on is None:
+            ending = None
+            break
+        ending.update(e.check_on)
+    # built-in events are emitted only when something waits for them: a trigger, an end
+    # condition's check_on, or a temporary effect's `until`
+    until = until_events(ruleset)
+    wanted = set(triggers) | until
+    for e in ruleset.end:
+        wanted.update(e.check_on or ())
+    names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
+                  set(defs.cards), ruleset.player_count, set(triggers), replaced, ending)
+    names.wanted_events = wanted
+    witnesses = names.witnessed_events = event_witnesses(ruleset)
+    for node in ability_nodes(defs):
+        if isinstance(node, ast.Replacement):
+            names.replacement_bodies.setdefault(node.event, []).append(node.body)
+    names.zone_keys_by_name = by_name
+    names.modified_attributes = modified_attributes(ruleset)
+    names.player_attributes = set(ruleset.player_attributes)
+    names.player_limits = {n: a.clamp for n, a in ruleset.player_attributes.items() if a.clamp}
+    names.global_limits = dict(global_clamps)
+    names.static_reads = reads
+    names.watched_zones = watched
+    clamped = {n for n, a in ruleset.player_attributes.items() if a.clamp} | {
+        n for t in ruleset.card_types.values() for n, a in t.attributes.items() if a.clamp}
+    every = set(ruleset.player_attributes) | set(ruleset.globals) | {
+        n for t in ruleset.card_types.values() for n in t.attributes}
+    names.plain_attributes = every - clamped - reads
+    enumerated = frozenset(a.name for a in declared_attributes(ruleset) if a.values is not None)
+    names.enumerated_attributes = set(enumerated)
+    names.limited_attributes = uniform_limits(ruleset, clamped - reads)
+    if ending is not None:
+        names.quiet_events = set(ruleset.events) - set(triggers) - ending - wanted
+        names.ending_only_events = {
+            event: [e.when for e in ruleset.end if event in e.check_on]
+            for event in ending - set(triggers) - until}
+    names.type_attributes = {name: frozenset(t.attributes) for name, t in ruleset.card_types.items()}
+    names.card_attributes = set().union(*names.type_attributes.values())
+    names.player_valued = {"active", "controller", "owner"} | {
+        a.name for a in declared_attributes(ruleset) if a.type == "player"}
+    names.held = held_slots(ruleset)
+    names.kinds = value_kinds(ruleset, defs)
+    compiler = Compiler(names)
+    compiler.compile_all()
+    keyword_abilities = {name: compiler.keyword_bundle(k) for name, k in defs.keywords.items()}
+    keyword_tables: dict[str, dict] = {"triggers": {}, "replacements": {}}
+    for name, abilities in keyword_abilities.items():
+        params = defs.keywords[name].params
+        for a in abilities:
+            table = {"triggered": "triggers", "replacement": "replacements"}.get(a.kind)
+            if table:
+                keyword_tables[table].setdefault(name, {}).setdefault(a.event, []).append((a, params))
+
+    card_defs = {name: _card(ruleset, defs, c, compiler, keyword_abilities) for name, c in defs.cards.items()}
+    grantable = grantable_keywords(card_defs.values())
+
+    listened: set[str] = set()
+    replaced_events: set[str] = set()
+    statically_modified: set[str] = set()
+    for abilities in [*keyword_abilities.values(), *(d.abilities for d in card_defs.values())]:
+        for a in abilities:
+            if a.kind == "triggered":
+                listened.add(a.event)
+            elif a.kind == "replacement":
+                replaced_events.add(a.event)
+            elif a.kind == "static":
+                statically_modified.update(e.attr for e in a.statics)
+
+    checks = []
+    for e in ruleset.end:
+        check = EndCheck(compiler.expression(e.when),
+                         compiler.expression(e.winner) if e.winner is not None else None,
+                         compiler.expression(e.loser) if e.loser is not None else None, e.draw, e.reason,
+                         (e.winner or e.loser or e.when).span)
+        checks.append((e.check_on, check))
+    events = set(ruleset.events) | {ev for on, _ in checks if on for ev in on}
+    end_checks = {ev: [c for on, c in checks if on is None or ev in on] for ev in events}
+    evaluate_code = compiler.expression(ruleset.evaluate) if ruleset.evaluate is not None else None
+    statistics = compile_statistics(ruleset, compiler, evaluate_code)
+    reward_code = compiler.expression(ruleset.reward) if ruleset.reward is not None else None
+    sites = decision_sites(ruleset)
+    privates = private_points(ruleset)
+
+    main, phase_pcs, set_up_start = compiler.main_program(ruleset.setup, ruleset.phases, ruleset.rounds)
+    set_up_pc = phase_pcs.pop(SET_UP_START, 0)
+    requirements = tuple(Requirement(compiler.expression(req.that), req.message, req.span)
+                         for req in ruleset.requires)
+    codes = dict(compiler.codes)
+    codes[main.name] = main
+
+    return Program(
+        ruleset=ruleset, name=ruleset.name, title=ruleset.title, options=dict(ruleset.options),
+        player_count=ruleset.player_count,
+        player_range=ruleset.player_range or (ruleset.player_count, ruleset.player_count),
+        step_budget=ruleset.step_budget, max_decisions=ruleset.max_decisions, turn_active=ruleset.turn_active,
+        zones=ruleset.zones, events=ruleset.events, definitions=defs,
+        warnings=tuple(ruleset.extra.get("warnings", ())),
+        zone_keys=tuple(keys), zone_keys_by_name=by_name, active_zone_keys=tuple(active),
+        active_zone_names={z.name for z in ruleset.zones.values() if z.active},
+        player_defaults={n: _copy(s.default) for n, s in ruleset.player_attributes.items()},
+        player_clamps={n: s.clamp for n, s in ruleset.player_attributes.items() if s.clamp},
+        global_defaults={n: _copy(s.default) for n, s in ruleset.globals.items()},
+        global_clamps=global_clamps,
+        player_values={n: s.values for n, s in ruleset.player_attributes.items() if s.values is not None},
+        global_values={n: s.values for n, s in ruleset.globals.items() if s.values is not None},
+        enumerated_attributes=enumerated,
+        static_reads=reads, watched_zones=watched, watched_keys=frozenset(k for k in keys if k[0] in watched),
+        until_events=until, wanted_events=wanted, moves_wanted="moved" in wanted, event_witnesses=witnesses,
+        compiler=compiler, keyword_abilities=keyword_abilities, keyword_tables=keyword_tables,
+        card_defs=card_defs, playable_card_names=[n for n, d in card_defs.items() if not d.token],
+        grantable_keywords=grantable,
+        grant_listened={table: {name for k in grantable for name in by_keyword.get(k, {})}
+                        for table, by_keyword in keyword_tables.items()},
+        listened=listened, replaced=replaced_events, statically_modified=statically_modified,
+        static_grants="" in statically_modified,
+        replacement_anchors=replacement_anchors(
+            [*keyword_abilities.values(), *(d.abilities for d in card_defs.values())]),
+        turn_read=bool({"turn", "active"} & reads),
+        round_names=tuple(level.name for level in ruleset.rounds),
+        end_checks=end_checks, end_checks_any=[c for on, c in checks if on is None],
+        evaluate_code=evaluate_code, reward_code=reward_code, statistics=statistics,
+        decision_sites=sites, sites_by_key={site_key(site.span): site for site in sites},
+        private_points=privates, private_sites=frozenset(site_key(span) for span in privates),
+        seen_count=ruleset.observing.seen,
+        main=main, phase_pcs=phase_pcs, set_up_start=set_up_start, set_up_pc=set_up_pc,
+        requirements=requirements, codes=codes)
+
+
+def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compiler,
+          keyword_abilities: dict[str, list]) -> CardDefinition:
+    """A card's definition: its compiled abilities and parts, its initial attributes, and the
+    tables the runtime looks its abilities up in."""
+    ctype = ruleset.card_types[c.type]
+    printed = {a.name: constant(a.value) for a in c.attrs}
+    defn = compiler.card(c, printed, ctype.token)
+    initial = {n: _copy(s.default) for n, s in ctype.attributes.items()}
+    initial.update(printed)
+    defn.initial = initial
+    # a new card's attribute dict, copied by Game.new_card (which sets owner, controller, stamp)
+    defn.new_state = {**initial, PART: None, ATTACHED: None, CONTROLLER: None, OWNER: None, STAMP: 0}
+    defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
+    defn.allowed_values = {n: s.values for n, s in ctype.attributes.items() if s.values is not None}
+    defn.label = ctype.label
+    defn.keyword_names = frozenset(k for k, _args in defn.keywords)
+    defn.label_fields = label_fields(ctype.label)  # (the loader checked the template)
+    bound = [(a, {}) for a in defn.abilities]
+    for kw_name, args in defn.keywords:
+        params = defs.keywords[kw_name].params
+        for a in keyword_abilities[kw_name]:
+            bound.append((a, dict(zip(params, args))))
+    defn.triggers = {}
+    defn.replacements = {}
+    defn.static_abilities = []
+    for a, local_values in bound:
+        if a.kind == "triggered":
+            defn.triggers.setdefault(a.event, []).append((a, local_values))
+        elif a.kind == "replacement":
+            defn.replacements.setdefault(a.event, []).append((a, local_values))
+        elif a.kind == "static":
+            defn.static_abilities.append((a, local_values))
+    defn.listens = bool(defn.triggers or defn.replacements)  # (see `Game.listener_layout`)
+    defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
+    # what `Game.activatable` checks, ability by ability: (index, part, condition)
+    defn.activation = tuple((i, a.part, a.condition) for i, (a, _lv) in enumerate(defn.activated))
+    # every one of them usable wherever the card is active, whatever its part (no `if`, no part)
+    defn.activation_plain = all(part is None and condition is None for _i, part, condition in defn.activation)
+    return defn
+
+
+def _copy(value):
+    return list(value) if isinstance(value, list) else value
