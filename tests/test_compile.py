@@ -81,3 +81,25 @@ def test_scores_and_counters_are_worked_out_on_a_game_by_the_rules(game):
         assert all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores)
     counters = rules.counters_of(played, 1)
     assert list(counters) == [name for name, _code, _expr in stats.counters]
+
+
+def test_the_checker_sets_declared_fields_of_the_ruleset_not_a_private_dict(rules):
+    fields = {f.name for f in dataclasses.fields(type(rules.ruleset))}
+    assert {"definitions", "warnings", "deck_format_option"} <= fields
+    assert "extra" not in fields
+    assert rules.ruleset.definitions is rules.definitions is rules.program.definitions
+    assert sorted(rules.ruleset.definitions.cards) == sorted(rules.card_defs)
+    assert rules.ruleset.warnings == rules.warnings == ()
+    assert rules.ruleset.deck_format_option is None
+
+
+def test_a_ruleset_with_a_deck_format_option_declares_it():
+    ruleset = load_ruleset("bases")
+    option = ruleset.deck_format_option
+    assert option is not None and option in ruleset.options
+
+
+def test_compiling_an_unchecked_ruleset_is_refused():
+    ruleset = dataclasses.replace(load_ruleset("initiative"), definitions=None)
+    with pytest.raises(ValueError, match="the ruleset 'initiative' is not checked"):
+        compile_ruleset(ruleset)

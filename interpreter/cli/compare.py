@@ -172,7 +172,7 @@ def _vanilla_text(rules, name: str) -> tuple[str, str, int, int]:
     from ..errors import DeckError, did_you_mean
     from ..lang.printer import to_source
 
-    definition = rules.ruleset.extra["definitions"].cards.get(name)
+    definition = rules.definitions.cards.get(name)
     if definition is None:
         raise DeckError(f"--replace: no card named {name!r}{did_you_mean(name, sorted(rules.card_defs))}")
     parts = tuple(dataclasses.replace(part, body=(), abilities=()) for part in definition.parts)
@@ -204,8 +204,8 @@ def _changed_cards(base_rules, variant_rules, replace: tuple) -> list[str]:
     from ..lang.printer import to_source
 
     changed = {old for old, _new in replace}
-    base_defs = base_rules.ruleset.extra["definitions"].cards
-    variant_defs = variant_rules.ruleset.extra["definitions"].cards
+    base_defs = base_rules.definitions.cards
+    variant_defs = variant_rules.definitions.cards
     for name, definition in base_defs.items():
         other = variant_defs.get(name)
         if other is not None and to_source(other) != to_source(definition):

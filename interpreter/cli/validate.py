@@ -327,7 +327,7 @@ class Validator:
         try:
             with command_line_options(self.options, lambda: load_ruleset(str(ruleset.resolve()))):
                 checked = load_ruleset(str(ruleset.resolve()), self.options, [(text, str(path.resolve()), 1, 1)])
-            warnings = [w for w in checked.extra.get("warnings", ()) if _file_of(w) == str(path.resolve())]
+            warnings = [w for w in checked.warnings if _file_of(w) == str(path.resolve())]
             self.report(path, [], f"checked with {self.show(ruleset)}", warnings=warnings)
         except CardrulesError as err:
             self.report(path, flat_errors(err), f"checked with {self.show(ruleset)}")
@@ -386,7 +386,7 @@ class Validator:
         the one it declares), or the ruleset's as loaded when that is no format of the ruleset
         (then `Rules.deck` says so, at the deck's `format:`)."""
         rules, errors = self.rules_for(ruleset)
-        option = rules.ruleset.extra.get("deck_format_option") if rules is not None else None
+        option = rules.ruleset.deck_format_option if rules is not None else None
         wanted = chosen or _deck_format(path)
         if option is None or wanted is None:
             return rules, errors

@@ -137,7 +137,9 @@ class Program:
 
 def compile_ruleset(ruleset: Ruleset) -> Program:
     """Compile a checked ruleset (the checker has set its definitions) into its `Program`."""
-    defs: Definitions = ruleset.extra["definitions"]
+    defs = ruleset.definitions
+    if defs is None:
+        raise ValueError(f"the ruleset {ruleset.name!r} is not checked: load it with rules.loader.load_ruleset")
     keys, by_name, active = [], {}, []
     for z in ruleset.zones.values():
         seats = range(1, ruleset.player_count + 1) if z.per_player else [0]
@@ -250,7 +252,7 @@ def compile_ruleset(ruleset: Ruleset) -> Program:
         player_range=ruleset.player_range or (ruleset.player_count, ruleset.player_count),
         step_budget=ruleset.step_budget, max_decisions=ruleset.max_decisions, turn_active=ruleset.turn_active,
         zones=ruleset.zones, events=ruleset.events, definitions=defs,
-        warnings=tuple(ruleset.extra.get("warnings", ())),
+        warnings=ruleset.warnings,
         zone_keys=tuple(keys), zone_keys_by_name=by_name, active_zone_keys=tuple(active),
         active_zone_names={z.name for z in ruleset.zones.values() if z.active},
         player_defaults={n: _copy(s.default) for n, s in ruleset.player_attributes.items()},

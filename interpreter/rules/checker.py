@@ -524,8 +524,8 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     if errors:
         errors.sort(key=lambda e: (e.span.file, e.span.line, e.span.column) if e.span else ("", 0, 0))
         raise ErrorList(errors) if len(errors) > 1 else errors[0]
-    ruleset.extra["definitions"] = defs
-    ruleset.extra["warnings"] = _warnings(checker.warnings)
+    ruleset.definitions = defs
+    ruleset.warnings = _warnings(checker.warnings)
     return defs
 
 

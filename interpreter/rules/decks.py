@@ -37,7 +37,7 @@ MAX_COPIES = 10_000
 def _check_format(data: dict, marks, path: Path, rules) -> None:
     """A deck that declares its format must be loaded with the rules of that format (one of the
     values of the ruleset's format option)."""
-    option = rules.ruleset.extra.get("deck_format_option")
+    option = rules.ruleset.deck_format_option
     wanted = data.get("format")
     if option is None or wanted is None or str(wanted) == str(rules.options.get(option)):
         return

@@ -482,9 +482,8 @@ class _Builder:
             turn_active=turn.get("active", "none"), phases=phases, end=end, decks=decks, requires=requires,
             step_budget=int(d.get("step_budget", 200_000)),
             max_decisions=int((d.get("limits") or {}).get("max_decisions", MAX_DECISIONS)), evaluate=evaluate, statistics=statistics,
-            reward=reward, rounds=rounds, observing=read_observing(d.get("events"), d.get("observation"), self.span))
-        if self.deck_format_option is not None:
-            ruleset.extra["deck_format_option"] = self.deck_format_option
+            reward=reward, rounds=rounds, observing=read_observing(d.get("events"), d.get("observation"), self.span),
+            deck_format_option=self.deck_format_option)
         from .checker import check_ruleset
 
         check_ruleset(ruleset)

@@ -9,10 +9,14 @@ parsed AST with their spans. `interpreter.compile` compiles it into a `Program`,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Span
 from ..lang import ast
+
+if TYPE_CHECKING:
+    from ..errors import RuleWarning
+    from .checker import Definitions
 
 ATTRIBUTE_TYPES = ("int", "bool", "text", "list", "player", "card", "ability")
 VISIBILITIES = ("public", "owner", "hidden")
@@ -241,7 +245,13 @@ class Ruleset:
     # count is (n, n)); None: only player_count
     player_range: tuple[int, int] | None = None
     rounds: list[Round] = field(default_factory=list)  # `turn.rounds`, outermost first
-    extra: dict[str, Any] = field(default_factory=dict)
+    # the option whose value names the deck format (`decks.format_option`), set by the loader
+    deck_format_option: str | None = None
+    # set by the checker (rules/checker.py) once the whole ruleset is checked: the procedures,
+    # functions, keywords and cards its code files define, and what loaded but likely means
+    # something else, in the order of their places (`validate` shows them)
+    definitions: Definitions | None = field(default=None, repr=False, compare=False)
+    warnings: tuple[RuleWarning, ...] = field(default=(), repr=False, compare=False)
 
     def steps(self):
         """Every step of code the turn structure runs, as (how a message names it, Phase):

@@ -310,7 +310,7 @@ class Workspace:
         key = (game, fmt)
         if key not in self._rules:
             rules = load(self.root / "rulesets" / game / f"{game}.yaml")
-            option = rules.ruleset.extra.get("deck_format_option")
+            option = rules.ruleset.deck_format_option
             if fmt and option:
                 rules = load(self.root / "rulesets" / game / f"{game}.yaml", options={option: fmt})
             self._rules[key] = rules
