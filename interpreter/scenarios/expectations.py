@@ -250,14 +250,39 @@ class Events(Expected):
 
     def problem(self, actual: Any, reading: Reading) -> str | None:
         i = 0
-        for want in self.items:
+        for n, want in enumerate(self.items):
+            start = i
             while i < len(actual):
                 i += 1
                 if event_matches(actual[i - 1], want, reading):
                     break
             else:
-                return f"expected event {want!r} (in order) not found; events were {[a[0] for a in actual]}"
+                where = f" after event {start} ({event_text(actual[start - 1], reading)})" if n else ""
+                return f"expected event {want!r} (in order) not found{where}; {events_text(actual, want, reading)}"
         return None
+
+
+SHOWN_EVENTS = 40  # events listed with their arguments in a failure; past that, those of the name wanted
+
+
+def event_text(event: tuple, reading: Reading) -> str:
+    """An event as a failure shows it: `damaged(target='Soldier $s', amount=2)`."""
+    name, args = event
+    return f"{name}({', '.join(f'{k}={told(v, reading)!r}' for k, v in args.items())})"
+
+
+def events_text(actual: list, want: Any, reading: Reading) -> str:
+    """The events emitted, with their arguments (numbered from 1), so that a wrong argument
+    shows; a long list is cut to the events of the name wanted."""
+    numbered = [f"{i}. {event_text(e, reading)}" for i, e in enumerate(actual, start=1)]
+    if not numbered:
+        return "no event was emitted"
+    if len(numbered) <= SHOWN_EVENTS:
+        return "events were: " + ", ".join(numbered)
+    name = want if isinstance(want, str) else want.get("event")
+    same = [text for text, e in zip(numbered, actual) if e[0] == name][:SHOWN_EVENTS]
+    return (f"{len(actual)} events were emitted; those named {name!r}: " + (", ".join(same) or "none")
+            + f" (others: {', '.join(sorted({e[0] for e in actual if e[0] != name}))})")
 
 
 @dataclass
@@ -270,8 +295,7 @@ class NoEvents(Expected):
         for want in self.items:
             for event in actual:
                 if event_matches(event, want, reading):
-                    args = ", ".join(f"{k}={shown(v)!r}" for k, v in event[1].items())
-                    return f"event {want!r} happened: {event[0]}({args})"
+                    return f"event {want!r} happened: {event_text(event, reading)}"
         return None
 
 
