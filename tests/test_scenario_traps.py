@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.scenarios import run_scenario
+import pytest
+
+from interpreter.errors import CardrulesError
+from interpreter.scenarios import check_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -57,3 +60,59 @@ def test_a_failed_events_check_shows_the_arguments_of_the_events(tmp_path):
         "3. died(card='Soldier $s'), 4. resolution(), "
         "5. resolving(player='P1', card='Summon Monster $b', part='bottom'), "
         f"6. summoned(card='Monster', player='P1'), 7. resolution() ({path}:{line}:3)")
+
+
+# ---------------------------------------------------------------- 5. expressions, option counts, events so far
+DRAFT = "lanes/rule-l-2.2-rigged-draft-pile.yaml"
+
+
+def refused(path: Path) -> CardrulesError:
+    with pytest.raises(CardrulesError) as caught:
+        check_scenario(path)
+    return caught.value
+
+
+def test_an_expression_where_a_plain_value_belongs_is_refused_at_load(tmp_path):
+    path = variant(tmp_path, DRAFT, ("zones.draft_pile.count: 43", 'zones.draft_pile.count: {expr: "40 + 3"}'))
+    err = refused(path)
+    assert err.message == ("when[3] then zones.draft_pile.count: {expr: ...} is not a value to compare with: an expression "
+                           "is an operand of a relation, write zones.draft_pile.count: {same_as: {expr: ...}} "
+                           "(or at_least, at_most)")
+    line = line_of(path, "zones.draft_pile.count:")
+    assert (err.span.line, err.span.column) == (line, 7)
+    assert f"{path}:{line}:7" in str(err)
+
+
+def test_an_expression_inside_an_event_is_refused_at_it(tmp_path):
+    path = variant(tmp_path, DRAFT, ("{event: draft_round, round: 2}", '{event: draft_round, round: {expr: "1 + 1"}}'))
+    err = refused(path)
+    assert err.message.startswith("when[3] then events: {expr: ...} cannot stand inside an expected value")
+    line = line_of(path, "{event: draft_round, round: {expr")
+    assert (err.span.line, err.span.column) == (line, 32)  # (at `round:`)
+
+
+def test_the_same_value_as_a_relation_operand_passes(tmp_path):
+    path = variant(tmp_path, DRAFT, ("zones.draft_pile.count: 43", 'zones.draft_pile.count: {same_as: {expr: "40 + 3"}}'))
+    assert run_scenario(path).failures == []
+
+
+def test_decision_options_count_is_a_path(tmp_path):
+    path = variant(tmp_path, DRAFT,
+                   ("      zones.draft_pile.first: Storm Lancer",
+                    "      zones.draft_pile.first: Storm Lancer\n      decision.options.count: 4\n"
+                    "      zones.draft_row.count: {same_as: decision.options.count}"),
+                   ("zones.draft_row.count: 4", "zones.draft_row.count: 4\n  decision.options.count: 5"))
+    line = line_of(path, "decision.options.count: 5")
+    assert only_failure(path) == f"then decision.options.count: expected 5, got 4 ({path}:{line}:27)"
+
+
+def test_events_so_far_sees_the_events_of_earlier_steps(tmp_path):
+    path = variant(tmp_path, DRAFT,
+                   ("      not_events: [{event: drafted, card: Fire Dart}]",
+                    "      not_events: [{event: drafted, card: Fire Dart}]\n"
+                    "      events_so_far: [{event: draft_round, round: 1}, {event: drafted, card: Crag Titan},\n"
+                    "                      {event: draft_round, round: 2}]\n"
+                    "      not_events_so_far: [{event: drafted, card: Fire Dart}]"))
+    line = line_of(path, "not_events_so_far:")
+    assert only_failure(path) == (f"when[3] then not_events_so_far: event {{'event': 'drafted', 'card': 'Fire Dart'}} "
+                                  f"happened: drafted(player='P1', card='Fire Dart') ({path}:{line}:7)")

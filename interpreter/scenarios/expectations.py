@@ -359,11 +359,14 @@ def parse_expected(path: StatePath, raw: Any, rules, labels: set[str], expressio
                                 "given, `created:` or `label:` in a step)")
     if kind in ("events", "not_events"):
         if not isinstance(raw, list):
-            raise PathError(f"{kind} takes a list of event names or {{event: NAME, ARG: value}}")
+            raise PathError(f"{path.head} takes a list of event names or {{event: NAME, ARG: value}}")
         for i, item in enumerate(raw):
             if isinstance(item, dict) and "event" not in item:
                 raise PathError("an event object names its event: {event: NAME, ...}", (i,))
+        _no_relation_inside(raw, path)
         return Events(raw) if kind == "events" else NoEvents(raw)
+    if not (isinstance(raw, dict) and raw and set(raw) <= set(RELATIONS)):
+        _no_relation_inside(raw, path)
     if kind == "observation":
         return Observed(raw)
     if kind == "winner":
@@ -394,6 +397,33 @@ def parse_expected(path: StatePath, raw: Any, rules, labels: set[str], expressio
         raise PathError(f"{path.text} is a zone: expect a list of cards (in order), {{unordered: [...]}}, "
                         "counts {NAME: N} or a relation (same_as)")
     return Plain(raw)
+
+
+def _relation_like(value: Any) -> bool:
+    """A mapping that only a relation (or its operand) can mean: {expr: ...}, {at_least: ...}."""
+    return isinstance(value, dict) and bool(value) and set(value) <= {*RELATIONS, "expr"}
+
+
+def _no_relation_inside(raw: Any, path: StatePath) -> None:
+    """Refuse `{expr: ...}` (or a relation) where a plain value belongs: it would be compared as
+    text ("expected {'expr': ...}, got 3"), never evaluated. PathError at it, with the fix."""
+    def walk(value: Any, at: tuple) -> None:
+        if _relation_like(value):
+            if not at:
+                written = "{expr: ...}" if "expr" in value else "a relation"
+                raise PathError(f"{written} is not a value to compare with: an expression is an operand of a "
+                                f"relation, write {path.text}: {{same_as: {{expr: ...}}}} (or at_least, at_most)")
+            raise PathError(f"{'{expr: ...}' if 'expr' in value else 'a relation'} cannot stand inside an expected "
+                            f"value (it would be compared as text): check it on a path of its own, "
+                            f"PATH: {{same_as: {{expr: ...}}}} (at_least, at_most)", at)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*at, key))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, (*at, i))
+
+    walk(raw, ())
 
 
 def _operand(raw: Any, relation: str, rules, labels: set[str], expression: ExpressionMaker) -> Operand:

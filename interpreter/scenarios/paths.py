@@ -15,14 +15,15 @@ from typing import Any
 from ..errors import CardrulesError, did_you_mean
 from ..lang.values import CardRef, ZoneKey
 
-WHOLE = ("winner", "draw", "reason", "over", "turn", "phase", "events", "not_events")
+EVENTS = ("events", "not_events", "events_so_far", "not_events_so_far")  # the last two: since the start
+WHOLE = ("winner", "draw", "reason", "over", "turn", "phase", *EVENTS)
 HEADS = ("players", "zones", "cards", "game", "decision", "observation", *WHOLE)
 DECISION_FIELDS = ("player", "options", "prompt")
 PICKS = ("count", "first", "last")  # after a zone: its size, or one card (also a position: 1, 2, ...)
 NOT_OVER = "not over"
 USAGE = ("players.N.ATTR, players.N.ZONE[.ROW][.count|.N|.first|.last[.ATTR]], zones.Z[...], game.X, "
-         "cards.$x[.ATTR|.zone], winner, draw, reason, over, turn, phase, events, not_events, "
-         "decision[.player|.options|.prompt], observation.N...")
+         "cards.$x[.ATTR|.zone], winner, draw, reason, over, turn, phase, events, not_events, events_so_far, "
+         "not_events_so_far, decision[.player|.options[.count]|.prompt], observation.N...")
 
 
 class PathError(Exception):
@@ -63,6 +64,8 @@ class StatePath:
     def kind(self) -> str:
         if self.head in ("events", "not_events", "observation", "winner"):
             return self.head
+        if self.head in EVENTS:  # (events_so_far, not_events_so_far)
+            return self.head[:-len("_so_far")]
         if self.zone:
             if not self.pick:
                 return "cards"
@@ -84,8 +87,9 @@ class StatePath:
             return game.is_over
         if head in ("turn", "phase"):
             return game.globals[head]
-        if head in ("events", "not_events"):
-            return [(entry[1], entry[2]) for entry in game.log_entries[events_from:] if entry[0] == "event"]
+        if head in EVENTS:  # (a step's own events; `_so_far`: every event since the game began)
+            start = 0 if head.endswith("_so_far") else events_from
+            return [(entry[1], entry[2]) for entry in game.log_entries[start:] if entry[0] == "event"]
         if head == "decision":
             return self._decision(game)
         if head == "observation":
@@ -105,7 +109,7 @@ class StatePath:
         if self.name in ("", "player"):
             return pending.seat
         if self.name == "options":
-            return [option.label for option in pending]
+            return len(pending) if self.pick == "count" else [option.label for option in pending]
         return pending.prompt
 
     def _observed(self, game) -> Any:
@@ -171,11 +175,12 @@ def parse_path(text: str, rules, labels: set[str]) -> StatePath:
             raise PathError(f"{head!r} has no parts: write just {head}")
         return StatePath(text, head)
     if head == "decision":
-        if len(parts) > 2 or (len(parts) == 2 and parts[1] not in DECISION_FIELDS):
+        counted = len(parts) == 3 and parts[1] == "options" and parts[2] == "count"
+        if (len(parts) > 2 and not counted) or (len(parts) == 2 and parts[1] not in DECISION_FIELDS):
             field = parts[1] if len(parts) > 1 else ""
             raise PathError(f"the decision has no {'.'.join(parts[1:])!r}{did_you_mean(field, DECISION_FIELDS)} "
-                            f"(decision.player, decision.options, decision.prompt)")
-        return StatePath(text, head, name=parts[1] if len(parts) == 2 else "")
+                            f"(decision.player, decision.options, decision.options.count, decision.prompt)")
+        return StatePath(text, head, name=parts[1] if len(parts) >= 2 else "", pick="count" if counted else "")
     if head == "observation":
         return StatePath(text, head, seat=_seat(parts, 1, rules), rest=tuple(parts[2:]))
     if head == "game":

@@ -117,7 +117,7 @@ class _Planner:
                                           lambda expr, at, k=key: self.expression(expr, (*where, k, *at)))
             except PathError as err:
                 raise self.error(f"{prefix}{text}: {err.message}", (*where, key, *err.at), key=err.key) from None
-            if path.kind in ("events", "not_events"):
+            if path.kind in ("events", "not_events"):  # (and their `_so_far` forms)
                 for i, item in enumerate(raw):
                     self.event(item, (*where, key, i), f"{prefix}{text}: ")
             out.append(Check(path, expected, self.marks.span((*where, key))))
