@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.backends import game_seeds
 from interpreter.backends.recordfile import read_records
 from interpreter.cli.main import main
 
@@ -35,7 +36,8 @@ def test_simulate_writes_records_logs_and_a_report_that_agree(capsys, tmp_path):
     assert code == 0, err
     summary = json.loads(out)
     records = read_records(records_file)
-    assert [r["seed"] for r in records] == list(range(5, 45))
+    seeds = game_seeds(5, 0, 40)  # (game i of --seed 5; the records in seed order)
+    assert [r["seed"] for r in records] == sorted(seeds)
     wins = [sum(r["winner"] == s for r in records) for s in (1, 2)]
     assert summary["wins"] == wins and summary["games"] == 40
     # the report's seat-1 win rate is the hand count over the records
@@ -46,8 +48,8 @@ def test_simulate_writes_records_logs_and_a_report_that_agree(capsys, tmp_path):
         assert (report / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "http://" not in html and "https://" not in html
     # one log per game, and each replays
-    assert sorted(p.name for p in logs.iterdir()) == sorted(f"game-{s}.jsonl" for s in range(5, 45))
-    for seed in (5, 44):
+    assert sorted(p.name for p in logs.iterdir()) == sorted(f"game-{s}.jsonl" for s in seeds)
+    for seed in (seeds[0], seeds[-1]):
         code, out, err = run(capsys, "replay", str(logs / f"game-{seed}.jsonl"))
         assert code == 0, out + err
 
@@ -65,7 +67,7 @@ def test_records_as_parquet_have_a_row_per_game(capsys, tmp_path):
     code, _out, err = run(capsys, "simulate", "initiative", "--games", "10", "--json", "--records", str(path))
     assert code == 0, err
     table = pq.read_table(path)
-    assert table.num_rows == 10 and sorted(table.column("seed").to_pylist()) == list(range(10))
+    assert table.num_rows == 10 and table.column("seed").to_pylist() == sorted(game_seeds(0, 0, 10))
     players = table.column("players").to_pylist()
     assert sum(c["count"] for c in players[0][0]["deck"]) == 40  # Initiative decks hold 40 cards
 
@@ -76,7 +78,7 @@ def test_aborted_games_are_counted_and_the_batch_goes_on(capsys):
     assert code == 1, err  # (the summary is printed, and the status says games were aborted)
     data = json.loads(out)
     assert data["aborted"] == 4 and data["wins"] == [0, 0]
-    assert [g["seed"] for g in data["aborted_games"]] == [0, 1, 2, 3]
+    assert [g["seed"] for g in data["aborted_games"]] == sorted(game_seeds(0, 0, 4))
     assert "divided by zero" in data["aborted_games"][0]["reason"]
 
 

@@ -13,6 +13,7 @@ import pytest
 from brokengames import broken_hearts, reason
 
 from interpreter import load, load_game_json
+from interpreter.backends import game_seeds
 from interpreter.backends.recordfile import read_records
 from interpreter.cli.main import main
 from interpreter.errors import CardrulesError
@@ -183,7 +184,7 @@ def test_simulate_counts_unfinished_games_in_the_summary_and_the_records(capsys,
     summary = json.loads(out)
     assert (summary["games"], summary["unfinished"], summary["aborted"], summary["draws"]) == (3, 3, 0, 0)
     assert summary["wins"] == [0, 0, 0, 0] and summary["end_reasons"] == {}
-    assert summary["unfinished_games"] == [{"seed": s, "reason": reason(80)} for s in range(3)]
+    assert summary["unfinished_games"] == [{"seed": s, "reason": reason(80)} for s in sorted(game_seeds(0, 0, 3))]
     for record in read_records(records):
         assert (record["unfinished"], record["aborted"], record["draw"], record["winner"]) == (True, False, False, None)
         assert record["reason"] == reason(80) and record["decisions"] == 80

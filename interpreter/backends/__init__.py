@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .games import Outcome, agent_seed, play_game, play_seeds
+from .games import Outcome, agent_seed, game_seed, game_seeds, play_game, play_seeds
 from .local import LocalBackend
 from .spec import BackendError, BatchSpec, rules_for
 
@@ -31,5 +31,5 @@ def open_backend(name: str, workers: int = 1, address: str | None = None) -> Any
     raise ValueError(f"unknown backend {name!r} (backends: {', '.join(BACKENDS)})")
 
 
-__all__ = ["BACKENDS", "BackendError", "BatchSpec", "LocalBackend", "Outcome", "agent_seed", "open_backend", "play_game",
-           "play_seeds", "rules_for"]
+__all__ = ["BACKENDS", "BackendError", "BatchSpec", "LocalBackend", "Outcome", "agent_seed", "game_seed", "game_seeds",
+           "open_backend", "play_game", "play_seeds", "rules_for"]

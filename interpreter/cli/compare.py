@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..backends import BatchSpec, open_backend, rules_for
+from ..backends import BatchSpec, game_seeds, open_backend, rules_for
 from ..errors import RulesError
 from ..rules.loader import load_ruleset
 from ..rules.yamlload import load_yaml
@@ -82,8 +82,8 @@ def run_compare(args) -> int:
     look = 0
     with open_backend(args.backend, args.workers, args.address) as backend:
         for look in range(1, looks + 1):
-            start = args.seed + (look - 1) * block
-            seeds = range(start, min(args.seed + args.games, start + block))
+            start = (look - 1) * block  # (games start .. of the batch: the seeds `simulate --seed` plays too)
+            seeds = game_seeds(args.seed, start, min(args.games, start + block))
             if not seeds:
                 break
             for side, records, label in ((base, base_records, "base"), (variant, variant_records, "variant")):
@@ -125,7 +125,7 @@ def run_compare(args) -> int:
         return 130
     if report_dir is not None:
         meta = {"base": result["base"], "variant": result["variant"], "agents": list(agents),
-                "games": result["games"], "seeds": f"{args.seed}..", "changed cards": ", ".join(changed) or "none",
+                "games": result["games"], "seeds": f"game_seed({args.seed}, 0..)", "changed cards": ", ".join(changed) or "none",
                 "main difference": _main_text(result["main"])}
         index = write_comparison(base_list, variant_list, report_dir, title=f"{base_rules.title}: A/B", meta=meta,
                                  rows=rows)

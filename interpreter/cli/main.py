@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games between agents and summarise them")
     p.add_argument("game", metavar="GAME")
     p.add_argument("--games", "-n", type=_positive, required=True, metavar="N")
-    p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="the batch's seed: game i uses the seed game_seed(S, i), a hash (docs/balance.md) (default 0)")
     p.add_argument("--agents", metavar="A,B", help=f"one agent per seat ({agents.replace(', human', '')}); "
                                                   "default random")
     p.add_argument("--workers", "-j", type=_positive, default=1, metavar="K", help="worker processes")
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("variant", nargs="?", metavar="VARIANT", help="a ruleset, or a card override file")
     p.add_argument("--games", "-n", type=_positive, required=True, metavar="N",
                    help="games per side (the most, with --until-significant)")
-    p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i on both sides (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="game i uses the seed game_seed(S, i) on both sides, as simulate (default 0)")
     p.add_argument("--agents", metavar="A,B", help="one agent per seat; default random")
     p.add_argument("--workers", "-j", type=_positive, default=1, metavar="K", help="worker processes")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="an option for both sides")

@@ -1,8 +1,10 @@
 """`cardrules simulate`: many games between agents, on a backend, summarised; optionally each
 game's log (`--log-dir`), every game's record (`--records`) and a report with charts (`--report`).
 
-Game i is seed S+i with its agents seeded from the seed and seat, so a run gives the same summary
-on any backend and with any number of workers. A game that cannot finish is counted as aborted
+Game i (0, 1, ...) has the seed `game_seed(S, i)` (backends/games.py: a keyed hash of S and i, so
+batches at different S play unrelated games) with its agents seeded from that seed and their seat,
+so a run gives the same summary on any backend and with any number of workers, and `cardrules play
+GAME --seed <a record's seed>` plays that game again. A game that cannot finish is counted as aborted
 (with its seed, reason and rule) and the batch goes on; a game stopped at its cap of decisions
 (`--max-decisions`, the ruleset's `limits:`) is counted as unfinished. Either makes the exit
 status 1, after the summary. Ctrl-C stops the batch and prints the summary of the games played
@@ -17,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..backends import BatchSpec
+from ..backends import BatchSpec, game_seeds
 from ..paths import shown_path
 from .batchrun import REPORT_FILES, run_batch, writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
@@ -79,7 +81,7 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
                         logs=logs is not None, max_decisions=max_decisions)
     if logs is not None:
         logs.mkdir(exist_ok=True)
-    seeds = range(seed, seed + games)
+    seeds = game_seeds(seed, 0, games)
     stream = None
     if records_file is not None:  # (written as games finish: an interrupted batch keeps them)
         from ..backends.recordfile import RecordStream
@@ -113,7 +115,7 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         from ..report import write_report
 
         meta = {"ruleset": rules.name, "options": dict(rules.options), "agents": list(agent_names),
-                "seeds": f"{seed}..{seed + games - 1}", "games": games, "backend": backend, "workers": workers}
+                "seeds": f"game_seed({seed}, 0..{games - 1})", "games": games, "backend": backend, "workers": workers}
         index = write_report(played, report_dir, title=rules.title, meta=meta, min_sample=min_sample)
         if not as_json:
             err_console().print(f"report: {index}")
