@@ -116,3 +116,49 @@ def test_events_so_far_sees_the_events_of_earlier_steps(tmp_path):
     line = line_of(path, "not_events_so_far:")
     assert only_failure(path) == (f"when[3] then not_events_so_far: event {{'event': 'drafted', 'card': 'Fire Dart'}} "
                                   f"happened: drafted(player='P1', card='Fire Dart') ({path}:{line}:7)")
+
+
+# ---------------------------------------------------------------- 3. decisions with one option
+ATTACKS = "initiative/rule-i-3.5-dead-creature-does-not-attack.yaml"
+INITIATIVE_RULES = ROOT / "rulesets" / "initiative" / "initiative.rules"
+TARGET_LINE = line_of(INITIATIVE_RULES, 'choose "attack target" from')
+TARGET_AT = f"{INITIATIVE_RULES}:{TARGET_LINE}:20"  # where the rules write the choice
+FIRST_STEP = '  - {player: 1, options: [P2, "Monster 3/3 of P2"], choose: $m}'
+
+
+def test_a_step_naming_a_choice_the_engine_took_says_so(tmp_path):
+    path = variant(tmp_path, ATTACKS, (FIRST_STEP, FIRST_STEP + "\n  - {player: 1, choose: P2}"))
+    line = line_of(path, "choose: P2}")
+    failure = only_failure(path)
+    assert failure == (
+        f"when[1] ({path}:{line}:5): 'P2' was never asked: P1's decision 'attack target' ({TARGET_AT}) had one "
+        "option, 'P2', so the engine took it without "
+        "asking, before this step. Leave this step out (a step with only `then` can check the state there), or "
+        "write `explicit: true` at the top of the scenario to have every decision asked, one option or not")
+
+
+def test_another_failed_decision_lists_the_choices_the_engine_took(tmp_path):
+    path = variant(tmp_path, ATTACKS, (FIRST_STEP, FIRST_STEP + "\n  - {player: 1, choose: P1}"))
+    failure = only_failure(path)
+    assert failure.startswith(f"when[1] ({path}:{line_of(path, 'choose: P1}')}:5): 'P1' is not a legal option for "
+                              "P1's decision 'two cards to play'")
+    assert failure.endswith("(before this step the engine took 1 decision with one option without asking: P1's "
+                            f"decision 'attack target' ({TARGET_AT}) had one option, 'P2')")
+
+
+def test_explicit_asks_every_decision_with_one_option(tmp_path):
+    explicit = variant(tmp_path, ATTACKS, ("given:", "explicit: true\ngiven:"),
+                       (FIRST_STEP, FIRST_STEP + "\n  - {player: 1, options: [P2], prompt: attack target, choose: P2}"))
+    assert run_scenario(explicit).failures == []
+    # without the step, the scenario stops at the decision the engine would have taken
+    unwritten = variant(tmp_path, ATTACKS, ("given:", "explicit: true\ngiven:"), name="t.yaml")
+    line = line_of(unwritten, "decision.prompt:")
+    assert f"then decision.prompt: expected 'two cards to play', got 'attack target' ({unwritten}:{line}:20)" in \
+        run_scenario(unwritten).failures
+
+
+def test_explicit_is_a_boolean_in_the_schema(tmp_path):
+    path = variant(tmp_path, ATTACKS, ("given:", "explicit: yes please\ngiven:"))
+    err = refused(path)
+    assert f"{path}:{line_of(path, 'explicit:')}:11: rules error: explicit: expected true or false, got the text " \
+        "'yes please'" in str(err)

@@ -169,11 +169,15 @@ class Decisions:
         """`choose` of one value: the common case, in short. `distinct`: the compiler has found
         that the values cannot repeat an option (see `CodeGenerator.distinct_tags`)."""
         if len(values) < 2:  # nothing to ask
+            if values and self.one_option is not None and self._one_option(f, var, prompt, values, who, span, False):
+                return
             only = values[0] if values else None
             f.locals[var] = only.value if type(only) is Labelled else only
             return
         candidates = values if distinct else distinct_values(values)
         if len(candidates) == 1:
+            if self.one_option is not None and self._one_option(f, var, prompt, candidates, who, span, False):
+                return
             only = candidates[0]
             f.locals[var] = only.value if type(only) is Labelled else only
             return
@@ -184,6 +188,9 @@ class Decisions:
     def choose(self, f, var: str, kind: str, n, prompt, values: list, who, span, always_ask: bool = False) -> None:
         if kind == "one":
             if len(values) < 2 and not always_ask:  # nothing to ask
+                if values and self.one_option is not None and self._one_option(f, var, prompt, values, who, span,
+                                                                                False):
+                    return
                 only = values[0] if values else None
                 f.locals[var] = only.value if type(only) is Labelled else only
                 return
@@ -202,6 +209,9 @@ class Decisions:
             f.locals[var] = None if kind == "one" else []
             return
         if len(candidates) == 1 and not always_ask:
+            if self.one_option is not None and self._one_option(
+                    f, var, prompt, candidates, who, span, kind != "one" and any(type(x) is Labelled for x in values)):
+                return
             only = candidates[0]
             f.locals[var] = only.value if type(only) is Labelled else only
             return
@@ -209,6 +219,17 @@ class Decisions:
             self.runtime_error("a choice needs a player: write 'by PLAYER' here", span)
         unwrap = kind != "one" and any(type(x) is Labelled for x in values)
         self._ask(Pending(who.seat, var, prompt or "choose", candidates, self, unwrap, span), f)
+
+    def _one_option(self, f, var: str, prompt, candidates: list, who, span, unwrap: bool) -> bool:
+        """A choice with one option, which the engine takes without asking: `one_option` (a
+        scenario's hook) is told of it, and may have it asked all the same (True: it was asked;
+        a choice without a player to ask is taken)."""
+        seat = who.seat if type(who) is PlayerRef else 0
+        pending = Pending(seat, var, prompt or "choose", candidates, self, unwrap, span)
+        if not self.one_option(self, pending) or not seat:
+            return False
+        self._ask(pending, f)
+        return True
 
     def _ask(self, pending: Pending, f) -> None:
         """Offer a decision: during `play_out`, answer it at once and go on; otherwise (or when

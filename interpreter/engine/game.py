@@ -147,6 +147,9 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         self.watcher: GameWatcher | None = None
         # called as (game, zone key) after each shuffle of a zone: a scenario's rigged order
         self.after_shuffle: Callable[[Game, ZoneKey], None] | None = None
+        # called as (game, decision) for a choice with one option, which the engine takes without
+        # asking: a scenario's (which names such choices, or has them asked: True asks it)
+        self.one_option: Callable[[Game, Pending], bool] | None = None
 
     # ------------------------------------------------------------------ public API
     @property

@@ -77,13 +77,13 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     if given is None or given.get("setup") == RUN:
         game = rules.empty_game(seed=seed, decks=decks)
         rigs = rigs_for(rules, given, decks, marks) if given is not None else []
-        run = Run(game, {})
+        run = Run(game, {}, explicit=bool(data.get("explicit")))
         log_from, id_from = len(game.log_entries), game.next_id
         _started(run, lambda: start_rigged(game, rigs, marks))
     else:
         game = rules.empty_game(seed=seed, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
                                 made=False)
-        run = Run(game, build_given(game, given, marks, decks).labels)
+        run = Run(game, build_given(game, given, marks, decks).labels, explicit=bool(data.get("explicit")))
         log_from, id_from = len(game.log_entries), game.next_id
         _started(run, lambda: start(game, given, marks))
     if run.rule_error is None:

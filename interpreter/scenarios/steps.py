@@ -5,13 +5,19 @@ cards it created or that its events name, and check the state right after its co
 (`then` in the step). A step's events and created cards are those since the previous step (for
 the first step, since the game started). A rule error while a step runs ends the steps; the
 runner reports it (or finds it expected).
+
+A choice with one option is not asked: the engine takes it. The run is told of each (`Run.taken`),
+so that a step that fails because it names such a choice says so; with `explicit: true` every
+choice with one option is asked instead, and the steps must take it.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
+from ..engine.decisions import Pending
 from ..engine.game import Game
 from ..errors import CardrulesError, GameStateError, IllegalDecisionError, RuntimeRuleError
 from ..lang.values import CardRef
@@ -20,10 +26,29 @@ from .paths import ReadProblem
 from .plan import Check, Step
 
 
+@dataclass(frozen=True)
+class Taken:
+    """A choice with one option that the engine took without asking."""
+
+    seat: int  # (0: no player was named to ask)
+    prompt: str
+    label: str
+    option_id: str
+    value: Any
+    span: Any  # where in the rules the choice is written, or None
+
+    def said(self) -> str:
+        who = f"P{self.seat}'s" if self.seat else "a"
+        at = f" ({self.span})" if self.span is not None else ""
+        return f"{who} decision {self.prompt!r}{at} had one option, {self.label!r}"
+
+
 @dataclass
 class Run:
     """A scenario being played: its game, labelled cards, failures, and a rule error if one
-    stopped it (with where: 'when[2]', 'the start')."""
+    stopped it (with where: 'when[2]', 'the start'); the choices with one option the engine took
+    (`taken`; from `taken_from` on, those since the previous step's decision), or, `explicit`, had
+    asked."""
 
     game: Game
     labels: dict[str, CardRef]
@@ -31,6 +56,19 @@ class Run:
     rule_error: RuntimeRuleError | None = None
     rule_error_at: str = ""
     decisions: int = 0
+    explicit: bool = False
+    taken: list[Taken] = field(default_factory=list)
+    taken_from: int = 0
+
+    def __post_init__(self) -> None:
+        self.game.one_option = self._one_option
+
+    def _one_option(self, game: Game, pending: Pending) -> bool:
+        if self.explicit:
+            return True  # (asked: the steps take it)
+        option = pending[0]
+        self.taken.append(Taken(pending.seat, pending.prompt, option.label, option.id, option.value, pending.span))
+        return False
 
 
 def failed_checks(run: Run, checks: list[Check], events_from: int, prefix: str) -> list[str]:
@@ -53,11 +91,43 @@ def run_steps(run: Run, steps: list[Step], log_from: int, id_from: int) -> None:
     """Take each step in turn; stop at the first that cannot go on."""
     game = run.game
     for step in steps:
-        if not _decide(run, step):
+        failed, mark = len(run.failures), len(run.taken)
+        went_on = _decide(run, step)
+        if len(run.failures) > failed:  # (told of the choices taken since the previous decision)
+            _told_of_taken(run, step, failed, run.taken[run.taken_from:mark])
+        run.taken_from = mark
+        if not went_on:
             return
         _label(run, step, log_from, id_from)
         run.failures += failed_checks(run, step.checks, log_from, f"{step.where} then ")
         log_from, id_from = len(game.log_entries), game.next_id
+
+
+def _told_of_taken(run: Run, step: Step, failed: int, taken: list[Taken]) -> None:
+    """A step's decision failed after the engine took choices with one option: if the step names
+    one of them, say so instead (the usual cause); else add them to its failures."""
+    if not taken:
+        return
+    choice = step.raw.get("choose")
+    named = next((t for t in taken if _names(run, choice, t)), None)
+    head = f"{step.where} ({step.span})"
+    if named is not None:
+        run.failures[failed:] = [
+            f"{head}: {choice!r} was never asked: {named.said()}, so the engine took it without asking, before "
+            f"this step. Leave this step out (a step with only `then` can check the state there), or write "
+            f"`explicit: true` at the top of the scenario to have every decision asked, one option or not"]
+        return
+    listed = "; ".join(t.said() for t in taken)
+    run.failures[failed:] = [f"{text} (before this step the engine took {len(taken)} decision"
+                             f"{'s' if len(taken) > 1 else ''} with one option without asking: {listed})"
+                             for text in run.failures[failed:]]
+
+
+def _names(run: Run, choice: Any, taken: Taken) -> bool:
+    """Whether a step's `choose` names the option of a choice taken by the engine."""
+    if isinstance(choice, str) and choice.startswith("$") and choice[1:] in run.labels:
+        return type(taken.value) is CardRef and taken.value.id == run.labels[choice[1:]].id
+    return isinstance(choice, str) and choice in (taken.label, taken.option_id)
 
 
 _DECIDING = ("choose", "error", "player", "options", "includes", "excludes", "prompt")
