@@ -162,3 +162,108 @@ def test_explicit_is_a_boolean_in_the_schema(tmp_path):
     err = refused(path)
     assert f"{path}:{line_of(path, 'explicit:')}:11: rules error: explicit: expected true or false, got the text " \
         "'yes please'" in str(err)
+
+
+# ---------------------------------------------------------------- 6. later shuffles rigged
+SHUFFLER = {  # a ruleset that shuffles the active player's pile every turn and draws its first card
+    "shuffler.yaml": """name: shuffler
+players: 2
+code: [shuffler.rules]
+cards: [shuffler.cards]
+zones:
+  pile: {per: player, ordered: true, visibility: hidden}
+  hand: {per: player, ordered: true, visibility: owner}
+card_types:
+  token: {attributes: {}}
+events:
+  drew: "{player} drew {card}"
+setup: begin()
+turn:
+  active: alternate
+  phases:
+    - {name: draw, do: deal(game.active)}
+end:
+  - {when: "game.turn > 3", draw: three turns played}
+""",
+    "shuffler.rules": """procedure begin() {
+  for p in players { shuffle pile(p) }
+}
+
+procedure deal(p) {
+  for c in hand(p) { move c to pile(p) }
+  shuffle pile(p)
+  let c = first(pile(p))
+  move c to hand(p)
+  emit drew(player: p, card: c)
+}
+""",
+    "shuffler.cards": 'card "Ace" : token { }\ncard "Bee" : token { }\ncard "Cat" : token { }\ncard "Dog" : token { }\n',
+}
+RESHUFFLED = """ruleset: shuffler.yaml
+cites: [X-1.1]
+given:
+  players:
+    1: {pile: [Ace, Bee, Cat, Dog]}
+    2: {pile: [Ace, Bee]}
+  shuffles:                      # P1's pile is shuffled on turns 1 and 3
+    - {zone: pile, player: 1, shuffle: 1, order: [Cat]}
+    - {zone: pile, player: 1, shuffle: 2, order: [Dog, Ace]}
+then:
+  events_so_far: [{event: drew, player: P1, card: Cat}, {event: drew, player: P2}, {event: drew, player: P1, card: Dog}]
+  players.1.pile.first: Ace
+  over: true
+"""
+
+
+def shuffler(tmp_path: Path, scenario: str, *edits: tuple[str, str]) -> Path:
+    for name, text in SHUFFLER.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    for old, new in edits:
+        assert old in scenario, old
+        scenario = scenario.replace(old, new, 1)
+    return written(tmp_path, scenario)
+
+
+def test_the_order_after_a_later_shuffle_can_be_stated(tmp_path):
+    for seed in (0, 1, 2):  # (whatever the generator would have done)
+        path = shuffler(tmp_path, RESHUFFLED, ("given:", f"seed: {seed}\ngiven:"))
+        assert run_scenario(path).failures == [], seed
+
+
+def test_an_order_for_a_shuffle_that_never_came_fails(tmp_path):
+    path = shuffler(tmp_path, RESHUFFLED, ("shuffle: 2, order: [Dog, Ace]", "shuffle: 3, order: [Dog, Ace]"))
+    failures = run_scenario(path).failures
+    line = line_of(path, "shuffle: 3")
+    assert failures[0] == (f"given.shuffles[1]: P1's zone pile was shuffled 2 times, so its order for shuffle 3 "
+                           f"was not used ({path}:{line}:7)")
+
+
+def test_the_set_up_shuffles_count(tmp_path):
+    # the set-up shuffles P1's deck once (I-2.1): a second shuffle never comes in this scenario
+    path = variant(tmp_path, "initiative/rule-i-2.1-rigged-deal.yaml",
+                   ("when: []", "  shuffles: [{zone: deck, player: 1, shuffle: 2, order: [Stab]}]\nwhen: []"))
+    line = line_of(path, "shuffles:")
+    assert only_failure(path) == (f"given.shuffles[0]: P1's zone deck was shuffled 1 time, so its order for "
+                                  f"shuffle 2 was not used ({path}:{line}:14)")
+
+
+@pytest.mark.parametrize("old, new, message, where", [
+    ("zone: pile, player: 1, shuffle: 2", "zone: piles, player: 1, shuffle: 2",
+     "no zone 'piles' without rows to put in order (did you mean 'pile'?)", "piles"),
+    ("zone: pile, player: 1, shuffle: 2", "zone: pile, shuffle: 2",
+     "zone 'pile' belongs to each player: say whose (player: 1..2)", "{zone: pile, shuffle: 2"),
+    ("order: [Dog, Ace]", "order: [Dog, Eel]", "no card named 'Eel'", "Eel"),
+    ("shuffle: 2, order: [Dog", "shuffle: 1, order: [Dog",
+     "the order of P1's zone pile, shuffle 1 is stated twice: here and at ", "1, order: [Dog"),
+    ("order: [Dog, Ace]", "order: [Dog, Dog]", "P1's zone pile holds no more 'Dog' at its shuffle 2 (4 cards)",
+     "Dog]"),
+])
+def test_a_wrong_later_order_is_an_error_at_its_place(tmp_path, old, new, message, where):
+    path = shuffler(tmp_path, RESHUFFLED, (old, new))
+    with pytest.raises(CardrulesError) as caught:
+        run_scenario(path)
+    err = caught.value
+    assert err.message.startswith(message), err.message
+    line = line_of(path, new)
+    text = path.read_text(encoding="utf-8").splitlines()[line - 1]
+    assert (err.span.line, err.span.column) == (line, text.index(where) + 1)

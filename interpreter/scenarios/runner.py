@@ -19,7 +19,7 @@ from ..rules.decks import Deck
 from .loading import ExpectedError, rules_for, scenario_decks
 from .plan import Scenario, make_plan, read_scenario
 from .position import build_given, start
-from .rigging import RUN, Rig, rigs_for, start_rigged, unused
+from .rigging import RUN, Rig, rig_shuffles, rigs_for, shuffle_rigs, start_rigged, unused
 from .steps import Run, failed_checks, run_steps
 
 
@@ -84,12 +84,15 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         game = rules.empty_game(seed=seed, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
                                 made=False)
         run = Run(game, build_given(game, given, marks, decks).labels, explicit=bool(data.get("explicit")))
+        rigs = shuffle_rigs(rules, given, marks)
+        rig_shuffles(game, rigs, marks)  # (shuffles counted from the start of play)
         log_from, id_from = len(game.log_entries), game.next_id
         _started(run, lambda: start(game, given, marks))
     if run.rule_error is None:
         run.failures += unused(rigs, marks)
         run_steps(run, plan.steps, log_from, id_from)
     if run.rule_error is None:
+        run.failures += unused(rigs, marks, listed=True)
         run.failures += failed_checks(run, plan.checks, log_from, "then ")
     result.failures, result.decisions = run.failures, run.decisions
     _rule_error(result, run, expected)
@@ -134,6 +137,7 @@ def check_scenario(path: str | Path) -> Rules | None:
         game = rules.empty_game(seed=0, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
                                 made=False)
         build_given(game, given, marks, decks)
+        shuffle_rigs(rules, given, marks)
     return rules
 
 
