@@ -5,8 +5,10 @@ card (their own and the public ones), the other zones as counts, the attributes 
 The table is drawn by `interpreter.presentation.terminal` (rich), with what changed since their
 last decision marked and the log lines the game's runner handed over (`hear`); the options are
 offered as distinct moves (`distinct_moves`: an unordered pick once, identical copies once).
-Input is a number (as listed, from 1), an option id or a label; bad input is answered with a
-clear message and asked again; `q` or the end of input (Ctrl-D) raises `HumanQuit`.
+Input is a number (as listed, from 1), an option id or a label; an unordered pick of cards
+(`choose exactly/up to N`, `presentation.pick_of`) lists the cards instead of every combination,
+and the answer is the numbers of the cards picked, in any order, on one line ("1 4 5"; "nothing"
+for none where allowed). Bad input is answered with a clear message and asked again; `q` or the end of input (Ctrl-D) raises `HumanQuit`.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from ..presentation import Move, decision_title, distinct_moves
+from ..presentation import Move, Pick, decision_title, distinct_moves, pick_of
 from ..presentation.cards import value_text as fmt
 from ..presentation.cards import words as _words
-from ..presentation.terminal import TerminalTable, console_for, move_lines
+from ..presentation.terminal import TerminalTable, console_for, move_lines, pick_lines
 from .base import DecisionView, HumanQuit
 
 SKIP_CARD_KEYS = ("id", "name", "type")
@@ -109,29 +111,36 @@ class HumanAgent:
         seat acted in it: shown above the table at the next decision."""
         self.heard.extend(lines)
 
-    def show_options(self, view: DecisionView, moves: list[Move] | None = None) -> None:
+    def show_options(self, view: DecisionView, moves: list[Move] | None = None, pick: Pick | None = None) -> None:
         moves = moves_of(view) if moves is None else moves
         title = decision_title(view.observation, view.rules) if view.rules is not None else view.prompt
         console = console_for(self._out())
-        for line in move_lines(moves, title, view.seat):
+        for line in (pick_lines(pick, title, view.seat) if pick is not None else move_lines(moves, title, view.seat)):
             console.print(line)
 
     def act(self, view: DecisionView):
         moves = moves_of(view)
+        pick = pick_of(view.observation, view.rules) if view.rules is not None else None
         if self.show_observation and view.rules is not None:
             if self.table is None or self.table.rules is not view.rules:
                 self.table = TerminalTable(view.rules)
             heard, self.heard = self.heard, []
-            self.table.draw(self._out(), view.observation, heard, moves)
+            self.table.draw(self._out(), view.observation, heard, moves if pick is None else None)
+            if pick is not None:
+                self.show_options(view, moves, pick)
         else:
             if self.show_observation:
                 self.say()
                 self.say(render_observation(view.observation))
-            self.show_options(view, moves)
+            self.show_options(view, moves, pick)
         n = len(moves)
         while True:
             out = self._out()
-            out.write(f"choose 1-{n} (or an option id or label; ? lists the options, q quits): ")
+            if pick is not None:
+                none = ", or nothing" if pick.least == 0 else ""
+                out.write(f"pick by numbers from 1 to {len(pick.cards)}, e.g. 1 3{none} (? lists the cards, q quits): ")
+            else:
+                out.write(f"choose 1-{n} (or an option id or label; ? lists the options, q quits): ")
             out.flush()
             line = self._in().readline()
             if line == "":
@@ -141,12 +150,41 @@ class HumanAgent:
             if text.lower() in ("q", "quit", "exit"):
                 raise HumanQuit("quit")
             if text in ("?", "help"):
-                self.show_options(view, moves)
+                self.show_options(view, moves, pick)
                 continue
+            if pick is not None:
+                option, problem = self.match_pick(view, text, pick)
+                if option is not None:
+                    return option
+                if problem is not None:
+                    self.say(problem)
+                    continue
             option, problem = self.match(view, text, moves)
             if option is not None:
                 return option
             self.say(problem)
+
+    @staticmethod
+    def match_pick(view: DecisionView, text: str, pick: Pick):
+        """For a pick: (option, None) for the numbers of a picked set that is an option, (None,
+        a message) for numbers that are not, (None, None) for text that is not numbers (matched
+        as an option id or label then, e.g. 'nothing')."""
+        words = text.replace(",", " ").split()
+        if not words or not all(w.isdigit() for w in words):
+            return None, None
+        numbers = [int(w) for w in words]
+        count = len(pick.cards)
+        wrong = [k for k in numbers if not 1 <= k <= count]
+        if wrong:
+            return None, f"{wrong[0]} is not a card in the list: type numbers from 1 to {count}"
+        twice = [k for k in set(numbers) if numbers.count(k) > 1]
+        if twice:
+            return None, f"card {min(twice)} is picked twice: type each number once"
+        ids = [pick.cards[k - 1].id for k in numbers]
+        index = pick.option_for(ids)
+        if index is None:
+            return None, pick.why_not(ids)
+        return view.options[index], None
 
     @staticmethod
     def match(view: DecisionView, text: str, moves: list[Move] | None = None):

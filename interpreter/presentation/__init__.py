@@ -12,17 +12,20 @@ sees the game itself, so nothing hidden can leak through it:
 `distinct_moves` offers each move once (an unordered pick, identical copies), `card_display` the
 attributes a player needs of a card (the ruleset's `display:` per card type, or a default that
 leaves deck-building attributes and values at rest out), `decision_title` the prompt with the
-card that asks it, `changes` what differs between two summaries, `event_text` an event's line.
+card that asks it, `pick_of` an unordered pick of cards as cards to toggle and a confirmation, `changes` what differs between two summaries, `event_text` an event's line.
 """
 
 from __future__ import annotations
 
 from .cards import card_display, card_places, card_text, value_text
 from .moves import Move, decision_source, decision_title, distinct_moves
+from .picks import Pick, PickCard, pick_of
 from .summary import attribute_text, changes, event_text, grouped, state_summary, zone_summaries
 
 __all__ = [
     "Move",
+    "Pick",
+    "PickCard",
     "attribute_text",
     "card_display",
     "card_places",
@@ -33,6 +36,7 @@ __all__ = [
     "distinct_moves",
     "event_text",
     "grouped",
+    "pick_of",
     "state_summary",
     "value_text",
     "zone_summaries",

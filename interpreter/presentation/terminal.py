@@ -18,6 +18,7 @@ from rich.text import Text
 
 from .cards import value_text
 from .moves import Move, decision_title
+from .picks import Pick
 from .summary import changes, grouped, state_summary
 
 CHANGED = "bold yellow"
@@ -108,6 +109,16 @@ def move_lines(moves: Sequence[Move], title: str, seat) -> list[Text]:
     width = len(str(len(moves)))
     lines = [Text(f"P{seat}, {title}:", style="bold")]
     lines += [Text(f"  {n:>{width}}) {move.label}") for n, move in enumerate(moves, start=1)]
+    return lines
+
+
+def pick_lines(pick: Pick, title: str, seat) -> list[Text]:
+    """'P1, title (pick up to 6 by number):' and the numbered cards that may be picked."""
+    wanted = f"exactly {pick.most}" if pick.least == pick.most else \
+        f"{pick.least} to {pick.most}" if pick.least else f"up to {pick.most}"
+    width = len(str(len(pick.cards)))
+    lines = [Text(f"P{seat}, {title} (pick {wanted} by number):", style="bold")]
+    lines += [Text(f"  {n:>{width}}) {card.label}") for n, card in enumerate(pick.cards, start=1)]
     return lines
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..presentation import card_display, decision_title, distinct_moves, event_text, value_text
+from ..presentation import card_display, decision_title, distinct_moves, event_text, pick_of, value_text
 
 __all__ = ["card_face", "event_text", "option_card_ids", "result_text", "table_view", "zone_layout"]
 
@@ -80,6 +80,18 @@ def _move(move: Any, options: list[dict]) -> dict:
     return {"label": move.label, "option": move.option, "cards": first, "copies": [i for i in ids if i not in first]}
 
 
+def _pick(obs: dict, rules: Any) -> dict | None:
+    """An unordered pick of cards for the page (`presentation.pick_of`): the cards to toggle
+    (id, label) and each option's set of card ids (sorted) with its index; the page confirms a
+    picked set only when it is one of them."""
+    pick = pick_of(obs, rules)
+    if pick is None:
+        return None
+    return {"kind": pick.kind, "least": pick.least, "most": pick.most,
+            "cards": [{"id": c.id, "label": c.label} for c in pick.cards],
+            "sets": [{"cards": sorted(ids), "option": option} for ids, option in pick.sets.items()]}
+
+
 def result_text(result: dict | None) -> str | None:
     if not result:
         return None
@@ -106,6 +118,9 @@ def table_view(obs: dict, rules: Any, open_piles: bool = False) -> dict:
             "yours": decision.get("player") == viewer and bool(moves),
             "moves": [_move(m, decision["options"]) for m in moves],
         }
+        pick = _pick(obs, rules) if moves else None
+        if pick is not None:  # (an unordered pick of cards: toggles and a confirmation on the page)
+            shown_decision["pick"] = pick
     return {
         "turn": obs.get("turn"),
         "phase": obs.get("phase"),

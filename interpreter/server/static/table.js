@@ -8,6 +8,7 @@ let info = null;     // /api/info
 let state = null;    // the last state drawn
 let socket = null;   // a table's websocket
 let replayView = params.get("view") || params.get("seat") || "full";
+let picked = {version: null, ids: new Set()};  // the cards picked so far in an unordered pick
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -120,6 +121,7 @@ function drawDecision() {
     return;
   }
   prompt.textContent = decision.prompt || "your decision";
+  if (decision.pick) return drawPick(decision.pick, moves);
   const single = new Map();  // card id -> the moves about that card alone
   for (const move of decision.moves) {
     const button = el("button", {"class": "move", "data-option": String(move.option), text: move.label});
@@ -142,6 +144,54 @@ function drawDecision() {
       card.addEventListener("click", () => send(list[0].option));
     }
   }
+}
+
+// An unordered pick (choose exactly / up to N cards): the player toggles cards, on the table or
+// in the list, then confirms; the confirmation sends the one option whose set is the picked set.
+function pickedKey(ids) {
+  return [...ids].map(Number).sort((a, b) => a - b).join("+");
+}
+
+function drawPick(pick, moves) {
+  if (picked.version !== state.version) picked = {version: state.version, ids: new Set()};
+  const options = new Map(pick.sets.map((set) => [set.cards.join("+"), set.option]));
+  const wanted = pick.least === pick.most ? `exactly ${pick.most}` : pick.least ? `${pick.least} to ${pick.most}`
+    : `up to ${pick.most}`;
+  moves.append(el("div", {"class": "pick-hint", text: `pick ${wanted}, then confirm`}));
+  const list = el("div", {"class": "pick-list"});
+  const confirm = el("button", {"class": "move confirm", id: "pick-confirm"});
+  const update = () => {
+    for (const node of document.querySelectorAll("[data-pick-id]")) {
+      node.classList.toggle("picked", picked.ids.has(node.getAttribute("data-pick-id")));
+    }
+    const option = options.get(pickedKey(picked.ids));
+    const names = pick.cards.filter((c) => picked.ids.has(String(c.id))).map((c) => c.label);
+    confirm.textContent = `confirm: ${names.length ? names.join(", ") : "nothing"}`;
+    confirm.disabled = option === undefined;
+    confirm.setAttribute("data-option", option === undefined ? "" : String(option));
+  };
+  const toggle = (id) => {
+    if (picked.ids.has(id)) picked.ids.delete(id); else picked.ids.add(id);
+    update();
+  };
+  for (const card of pick.cards) {
+    const id = String(card.id);
+    const button = el("button", {"class": "pick-card", "data-pick-id": id, "data-card-id": id, text: card.label});
+    button.addEventListener("click", () => toggle(id));
+    list.append(button);
+    for (const node of document.querySelectorAll(`#table .card[data-card-id="${id}"]`)) {
+      node.classList.add("pickable");
+      node.setAttribute("data-pick-id", id);
+      node.title = `${card.label}: click to pick or unpick`;
+      node.addEventListener("click", () => toggle(id));
+    }
+  }
+  confirm.addEventListener("click", () => {
+    const option = options.get(pickedKey(picked.ids));
+    if (option !== undefined) send(option);
+  });
+  moves.append(list, confirm);
+  update();
 }
 
 function drawPlayers() {

