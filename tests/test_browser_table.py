@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -90,5 +91,48 @@ def test_a_mulligan_is_picked_card_by_card_then_confirmed(driver):
         taken = session.game.log[before]
         assert (taken["player"], taken["option"]) == (1, f"c{first}+c{third}")
         assert taken["label"] == "Spark Lash + Pyre Warlord 4/4"
+    finally:
+        server.stop()
+
+
+class SlowAgent:
+    """The random agent, thinking `seconds` before each move (as a searching agent does)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.inner = make_agent("random", seed=1)
+
+    def act(self, view):
+        time.sleep(self.seconds)
+        return self.inner.act(view)
+
+
+def test_an_agent_is_seen_thinking_then_its_move_is_highlighted(driver):
+    session = TableSession(load("lanes"), 3, ["human", "slow"], [None, SlowAgent(1.5)])
+    server = ServerThread(create_app(session)).start()
+    try:
+        driver.get(server.seat_url(1))
+        wait(driver, "return document.body.dataset.yours === '1'")
+        assert not driver.find_element(By.ID, "thinking").is_displayed()
+        driver.find_element(By.CSS_SELECTOR, "#moves button.move").click()  # P1 drafts; then P2 thinks
+        wait(driver, "return !document.getElementById('thinking').hidden", timeout=10)
+        assert driver.find_element(By.ID, "thinking").text == "P2 (slow) is thinking"
+        assert driver.find_element(By.CSS_SELECTOR, ".owner.thinking").get_attribute("data-owner") == "P2"
+        assert session.version == 1  # (shown while the agent thinks, before it has moved)
+        # its move: the card it drafted highlighted, what it did said above the table
+        wait(driver, "return document.body.dataset.version === '2'", timeout=10)
+        moved = driver.execute_script("return [...document.querySelectorAll('#table .card.moved')]"
+                                      ".map(c => Number(c.dataset.cardId))")
+        assert moved == session.state(1)["last_move"]["cards"] == [51]
+        assert driver.find_element(By.ID, "last-move").text == "P2 (slow) chooses: Warhorn Charge"
+        assert driver.find_element(By.ID, "thinking").is_displayed()  # (it thinks again: its next decision)
+        shot(driver, "agent-move-highlight.png")
+        wait(driver, "return document.body.dataset.yours === '1'", timeout=15)
+        assert not driver.find_element(By.ID, "thinking").is_displayed()
+        assert driver.execute_script("return [...document.querySelectorAll('#table .card.moved')]"
+                                     ".map(c => Number(c.dataset.cardId))") == [20]  # (its last move's card)
+        # a few seconds later the highlight is gone; the line stays, plain
+        wait(driver, "return !document.querySelector('.card.moved')", timeout=10)
+        assert driver.find_element(By.ID, "last-move").text == "P2 (slow) chooses: Harbor Pike 2/2"
     finally:
         server.stop()

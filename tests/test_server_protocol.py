@@ -121,7 +121,8 @@ def test_a_stale_decision_is_refused(initiative):
         state = ws.receive_json()
         old = state
         ws.send_json(move(state))
-        while state["version"] == old["version"] or state["thinking"]:  # until the agent has played
+        # until the agent has played ("thinking" before each of its moves, a state after each)
+        while state["type"] != "state" or state["version"] == old["version"] or state["thinking"]:
             state = ws.receive_json()
         assert state["decision"]["yours"]
         before = snapshot(session)

@@ -4,7 +4,8 @@ per open page for a game at the table, and a JSON endpoint for the steps of a re
     GET  /                         the page (static/index.html); it reads ?seat=N&token=T or ?view=full
     GET  /static/...               its script and style sheet, shipped in the package
     GET  /api/info                 {"mode": "table" | "replay", "title", "seats", "humans", ...}
-    WS   /ws?seat=N&token=T        a table: the seat's state after every change; moves in
+    WS   /ws?seat=N&token=T        a table: the seat's state after every change, "thinking" before an
+                                   agent's decision; moves in
     GET  /api/replay?step=K&view=V a replay: the state at step K from seat V (a number) or "full"
 
 Who may connect: a table's socket needs its human seat's token (`TableSession.tokens`, printed
@@ -78,11 +79,14 @@ class Hub:
             await self.send(ws, self.session.state(seat))
 
     async def run_agents(self) -> None:
-        """Let the agents play up to the next human decision (off the event loop), then tell
-        every page; called with the lock held."""
-        if self.session.waiting_for_agent():
-            await self.broadcast()  # (the pages show that an agent is thinking)
-            await run_in_threadpool(self.session.advance)
+        """Let the agents play up to the next human decision, one decision at a time (off the
+        event loop): before each, every page is told that the agent is thinking; after each, it
+        gets the new state (with the cards the move touched). Called with the lock held."""
+        while self.session.waiting_for_agent():
+            message = self.session.thinking_message()
+            for ws in list(self.sockets):
+                await self.send(ws, message)
+            await run_in_threadpool(self.session.advance, 1)
             await self.broadcast()
 
 

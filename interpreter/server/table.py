@@ -7,6 +7,12 @@ it was: a malformed message, a move for a seat this connection does not play, a 
 another player's decision, a decision that is no longer current, an option that is not offered.
 The other seats are played by agents, until a human must decide or the game is over.
 
+After each decision every seat's state carries `last_move`: who moved, the move as that seat may
+read it (the log's line) and the cards it touched that the seat sees (the cards its option names,
+unless the decision is private to the mover, and the cards that changed zone), which the page
+highlights. Before an agent takes a decision the pages are sent `{"type": "thinking", "seat",
+"name", "version"}` (`thinking_message`), and a state after each of its decisions.
+
 Each human seat has a secret token (`tokens`, random per session): only a page that shows it
 sits at that seat (the server checks it, `app.seat_for`). Agent seats have none, so no page sees
 them while the game runs.
@@ -20,8 +26,9 @@ from typing import Any
 
 from ..agents import answer_of, view_of
 from ..errors import CardrulesError
+from ..presentation import card_places
 from .eventlog import EventLog
-from .views import table_view
+from .views import option_card_ids, table_view
 
 
 class MoveRefused(Exception):
@@ -57,13 +64,36 @@ class TableSession:
         self.log = EventLog(self.game)
         self.version = 0  # decisions taken so far: the number of the current decision
         self.failure: str | None = None  # why the game stopped (an agent or a rule failed)
+        self.last_move: dict[int, dict] = {}  # per seat: the last decision taken, as that seat sees it
 
     # ------------------------------------------------------------ playing
+    def _where(self) -> dict[int, dict[int, tuple[str, str]]]:
+        """Per seat: each card it sees, by id -> (owner, zone key)."""
+        return {seat: {i: (p.owner, p.zone) for i, p in card_places(self.game.observation(seat, detail=False)).items()}
+                for seat in range(1, self.rules.player_count + 1)}
+
     def _take(self, option: Any) -> None:
+        game = self.game
+        mover = game.pending.seat
+        private = self.rules.is_private(game.pending)
+        before = self._where()
         self.log.before_decision(option)
-        self.game.apply(option)
+        lines = {seat: self.log.decision_line(seat, option) for seat in before}
+        game.apply(option)
         self.version += 1
         self.log.record()
+        after = self._where()
+        for seat, seen in after.items():
+            named = [] if private and seat != mover else option_card_ids(option.id)
+            moved = [i for i, where in seen.items() if before[seat].get(i) != where]
+            cards = [i for i in dict.fromkeys([*named, *moved]) if i in seen]
+            self.last_move[seat] = {"number": self.version - 1, "seat": mover, "name": self.names[mover - 1],
+                                    "text": lines[seat], "cards": cards}
+
+    def thinking_message(self) -> dict:
+        """What the pages are sent when an agent starts a decision."""
+        seat = self.game.pending.seat
+        return {"type": "thinking", "seat": seat, "name": self.names[seat - 1], "version": self.version}
 
     def waiting_for_agent(self) -> bool:
         game = self.game
@@ -138,6 +168,8 @@ class TableSession:
             "version": self.version,
             "seats": [{"seat": s, "name": n, "human": s in self.humans} for s, n in enumerate(self.names, start=1)],
             "thinking": thinking,
+            "thinking_seat": self.game.pending.seat if thinking else None,
+            "last_move": self.last_move.get(seat),
             "failure": self.failure,
             "log": self.log.lines[seat][-200:],
             **view,

@@ -9,6 +9,8 @@ let state = null;    // the last state drawn
 let socket = null;   // a table's websocket
 let replayView = params.get("view") || params.get("seat") || "full";
 let picked = {version: null, ids: new Set()};  // the cards picked so far in an unordered pick
+const HIGHLIGHT_MS = 5000;  // how long the cards another seat's move touched stay highlighted
+let highlight = {number: null, ids: [], until: 0, timer: null};
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -225,7 +227,7 @@ function drawHeader() {
   status.className = state.thinking ? "thinking" : "";
   if (state.result) status.textContent = "game over";
   else if (state.failure) status.textContent = state.failure;
-  else if (state.thinking) status.textContent = `P${state.decision ? state.decision.player : "?"} is thinking`;
+  else if (state.thinking) status.textContent = `${seatName(state.thinking_seat)} is thinking`;
   else if (state.decision && state.decision.yours) status.textContent = "your move";
   else if (state.decision && state.mode === "replay") status.textContent = `P${state.decision.player} decides`;
   else if (state.decision) status.textContent = `waiting for P${state.decision.player}`;
@@ -235,10 +237,59 @@ function drawHeader() {
   result.hidden = !state.result_text;
 }
 
+// An agent's decision: the server says when it starts ("thinking"), and the state after it names
+// the cards the move touched (`last_move`), highlighted for a few seconds or until the next move.
+function seatName(seat) {
+  const entry = state && state.seats.find((s) => s.seat === seat);
+  return `P${seat}${entry ? ` (${entry.name})` : ""}`;
+}
+
+function showThinking(seat, name) {
+  const box = document.getElementById("thinking");
+  if (seat === null || seat === undefined) {
+    box.hidden = true;
+    document.body.dataset.thinkingSeat = "";
+    for (const node of document.querySelectorAll(".owner.thinking")) node.classList.remove("thinking");
+    return;
+  }
+  document.getElementById("thinking-text").textContent = `P${seat}${name ? ` (${name})` : ""} is thinking`;
+  box.hidden = false;
+  document.body.dataset.thinkingSeat = String(seat);
+  const owner = document.querySelector(`.owner[data-owner="P${seat}"]`);
+  if (owner) owner.classList.add("thinking");
+}
+
+function drawLastMove() {
+  const move = state.last_move;
+  const line = document.getElementById("last-move");
+  const others = move && move.seat !== state.seat;
+  line.hidden = !others;
+  line.textContent = others ? move.text.replace(/^P\d+ /, `${seatName(move.seat)} `) : "";
+  if (others && move.number !== highlight.number) {
+    clearTimeout(highlight.timer);
+    highlight = {number: move.number, ids: move.cards.map(String), until: Date.now() + HIGHLIGHT_MS, timer: null};
+    highlight.timer = setTimeout(() => {
+      for (const node of document.querySelectorAll(".card.moved")) node.classList.remove("moved");
+      document.getElementById("last-move").classList.remove("fresh");
+    }, HIGHLIGHT_MS);
+  } else if (!others) {
+    highlight.ids = [];
+  }
+  const fresh = others && Date.now() < highlight.until;
+  line.classList.toggle("fresh", fresh);
+  if (!fresh) return;
+  for (const id of highlight.ids) {
+    for (const node of document.querySelectorAll(`#table .card[data-card-id="${id}"]`)) node.classList.add("moved");
+  }
+}
+
 function draw(next) {
   state = next;
   drawHeader();
   drawZones();
+  drawLastMove();
+  showThinking(state.thinking ? state.thinking_seat : null,
+               state.thinking ? (state.seats.find((s) => s.seat === state.thinking_seat) || {}).name : null);
   drawPlayers();
   drawDecision();
   drawLog();
@@ -273,6 +324,8 @@ function connect() {
     if (data.type === "state") {
       notice("");
       draw(data);
+    } else if (data.type === "thinking") {
+      if (state) showThinking(data.seat, data.name);
     } else if (data.type === "error") {
       document.body.classList.remove("busy");
       notice(data.message);
