@@ -136,3 +136,32 @@ def test_an_agent_is_seen_thinking_then_its_move_is_highlighted(driver):
         assert driver.find_element(By.ID, "last-move").text == "P2 (slow) chooses: Harbor Pike 2/2"
     finally:
         server.stop()
+
+
+def test_a_replays_address_counts_its_steps_as_its_counter_does(driver, tmp_path, capsys):
+    from interpreter.cli.main import main
+    from interpreter.cli.replay import read_log
+    from interpreter.server import ReplaySession
+
+    path = tmp_path / "game.jsonl"
+    assert main(["play", "initiative", "--seed", "1", "--players", "random,random", "--log", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    header, entries = read_log(str(path))
+    replay = ReplaySession(load("initiative"), header, entries, str(path))
+    server = ServerThread(create_app(replay)).start()
+    shown = ("return {step: document.body.dataset.step, counter: document.getElementById('step-counter').innerText, "
+             "address: new URL(location.href).searchParams.get('step')}")
+    try:
+        driver.get(server.url + "?step=3&view=full")
+        wait(driver, "return document.body.dataset.step === '2'")
+        assert driver.execute_script(shown) == {"step": "2", "counter": f"step 3 of {len(replay.steps)}",
+                                                "address": "3"}
+        driver.find_element(By.ID, "step-forward").click()
+        wait(driver, "return document.body.dataset.step === '3'")
+        assert driver.execute_script(shown) == {"step": "3", "counter": f"step 4 of {len(replay.steps)}",
+                                                "address": "4"}
+        driver.get(server.url + f"?step={len(replay.steps) + 5}&view=1")  # (past the end: the last step)
+        wait(driver, f"return document.body.dataset.step === '{len(replay.steps) - 1}'")
+        assert driver.execute_script(shown)["address"] == str(len(replay.steps))
+    finally:
+        server.stop()

@@ -149,7 +149,7 @@ def test_copies_the_rules_tell_apart_say_where_they_are():
     assert len(moves) == labels.count(twice) and len({m.label for m in moves}) == len(moves)
     # each says its position in its zone, which is ordered in the ruleset
     for move in moves:
-        assert re.search(r"#\d+", move.label), move.label
+        assert re.search(r"\(play, position \d+", move.label) and "#" not in move.label, move.label
         (card,) = move.cards[:1]
         zone = next(k for zones in obs["zones"].values() for k, v in zones.items()
                     if isinstance(v, list) and card in v)

@@ -22,21 +22,28 @@ import sys
 from typing import Any
 
 from ..agents import HumanQuit, answer_of, make_agent, view_of
-from ..lang.values import CardRef, PlayerRef
+from ..lang.values import AbilityRef, CardRef, PlayerRef
 from ..logs import write_log
+from ..presentation.cards import ability_text, fill_label
 from ..presentation.summary import event_line as format_event
 from ..rules.observing import witness_argument
 from .common import agent_seed, split_names
 
 
 # ---------------------------------------------------------------- readable lines
-def value_text(value: Any, hidden: set[int] = frozenset()) -> str:
+def value_text(value: Any, hidden: set[int] = frozenset(), names: dict[int, str] | None = None) -> str:
+    """An event argument as text: a card by name (a token by its label, from `names`: see
+    `Printer.note_tokens`), an ability by its card's name and its label or number, never an id."""
     if isinstance(value, CardRef):
-        return "a hidden card" if value.id in hidden else value.defn.name
+        return "a hidden card" if value.id in hidden else (names or {}).get(value.id, value.defn.name)
+    if isinstance(value, AbilityRef):
+        if value.card.id in hidden:
+            return "a hidden card"
+        return ability_text(value.card.defn.name, value.index + 1, value.ability.label, len(value.card.defn.activated))
     if isinstance(value, PlayerRef):
         return f"P{value.seat}"
     if isinstance(value, (list, tuple)):
-        return ", ".join(value_text(v, hidden) for v in value) if value else "nothing"
+        return ", ".join(value_text(v, hidden, names) for v in value) if value else "nothing"
     if value is True:
         return "yes"
     if value is False:
@@ -46,9 +53,10 @@ def value_text(value: Any, hidden: set[int] = frozenset()) -> str:
     return str(value)
 
 
-def event_line(events: dict[str, str | None], name: str, args: dict, hidden: set[int] = frozenset()) -> str | None:
+def event_line(events: dict[str, str | None], name: str, args: dict, hidden: set[int] = frozenset(),
+               names: dict[int, str] | None = None) -> str | None:
     """The printed line of an event, or None when its template is null."""
-    return format_event(events, name, args, {k: value_text(v, hidden) for k, v in args.items()})
+    return format_event(events, name, args, {k: value_text(v, hidden, names) for k, v in args.items()})
 
 
 def result_line(result) -> str:
@@ -88,6 +96,33 @@ class Printer:
         self.cursor = 0
         self.decision_text: str | None = None
         self.thought: str | None = None
+        self.names: dict[int, str] = {}  # tokens by id -> their label, kept after they are gone
+        if game.one_option is None:
+            game.one_option = self._auto_choice
+        self.note_tokens()
+
+    def note_tokens(self) -> None:
+        """Remember the label of every token in the game that the people playing may see (its
+        type's `label:` with the cards in it by name, e.g. 'ability of X'): an event often names a
+        token as it is deleted, when its label can no longer be read. Called after each decision
+        and at each choice the engine takes on its own (`game.one_option`)."""
+        game = self.game
+        types = game.rules.ruleset.card_types
+        hidden = self.hidden() if self.humans else set()
+        for card in list(game.cards.values()):
+            ctype = types.get(card.defn.type)
+            if ctype is None or not ctype.token or not ctype.label or card.id in hidden:
+                continue
+            values = {k: game.read(card, k) for k in card.defn.label_fields}
+            if any(c.id in hidden for v in values.values() for c in _cards_in(v)):
+                continue
+            label = fill_label(ctype.label, {"name": card.defn.name, **{k: value_text(v) for k, v in values.items()}})
+            if label is not None:
+                self.names[card.id] = label
+
+    def _auto_choice(self, game, pending) -> bool:
+        self.note_tokens()
+        return False  # (taken as the engine takes it: this only looks)
 
     def take(self) -> list[tuple[str, bool]]:
         """The held lines, handed over (and forgotten here)."""
@@ -134,13 +169,15 @@ class Printer:
         self.cursor = len(entries)
         if self.quiet or not new:
             return
+        self.note_tokens()
         hidden = self.hidden() if self.humans else set()
         events = self.game.rules.events
         for entry in new:
             kind = entry[0]
             others = False
             if kind == "event":
-                line = event_line(events, entry[1], entry[2], hidden) if self.witnessed(entry[1], entry[2]) else None
+                line = (event_line(events, entry[1], entry[2], hidden, self.names)
+                        if self.witnessed(entry[1], entry[2]) else None)
             elif kind == "decision":
                 others = entry[1] not in self.humans
                 if self.decision_text is not None:

@@ -17,12 +17,14 @@ card that asks it, `pick_of` an unordered pick of cards as cards to toggle and a
 
 from __future__ import annotations
 
-from .cards import card_display, card_places, card_text, value_text
+from .cards import ability_of, ability_text, card_display, card_places, card_text, fill_label, value_text
 from .moves import Move, decision_source, decision_title, distinct_moves
 from .picks import Pick, PickCard, pick_of
 from .summary import attribute_text, changes, event_text, grouped, state_summary, zone_summaries
 
 __all__ = [
+    "ability_of",
+    "ability_text",
     "Move",
     "Pick",
     "PickCard",
@@ -35,6 +37,7 @@ __all__ = [
     "decision_title",
     "distinct_moves",
     "event_text",
+    "fill_label",
     "grouped",
     "pick_of",
     "state_summary",

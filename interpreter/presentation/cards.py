@@ -4,7 +4,8 @@ Works on the observation dict (`game.observation(seat)`) and the `Rules`: a card
 `{"id", "name", "type", <attributes>..., "part"?, "attached_to"?, "controller"?}` (a revealed card of
 a hidden zone also has its "position"). What a card shows is its type's `display:` if the ruleset
 declares one, else every attribute but deck-building ones; in both, a value at rest (none, false,
-empty, or 0 where the attribute's default is 0) is left out.
+empty, or 0 where the attribute's default is 0) is left out, and so is an attribute whose
+`shown_in:` does not name the zone the card is in.
 """
 
 from __future__ import annotations
@@ -59,10 +60,12 @@ def _bookkeeping(rules) -> set[str]:
     return {decks.max_copies} if decks is not None and decks.max_copies else set()
 
 
-def card_display(obs_card: dict, rules) -> dict:
+def card_display(obs_card: dict, rules, zone: str | None = None) -> dict:
     """The attributes a player needs of a card view, in order, as {name: value}: its type's
     `display:` names if declared, else all but the identity (id, name, type, position) and the
-    deck-building ones; values at rest left out (see the module). A hidden card shows nothing."""
+    deck-building ones; values at rest left out (see the module), and, for a card in `zone` (a
+    zone's name, or an observation's key "name.row"), the attributes whose `shown_in:` does not
+    name that zone. A hidden card shows nothing."""
     if "id" not in obs_card:  # a hidden card ({"card": "hidden"})
         return {}
     ctype = rules.ruleset.card_types.get(obs_card.get("type"))
@@ -72,7 +75,9 @@ def card_display(obs_card: dict, rules) -> dict:
     else:
         skip = _bookkeeping(rules)
         names = [n for n in obs_card if n not in _IDENTITY and n not in skip]
-    return {n: obs_card[n] for n in names if not _at_rest(obs_card[n], specs.get(n))}
+    where = zone.split(".", 1)[0] if zone is not None else None
+    return {n: obs_card[n] for n in names if not _at_rest(obs_card[n], specs.get(n))
+            and (where is None or n not in specs or specs[n].shown_in is None or where in specs[n].shown_in)}
 
 
 def words(name: str) -> str:
@@ -100,16 +105,43 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
+def ability_text(name: str, number: int, label: str | None, count: int) -> str:
+    """A card's activated ability as a player reads it: 'Name: label' (the label its card text
+    gives it), else "Name's ability" (the card's only one) or "Name's ability 2"; never the
+    card's id."""
+    if label:
+        return f"{name}: {label}"
+    return f"{name}'s ability" if count == 1 else f"{name}'s ability {number}"
+
+
+def ability_of(name: str, number: int, rules) -> str:
+    """`ability_text` for the `number`-th (from 1) activated ability of the card named `name`."""
+    defn = (getattr(rules, "card_defs", None) or {}).get(name)
+    activated = getattr(defn, "activated", None) or []
+    label = activated[number - 1][0].label if 1 <= number <= len(activated) else None
+    return ability_text(name, number, label, len(activated))
+
+
+def fill_label(template: str, texts: dict[str, str]) -> str | None:
+    """A card type's `label:` template filled with the texts of its fields (cards by name, so
+    that 'ability of {source}' reads 'ability of Mistveil Adept'); None if it does not fill."""
+    try:
+        return template.format_map(texts)
+    except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+        return None
+
+
 def display_text(shown: dict) -> str:
     """'attack 2, health 3, exhausted' from `card_display`'s dict (a true flag by its name)."""
     return ", ".join(words(k) if v is True else f"{words(k)} {value_text(v)}" for k, v in shown.items())
 
 
-def card_text(obs_card: dict, rules) -> str:
-    """'Name (attr 1, flag)' for a card view; '(hidden card)' for a hidden one."""
+def card_text(obs_card: dict, rules, zone: str | None = None) -> str:
+    """'Name (attr 1, flag)' for a card view (in `zone`, see `card_display`); '(hidden card)'
+    for a hidden one."""
     if obs_card.get("card") == "hidden":
         return "(hidden card)"
-    shown = display_text(card_display(obs_card, rules))
+    shown = display_text(card_display(obs_card, rules, zone))
     name = str(obs_card.get("name", "?"))
     return f"{name} ({shown})" if shown else name
 

@@ -12,7 +12,8 @@ Worked out from the observation alone (its `decision`: the options' ids and labe
   when its site is `choose order` or some two options are orders of the same values.
 
 Moves keep the order of their first option; each move's label is its first option's label,
-made unique within the decision by what tells the moves apart (zone, position, attributes).
+made unique within the decision by what tells the moves apart (zone, position, attributes:
+"Boar 3/6 (play, position 3, tapped)"), never by a card's id.
 """
 
 from __future__ import annotations
@@ -114,8 +115,8 @@ def _facts(place: Place | None, rules) -> dict:
     spec = zone_spec(rules, place.zone)
     facts = {"owner": place.owner, "where": words(place.zone.replace(".", " "))}
     if spec is None or spec.ordered:
-        facts["position"] = f"#{place.position}"
-    facts.update(card_display(place.view, rules))
+        facts["position"] = f"position {place.position}"  # (a position, never a card's id)
+    facts.update(card_display(place.view, rules, place.zone))
     return facts
 
 
@@ -141,8 +142,9 @@ def _unique_labels(moves: list[Move], found: list, rules) -> list[Move]:
                     shown = {k: mine[k] for k in differ}
                     if "position" in shown or "where" in shown:  # the zone with the position
                         shown["where"], shown["position"] = mine["where"], mine.get("position")
-                    where = " ".join(str(shown.pop(k)) for k in ("owner", "where", "position")
-                                     if shown.get(k) is not None)
+                    where = ", ".join(p for p in (" ".join(str(shown.pop(k)) for k in ("owner", "where")
+                                                            if shown.get(k) is not None),
+                                                   str(shown.pop("position") or "")) if p)
                     parts.append(", ".join(p for p in (where, display_text(shown)) if p))
             if parts:
                 labels[m] = f"{moves[m].label} ({'; '.join(parts)})"
@@ -154,7 +156,7 @@ def _unique_labels(moves: list[Move], found: list, rules) -> list[Move]:
     for move, label in zip(moves, labels):
         if counts[label] > 1:
             seen[label] = seen.get(label, 0) + 1
-            label = f"{label} #{seen[label]}"
+            label = f"{label} (option {seen[label]})"
         out.append(Move(label, move.option, move.options, move.cards))
     return out
 

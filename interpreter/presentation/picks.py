@@ -87,7 +87,7 @@ def pick_of(obs: dict, rules) -> Pick | None:
     sizes = [len(s) for s in sets]
     if max(sizes) < 2:
         return None
-    labels = [singles.get(i) or card_text(places[i].view, rules) for i in order]
+    labels = [singles.get(i) or card_text(places[i].view, rules, places[i].zone) for i in order]
     seen: dict[str, int] = {}
     cards = []
     for card_id, label in zip(order, labels):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from .cards import card_display, card_text, value_text, zone_spec
+from .cards import ability_of, card_display, card_text, value_text, zone_spec
 
 BUILTIN_GLOBALS = ("turn", "phase", "active")
 TURN_EVENT = "turn_start"  # emitted by the core at every turn start
@@ -22,9 +22,9 @@ def _owner_order(owner: str) -> tuple[int, int]:
     return (1, 0) if owner == "shared" else (0, int(owner[1:]) if owner[1:].isdigit() else 0)
 
 
-def _card_entry(view: dict, rules) -> dict:
+def _card_entry(view: dict, rules, zone: str) -> dict:
     entry = {"id": view.get("id"), "name": view.get("name"), "type": view.get("type"),
-             "display": card_display(view, rules), "text": card_text(view, rules)}
+             "display": card_display(view, rules, zone), "text": card_text(view, rules, zone)}
     if "position" in view:
         entry["position"] = view["position"]
     return entry
@@ -49,7 +49,7 @@ def zone_summaries(obs: dict, rules) -> list[dict]:
                 "owner": owner, "zone": name, "row": row or None, "key": key,
                 "layout": "row" if spec is None or spec.ordered else "pile", "hidden": hidden,
                 "count": content.get("count", 0) if hidden else len(content),
-                "cards": [_card_entry(v, rules) for v in views],
+                "cards": [_card_entry(v, rules, key) for v in views],
             }))
     return [z for _o, z in sorted(found, key=lambda item: item[0])]
 
@@ -125,11 +125,26 @@ class _Fields(dict):
         return "{" + key + "}"
 
 
-def event_text(event: dict, rules) -> str | None:
+def _arg_text(value: Any, rules, names: dict[int, str]) -> str:
+    """An event argument of an observation as text: a card by name (a token by its label, from
+    `names`), an ability as `ability_of` reads it."""
+    if isinstance(value, dict) and isinstance(value.get("ability"), int) and "name" in value:
+        return ability_of(str(value["name"]), value["ability"], rules)
+    if isinstance(value, dict) and "card" in value and value.get("card") in names:
+        return names[value["card"]]
+    if isinstance(value, (list, tuple)) and value:
+        return ", ".join(_arg_text(v, rules, names) for v in value)
+    return value_text(value)
+
+
+def event_text(event: dict, rules, names: dict[int, str] | None = None) -> str | None:
     """The readable line of an event of an observation's `seen` ({"event", "args"}) through the
-    ruleset's `events:` template; None for an event whose template is null."""
+    ruleset's `events:` template; None for an event whose template is null. `names`: texts of
+    cards by id that read better than their names (tokens by their type's `label:`, `fill_label`), kept
+    by the caller from earlier observations (a token is often gone when its event is read)."""
     args = event.get("args") or {}
-    return event_line(rules.events, event.get("event"), args, {k: value_text(v) for k, v in args.items()})
+    return event_line(rules.events, event.get("event"), args,
+                      {k: _arg_text(v, rules, names or {}) for k, v in args.items()})
 
 
 def event_line(templates: dict[str, str | None], name: str, args: dict, texts: dict[str, str]) -> str | None:

@@ -204,8 +204,14 @@ class _Builder:
             self.errors.append(RulesError(f"attribute {name!r}: its default {default!r} is not one of its values: "
                                           f"{', '.join(values)}{did_you_mean(str(default), values)}",
                                           self.span(*key_path, "default")))
+        shown_in = tuple(str(z) for z in raw["shown_in"]) if "shown_in" in raw else None
+        if shown_in is not None and key_path[0] != "card_types":
+            self.errors.append(RulesError(f"attribute {name!r}: shown_in says in which zones a card shows it; "
+                                          f"{key_path[0].replace('_', ' ')} are not in a zone",
+                                          self.span(*key_path, "shown_in"), hint="remove shown_in here"))
+            shown_in = None
         return AttrSpec(name, kind, default, raw.get("min"), raw.get("max"), raw.get("visibility", "public"),
-                        required, self.span(*key_path), values)
+                        required, self.span(*key_path), values, shown_in)
 
     def player_option(self, raw: Any) -> OptionSpec:
         """The number of players as an option: `players: N` (a fixed count) or
@@ -414,6 +420,14 @@ class _Builder:
         for tname, raw in (d.get("card_types") or {}).items():
             attrs = {n: self.attr_spec(n, r, "card_types", tname, "attributes", n)
                      for n, r in (raw.get("attributes") or {}).items()}
+            for n, spec in attrs.items():  # `shown_in:`, checked: names of declared zones
+                for i, zone in enumerate(spec.shown_in or ()):
+                    if zone not in zones:
+                        self.errors.append(RulesError(
+                            f"card type {tname!r}: attribute {n!r} is shown_in zone {zone!r}, which is not "
+                            f"declared{did_you_mean(zone, zones)}", self.span("card_types", tname, "attributes", n,
+                                                                              "shown_in", i),
+                            hint="zones: " + ", ".join(zones)))
             shown = raw.get("display")  # `display:`, checked: names of the type's attributes
             for i, problem in display_problems(shown or [], tname, attrs):
                 self.errors.append(RulesError(problem, self.span("card_types", tname, "display", i)))

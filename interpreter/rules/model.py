@@ -49,6 +49,7 @@ class AttrSpec:
     required: bool
     span: Span
     values: tuple[str, ...] | None = None  # a text attribute's allowed values (`values:`), if any
+    shown_in: tuple[str, ...] | None = None  # a card attribute: the zones where it is drawn (`shown_in:`); None: all
 
     @property
     def clamp(self) -> tuple[int | None, int | None] | None:

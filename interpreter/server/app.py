@@ -6,7 +6,8 @@ per open page for a game at the table, and a JSON endpoint for the steps of a re
     GET  /api/info                 {"mode": "table" | "replay", "title", "seats", "humans", ...}
     WS   /ws?seat=N&token=T        a table: the seat's state after every change, "thinking" before an
                                    agent's decision; moves in
-    GET  /api/replay?step=K&view=V a replay: the state at step K from seat V (a number) or "full"
+    GET  /api/replay?step=K&view=V a replay: the state at step K (from 0; the page's address and
+                                   counter count from 1) from seat V (a number) or "full"
 
 Who may connect: a table's socket needs its human seat's token (`TableSession.tokens`, printed
 in the seat's address, `seat_urls`); an agent's seat has none, so no page sees it while the game

@@ -29,10 +29,11 @@ def _words(name: str) -> str:
     return str(name).replace("_", " ")
 
 
-def card_face(card: dict, rules: Any) -> dict:
+def card_face(card: dict, rules: Any, zone: str | None = None) -> dict:
     """A face-up card as the page draws it: id, name, type and its display lines (the
-    attributes the ruleset displays, `presentation.card_display`)."""
-    lines = [_words(k) if v is True else f"{_words(k)} {value_text(v)}" for k, v in card_display(card, rules).items()]
+    attributes the ruleset displays in `zone`, `presentation.card_display`)."""
+    lines = [_words(k) if v is True else f"{_words(k)} {value_text(v)}"
+             for k, v in card_display(card, rules, zone).items()]
     face = {"id": card.get("id"), "name": str(card.get("name", "?")), "type": card.get("type"), "lines": lines}
     if "position" in card:
         face["position"] = card["position"]
@@ -59,12 +60,12 @@ def zone_layout(obs: dict, rules: Any, open_piles: bool = False) -> list[dict]:
                     continue
                 content = contents[label]
                 if isinstance(content, dict):
-                    revealed = [card_face(c, rules) for c in content.get("revealed") or []]
+                    revealed = [card_face(c, rules, label) for c in content.get("revealed") or []]
                     part = {"row": row, "kind": "hidden", "count": content.get("count", 0), "cards": revealed,
                             "open": open_piles}
                 else:
                     part = {"row": row, "kind": "row" if spec.ordered else "pile", "count": len(content),
-                            "cards": [card_face(c, rules) for c in content]}
+                            "cards": [card_face(c, rules, label) for c in content]}
                 parts.append(part)
             if parts:
                 out.append({"owner": owner, "zone": name, "label": _words(name), "visibility": spec.visibility,

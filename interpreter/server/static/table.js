@@ -345,7 +345,7 @@ async function showStep(step) {
   notice("");
   draw(data);
   const url = new URL(location.href);
-  url.searchParams.set("step", String(step));
+  url.searchParams.set("step", String(step + 1));  // (the address counts as the counter does: from 1)
   url.searchParams.set("view", String(replayView));
   url.searchParams.delete("seat");
   history.replaceState(null, "", url);
@@ -387,7 +387,8 @@ function startReplay() {
     else if (event.key === "Home") go("first");
     else if (event.key === "End") go("last");
   });
-  showStep(Number(params.get("step") || 0));
+  const asked = Number(params.get("step") || 1);  // (from 1, as the counter shows it)
+  showStep(Number.isInteger(asked) ? Math.min(info.steps - 1, Math.max(0, asked - 1)) : 0);
 }
 
 async function start() {
