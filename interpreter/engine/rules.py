@@ -46,6 +46,8 @@ class Rules:
         self._prototypes: dict[tuple, Game] = {}  # the decks' cards in place, by the decks' contents
         self._started: dict[tuple, tuple] = {}  # by the decks' contents: (game, frame locals) after the set-up's start
         self._places: list[Place] | None = None  # where each part of the rule code is (`place_of`)
+        # who sees a card go from one zone key to another (`ZonesAndCards._known_mask`), by the pair
+        self.known_masks: dict[tuple, int] = {}
         self._check_requirements()
 
     def _check_requirements(self) -> None:

@@ -113,10 +113,19 @@ class ZonesAndCards:
             if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
                 self._dealt_unseen(d, cid, old, key)
-            self._known_after_move(d, cid, old, key)
+            revealed = self.revealed
+            if revealed and cid in revealed:
+                known = self._known_mask(cid, old, key)
+                revealed.discard(cid)  # (what was shown stays shown in its zone only: see `reveal`)
+            else:
+                known = rules.known_masks.get((old, key))  # (see `_known_mask`)
+                if known is None:
+                    known = self._known_mask(cid, old, key)
+            if known:
+                d[KNOWN] = known
+            elif KNOWN in d:
+                del d[KNOWN]
             self.clock = d[STAMP] = self.clock + 1
-            if self.revealed:  # (what was shown stays shown in its zone only: see `reveal`)
-                self.revealed.discard(cid)
             if old in rules.watched_keys or key in rules.watched_keys:
                 self._rearranged(card.defn)
             if self.watcher is not None:
@@ -139,7 +148,8 @@ class ZonesAndCards:
             return
         zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
         watched, revealed = rules.watched_keys, self.revealed
-        old_key = src = None
+        old_key = src = known_default = None
+        masks = rules.known_masks
         old_watched = False
         clock = self.clock
         for card in cards:
@@ -148,8 +158,11 @@ class ZonesAndCards:
             if old is None:
                 self.clock = clock
                 self.runtime_error(f"card {card!r} is no longer in the game")
-            if old is not old_key:  # (cards mostly come from one zone: its list and test once)
+            if old is not old_key:  # (cards mostly come from one zone: its list, test and mask once)
                 old_key, src, old_watched = old, zones[old], old in watched
+                known_default = masks.get((old, key))
+                if known_default is None:
+                    known_default = self._known_mask(-1, old, key)
             src.remove(card)
             dst.append(card)
             if old != key:
@@ -161,11 +174,17 @@ class ZonesAndCards:
                 if d[OWNER] is None and key[1]:
                     d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
                     self._dealt_unseen(d, cid, old, key)
-                self._known_after_move(d, cid, old, key)
+                if revealed and cid in revealed:
+                    known = self._known_mask(cid, old, key)
+                    revealed.discard(cid)
+                else:
+                    known = known_default
+                if known:
+                    d[KNOWN] = known
+                elif KNOWN in d:
+                    del d[KNOWN]
                 clock += 1
                 d[STAMP] = clock
-                if revealed:
-                    revealed.discard(cid)
                 if old_watched:
                     self.clock = clock
                     self._rearranged(card.defn)
@@ -180,13 +199,16 @@ class ZonesAndCards:
                 or cid in self.revealed):
             d[DEALT] = True
 
-    def _known_after_move(self, d: dict, cid: int, old: ZoneKey, key: ZoneKey) -> None:
-        """Who knows where a card is after it moved into a zone hidden from them (`KNOWN`): the
-        players who saw it before the move (in a zone they see, or revealed), since they saw it
-        go. A player who knew it only by such a memory did not see it move, and forgets it."""
+    def _known_mask(self, cid: int, old: ZoneKey, key: ZoneKey) -> int:
+        """Who knows where a card is after it moved from `old` into `key`, a zone hidden from
+        them (`KNOWN`, a mask of seats): the players who saw it before the move (in a zone they
+        see, or revealed), since they saw it go. A player who knew it only by such a memory did
+        not see it move, and forgets it. The mask of a card not revealed depends on the two zones
+        alone: it is kept in `Rules.known_masks` (a revealed card's, `cid` among `revealed`, is not)."""
         zones = self.rules.zones
         before = zones[old[0]].visibility
-        if before == "public" or cid in self.revealed:
+        shown = cid in self.revealed
+        if before == "public" or shown:
             saw = self.all_seats
         elif before == "owner" and old[1]:
             saw = 1 << old[1]
@@ -197,10 +219,9 @@ class ZonesAndCards:
             saw = 0
         elif after == "owner" and key[1]:
             saw &= ~(1 << key[1])
-        if saw:
-            d[KNOWN] = saw
-        elif KNOWN in d:
-            del d[KNOWN]
+        if not shown:
+            self.rules.known_masks[(old, key)] = saw
+        return saw
 
     def _rearranged(self, defn) -> None:
         """A card of this definition came into or left a watched zone, or changed part or
@@ -219,7 +240,9 @@ class ZonesAndCards:
         self.rng.shuffle(cards)
         attrs = self.attrs
         for card in cards:  # (a shuffled card's place is known to no one: see `KNOWN`)
-            attrs[card.id].pop(KNOWN, None)
+            d = attrs[card.id]
+            if KNOWN in d:
+                del d[KNOWN]
         if self.watcher is not None:
             self.watcher.shuffled(self, key)
         if self.after_shuffle is not None:
