@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game name, a ruleset/deck/scenario .yaml, a .cards file or a folder")
     p.add_argument("--ruleset", metavar="GAME", help="the ruleset to check decks and card files against")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+    _scenario_workers(p)
 
     p = sub.add_parser("play", help="play one game, printed as it goes")
     p.add_argument("game", metavar="GAME")
@@ -144,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="run scenario files")
     p.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders (default tests/scenarios)")
     p.add_argument("-v", "--verbose", action="store_true", help="also list the passing scenarios")
+    _scenario_workers(p)
 
     p = sub.add_parser("replay", help="re-run a JSON Lines log and confirm every line is identical")
     p.add_argument("log", metavar="F.jsonl")
@@ -218,6 +220,12 @@ def _cap_argument(p: argparse.ArgumentParser) -> None:
                         "limits.max_decisions, else 100000)")
 
 
+def _scenario_workers(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", "-j", type=_positive, metavar="K",
+                   help="check scenario files in K processes (default: one per CPU when there are more "
+                        "than 20, else 1); the output is the same for any K")
+
+
 def _load(args: argparse.Namespace):
     return load_for_command(args.game, getattr(args, "option", None), getattr(args, "max_decisions", None))
 
@@ -257,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
     if command == "validate":
         from .validate import run_validate
 
-        return run_validate(args.paths, args.ruleset, args.option)
+        return run_validate(args.paths, args.ruleset, args.option, args.workers)
     if command == "play":
         from .batchrun import writable_file
         from .play import run_play
@@ -284,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     if command == "test":
         from .testrun import run_tests
 
-        return run_tests(args.paths, args.verbose)
+        return run_tests(args.paths, args.verbose, args.workers)
     if command == "replay":
         from .replay import replay_log
 

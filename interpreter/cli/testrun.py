@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from ..errors import CardrulesError, DeckError, ErrorList, RuntimeRuleError
 from .common import capped_lines, errors_text, indent, shown
+from .workers import default_workers, ordered_map
 
 DEFAULT_FOLDER = Path("tests") / "scenarios"
 
@@ -35,8 +37,29 @@ def _refused(err: CardrulesError, file: Path) -> str:
     return "the scenario file is malformed"
 
 
-def run_tests(path_args: list[str], verbose: bool) -> int:
-    from ..scenarios import run_scenario, scenario_files
+def outcome(file: Path, verbose: bool = False) -> tuple[bool, str]:
+    """Run one scenario file: (passed, what to print for it)."""
+    from ..scenarios import run_scenario
+
+    name = shown(file)
+    try:
+        result = run_scenario(file)
+    except CardrulesError as err:
+        return False, f"FAIL {name}: {_refused(err, file)}\n{indent(errors_text(err))}\n"
+    except Exception as err:  # an engine crash: one failed scenario, not the end of the run
+        return False, f"FAIL {name}: crashed with {type(err).__name__}: {err}\n"
+    if result.passed:
+        cites = f" [{', '.join(result.cites)}]" if result.cites else ""
+        return True, f"ok   {name}{cites}\n" if verbose else ""
+    lines = [f"FAIL {name}{': rule error' if result.rule_error else ''}\n"]
+    lines += [indent(failure) + "\n" for failure in capped_lines(result.failures)]
+    return False, "".join(lines)
+
+
+def run_tests(path_args: list[str], verbose: bool, workers: int | None = None) -> int:
+    """Run the scenarios of the paths (in `workers` processes: see workers.py; the output is the
+    same for any number) and end with 'N passed, N failed'."""
+    from ..scenarios import scenario_files
 
     out = sys.stdout
     targets = path_args or default_paths()
@@ -50,28 +73,10 @@ def run_tests(path_args: list[str], verbose: bool) -> int:
         except CardrulesError as err:  # a missing path: a failure, reported like the others
             failed += 1
             out.write(f"FAIL {target}\n{indent(errors_text(err))}\n")
-    for file in files:
-        name = shown(file)
-        try:
-            result = run_scenario(file)
-        except CardrulesError as err:
-            failed += 1
-            out.write(f"FAIL {name}: {_refused(err, file)}\n{indent(errors_text(err))}\n")
-            continue
-        except Exception as err:  # an engine crash: one failed scenario, not the end of the run
-            failed += 1
-            out.write(f"FAIL {name}: crashed with {type(err).__name__}: {err}\n")
-            continue
-        if result.passed:
-            passed += 1
-            if verbose:
-                cites = f" [{', '.join(result.cites)}]" if result.cites else ""
-                out.write(f"ok   {name}{cites}\n")
-        else:
-            failed += 1
-            out.write(f"FAIL {name}{': rule error' if result.rule_error else ''}\n")
-            for failure in capped_lines(result.failures):
-                out.write(indent(failure) + "\n")
+    count = default_workers(len(files), workers)
+    for ok, text in ordered_map(partial(outcome, verbose=verbose), files, count):
+        passed, failed = passed + ok, failed + (not ok)
+        out.write(text)
     out.write(f"{passed} passed, {failed} failed\n")
     out.flush()
     return 1 if failed else 0

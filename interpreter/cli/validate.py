@@ -12,10 +12,12 @@ is under one of them, else all absolute: the file lines and the paths inside err
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from .. import paths
 from ..errors import NO_SPAN, CardrulesError, RulesError, did_you_mean, register_source, source_line
 from ..rules import rulepaths
 from .common import capped, command_line_options, flat_errors, indent, parse_option_pairs, shown
+from .workers import default_workers, ordered_map
 
 RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
                 "card_types", "events", "setup", "end", "decks", "stack", "title", "options"}
@@ -60,6 +63,7 @@ class Validator:
         self.failed = 0
         self.warned = 0  # warnings printed (they fail nothing)
         self.cache = False  # replay error-free checks from the disk cache (the command line's)
+        self.workers: int | None = None  # processes for many scenarios (--workers; workers.py)
 
     # ------------------------------------------------------------ reporting
     def show(self, path: str | os.PathLike[str]) -> str:
@@ -396,8 +400,10 @@ class Validator:
         return self.rules_for(ruleset, {option: wanted})
 
     def check_scenario(self, path: Path) -> None:
-        if not self.first_time(path):
-            return
+        if self.first_time(path):
+            self.check_scenario_now(path)
+
+    def check_scenario_now(self, path: Path) -> None:
         from ..scenarios import check_scenario
 
         try:
@@ -449,8 +455,21 @@ class Validator:
             self.check_card_file(p, via=self._reader_of(p, groups["ruleset"]))
         for p in groups["deck"]:
             self.check_yaml(p)
-        for p in groups["scenario"]:
-            self.check_scenario(p)
+        self.check_scenarios(groups["scenario"])
+
+    def check_scenarios(self, files: list[Path]) -> None:
+        """Check scenario files, in worker processes when there are many (workers.py): each
+        prints what this process would, in the same order."""
+        todo = [p for p in files if self.first_time(p)]
+        count = default_workers(len(todo), self.workers)
+        if count <= 1:
+            for p in todo:
+                self.check_scenario_now(p)
+            return
+        for text, failed in ordered_map(partial(_scenario_outcome, self.relative), todo, count):
+            self.out.write(text)
+            self.files += 1
+            self.failed += failed
 
     def _reader_of(self, card_file: Path, rulesets: list[Path]) -> Path | None:
         """A ruleset among those checked here that reads this card file."""
@@ -489,6 +508,15 @@ class Validator:
             self.check_game(game)
 
 
+def _scenario_outcome(relative: bool, path: Path) -> tuple[str, bool]:
+    """What `Validator.check_scenario` prints for one scenario, and whether it failed (run in a
+    worker process)."""
+    out = io.StringIO()
+    validator = Validator(out, relative=relative)
+    validator.check_scenario_now(path)
+    return out.getvalue(), bool(validator.failed)
+
+
 def _file_of(err: CardrulesError) -> str | None:
     span = getattr(err, "span", None)
     if span is None:
@@ -520,12 +548,14 @@ def relative_paths(path_args: list[str | None]) -> bool:
     return True
 
 
-def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: list[str] | None) -> int:
+def run_validate(path_args: list[str], ruleset_arg: str | None, option_pairs: list[str] | None,
+                 workers: int | None = None) -> int:
     out = sys.stdout
     if ruleset_arg is not None:
         paths.ruleset_path(ruleset_arg)  # (an unknown game is an error even where no path needs it)
     validator = Validator(out, ruleset_arg, parse_option_pairs(option_pairs), relative_paths([*path_args, ruleset_arg]))
     validator.cache = True
+    validator.workers = workers
     if path_args:
         for text in path_args:
             validator.check_path(text)

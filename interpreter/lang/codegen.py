@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
 from ..errors import Span, ValidationError
@@ -52,6 +53,30 @@ from .values import (
     PlayerRef,
     ZoneKey,
 )
+
+# Python's compile() of generated sources, by source text. A scenario run loads many rulesets that
+# differ by a few cards and so writes the same sources again and again; the code object of a
+# source is the same whatever loads it (only its file name, by which errors are located, differs).
+_COMPILED: dict[str, CodeType] = {}
+_COMPILED_MAX = 100_000  # (sources; cleared when full: a cache, never needed for correctness)
+
+
+def compiled(source: str, filename: str) -> CodeType:
+    """compile(source, filename, "exec"), from the cache when that source was compiled before."""
+    code = _COMPILED.get(source)
+    if code is None:
+        code = compile(source, filename, "exec")
+        if len(_COMPILED) >= _COMPILED_MAX:
+            _COMPILED.clear()
+        _COMPILED[source] = code
+        return code
+    return _renamed(code, filename)
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """A code object (and those nested in it) with another file name."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 class Namespace:
@@ -92,7 +117,7 @@ class Namespace:
         self.sources[filename] = source
         self.labels[filename] = label
         try:
-            code = compile(source, filename, "exec")
+            code = compiled(source, filename)
         except SyntaxError as err:  # what rule code can meet: Python's limit of 20 nested blocks
             if "nested" not in err.msg:
                 raise  # (anything else is the compiler's own mistake)

@@ -10,22 +10,28 @@ fail while the scenario runs, with that error and no other.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import paths
 from ..engine.rules import Rules
 from ..errors import CardrulesError, DeckError, ErrorList, RulesError, Span
+from ..rules.checker import check_ruleset
 from ..rules.decks import Deck, load_deck
 from ..rules.loader import load_ruleset
+from ..rules.model import Ruleset
+from ..rules.observing import observing_problems
 from ..rules.schema import validate
+from ..rules.sources import parse_text_at
 
-_RULES_CACHE: dict[str, Rules] = {}
+_RULES_CACHE: dict[str, Rules] = {}  # by ruleset and options: shared by every scenario of a run
 
 
 def rules_for(data: dict, file: str, marks) -> Rules:
-    """The scenario's ruleset with its options and inline cards (shared between scenarios
-    without inline cards)."""
+    """The scenario's ruleset with its options and inline cards. The ruleset with its options is
+    loaded once per process and shared; a scenario with cards of its own gets a ruleset of its
+    own, made from the shared one's (unchanged) parts plus its cards, checked and compiled anew,
+    so its cards never reach another scenario."""
     options = data.get("options") or {}
     cards = data.get("cards")
     ruleset_name = data["ruleset"]
@@ -35,13 +41,38 @@ def rules_for(data: dict, file: str, marks) -> Rules:
         paths.ruleset_path(target)
     except RulesError as err:
         raise RulesError(err.message, marks.span(("ruleset",)), hint=err.hint) from None
+    key = json.dumps([target, options], sort_keys=True)
+    shared = _RULES_CACHE.get(key)
+    if shared is None:
+        try:
+            shared = _RULES_CACHE[key] = Rules(_load_placed(target, options, marks))
+        except CardrulesError:
+            if not cards:
+                raise
+            shared = None  # (the errors as a whole load with the cards reports them, below)
     if cards:
         line, column, _style = marks.value_origin(("cards",))
-        return Rules(_load_placed(target, options, marks, [(cards, file, line, column)]))
-    key = json.dumps([target, options], sort_keys=True)
-    if key not in _RULES_CACHE:
-        _RULES_CACHE[key] = Rules(_load_placed(target, options, marks))
-    return _RULES_CACHE[key]
+        extra = [(cards, file, line, column)]
+        if shared is not None:
+            try:
+                return _with_cards(shared.program.ruleset, extra)
+            except CardrulesError:
+                pass  # reported exactly as a whole load reports it: load it so
+        return Rules(_load_placed(target, options, marks, extra))
+    return shared
+
+
+def _with_cards(loaded: Ruleset, extra_cards: list) -> Rules:
+    """A loaded ruleset plus card texts (text, file, line, column), checked and compiled: what
+    `load_ruleset(..., extra_cards)` gives, without reading and building the ruleset's files
+    again. The loaded ruleset is not changed (its parts are immutable or only read)."""
+    modules = [*loaded.card_modules, *(parse_text_at(*card) for card in extra_cards)]
+    ruleset = replace(loaded, card_modules=modules, definitions=None, warnings=())
+    check_ruleset(ruleset)
+    problems = observing_problems(ruleset)
+    if problems:
+        raise ErrorList(problems) if len(problems) > 1 else problems[0]
+    return Rules(ruleset)
 
 
 def _load_placed(target: str, options: dict, marks, extra_cards: list = ()):
