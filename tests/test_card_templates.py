@@ -53,7 +53,7 @@ def test_one_template_line_makes_the_52_cards_in_order():
 def test_a_made_card_prints_as_a_written_card():
     rules = load(DECK52 / "deck52.yaml")
     made = rules.card_defs["10D"].source
-    assert to_source(made) == 'card "10D" : playing_card {\n  suit = "D"\n  rank = 10\n}'
+    assert to_source(made) == 'card "10D" : playing_card { suit = "D" rank = 10 }'  # (a short card: one line)
     assert made.made_by.values == (("suit", "D"), ("rank", 10))
 
 

@@ -51,13 +51,55 @@ def test_doc_comments_stop_at_a_blank_line_and_a_divider():
 def lanes_cards(tmp_path) -> Path:
     folder = tmp_path / "cards"
     shutil.copytree(paths.cards_dir() / "lanes", folder)
+    (folder / "spread.cards").write_text(  # (the shipped files are canonical: one that is not)
+        'card "Spread Out" : creature {\n  cost = 1\n  attack = 1\n}\ncard "Squeezed" : creature { cost = 2 '
+        'activate "go" { stop } }\n', encoding="utf-8")
     return folder
+
+
+def test_a_short_card_stays_on_one_line():
+    text = ('card "Moth Scout" : creature { cost = 1 attack = 1 health = 1 keyword aerial }\n'
+            'card "Harbor Pike" : creature { cost = 3 attack = 2 health = 2 keyword aquatic keyword sprint }\n'
+            'card "Plain" : creature {}\n')
+    assert format_text(text) == text
+    spread = 'card "Moth Scout" : creature {\n  cost = 1\n  attack = 1\n  health = 1\n  keyword aerial\n}\n'
+    assert format_text(spread) == text.splitlines(keepends=True)[0]
+
+
+def test_short_means_members_only_and_at_most_120_columns():
+    head = 'card "X" : creature { cost = 1 name_of_some_length = "'
+
+    def card(width: int) -> str:  # a one-line card exactly `width` columns long
+        return head + "y" * (width - len(head) - 3) + '" }'
+
+    assert len(card(120)) == 120 and format_text(card(120) + "\n") == card(120) + "\n"
+    assert format_text(card(121) + "\n") == (
+        'card "X" : creature {\n  cost = 1\n  name_of_some_length = "' + "y" * (121 - len(head) - 3) + '"\n}\n')
+    with_body = 'card "Y" : creature { cost = 1 activate "go" { stop } }\n'
+    assert format_text(with_body) == 'card "Y" : creature {\n  cost = 1\n  activate "go" {\n    stop\n  }\n}\n'
+    with_part = 'card "Z" : creature { cost = 1 part top { } }\n'
+    assert format_text(with_part) == 'card "Z" : creature {\n  cost = 1\n  part top {}\n}\n'
+
+
+def test_a_run_of_one_line_cards_keeps_its_blank_lines_and_comments():
+    text = ('# cost 1\ncard "A" : creature { cost = 1 }\ncard "B" : creature { cost = 1 }\n\n'
+            '# cost 2\ncard "C" : creature { cost = 2 }\n'
+            'card "D" : creature { cost = 2 activate "go" { stop } }\ncard "E" : creature { cost = 3 }\n')
+    assert format_text(text) == (
+        '# cost 1\ncard "A" : creature { cost = 1 }\ncard "B" : creature { cost = 1 }\n\n'
+        '# cost 2\ncard "C" : creature { cost = 2 }\n\n'
+        'card "D" : creature {\n  cost = 2\n  activate "go" {\n    stop\n  }\n}\n\ncard "E" : creature { cost = 3 }\n')
+
+
+def test_a_comment_above_a_card_template_stays_above_it():
+    text = '# the deck\n# of 2\ncards for n in range(1, 3): "N{n}" : creature {\n  cost = n\n  activate "go" {\n    stop\n  }\n}\n'
+    assert format_text(text) == text
 
 
 def test_fmt_check_lists_what_would_change_and_fmt_writes_it(lanes_cards, capsys):
     before = {p: p.read_text(encoding="utf-8") for p in sorted(lanes_cards.glob("*.cards"))}
     changing = {p for p, text in before.items() if format_text(text, str(p)) != text}
-    assert changing  # the shipped files keep their compact one-line cards
+    assert lanes_cards / "spread.cards" in changing
     assert main(["fmt", "--check", str(lanes_cards)]) == 1
     out = capsys.readouterr().out
     assert {line.removeprefix("would reformat ") for line in out.splitlines()} == {str(p) for p in changing}
@@ -78,12 +120,12 @@ def test_fmt_leaves_a_file_that_does_not_parse_and_says_where(tmp_path, capsys):
     text = 'card "A" : creature {\n  cost = \n}\n'
     path.write_text(text, encoding="utf-8")
     good = tmp_path / "good.cards"
-    good.write_text('card "B" : creature { cost = 1 }\n', encoding="utf-8")
+    good.write_text('card "B" : creature {\n  cost = 1\n}\n', encoding="utf-8")
     assert main(["fmt", str(path), str(good)]) == 1
     out = capsys.readouterr().out
     assert f"{path}:3:1: syntax error: unexpected '}}'" in out
     assert path.read_text(encoding="utf-8") == text
-    assert good.read_text(encoding="utf-8") == 'card "B" : creature {\n  cost = 1\n}\n'  # the others are done
+    assert good.read_text(encoding="utf-8") == 'card "B" : creature { cost = 1 }\n'  # the others are done
 
 
 def test_fmt_refuses_what_is_not_a_code_file(tmp_path, capsys):

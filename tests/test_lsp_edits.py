@@ -53,7 +53,11 @@ def copy(tmp_path) -> Path:
 
 def test_a_thousand_random_edits_never_stop_the_server(copy):
     path = copy / "cards" / "lanes" / "creatures.cards"
-    original = path.read_text(encoding="utf-8")
+    # (not in canonical form, so that formatting it below has an edit to send)
+    original = path.read_text(encoding="utf-8").replace(
+        "{ cost = 1 attack = 1 health = 1 keyword rage }", "{\n  cost = 1\n  attack = 1\n  health = 1\n  keyword rage\n}", 1)
+    assert format_text(original, str(path)) != original
+    path.write_text(original, encoding="utf-8")
     rng = random.Random(SEED)
     with LspSession(copy) as lsp:
         lsp.open(path, original)

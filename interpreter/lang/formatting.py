@@ -11,8 +11,10 @@ comment then goes where the node it belongs to went:
 - a comment after code goes at the end of the printed first line of the outermost node that
   starts on its line (or of the printed last line of the innermost node that ends there).
 
-Blank lines between comments of one group, and between a group and its node, are kept. The
-result parses to the same AST and formats to itself.
+Blank lines between comments of one group, and between a group and its node, are kept. Two
+definitions printed on one line each (short cards) that follow each other in the file without a
+blank line between them stay so (a run of one-line cards); every other pair of definitions is
+separated by one blank line. The result parses to the same AST and formats to itself.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .parser import parse
 from .printer import INDENT, to_source
 
 # The nodes a comment can belong to: whatever the printer starts on a line of its own.
-_ANCHORS = (ast.CardDef, ast.Procedure, ast.Function, ast.KeywordDef, ast.AttrDef, ast.KeywordUse, ast.Part,
+_ANCHORS = (ast.CardDef, ast.CardTemplate, ast.Procedure, ast.Function, ast.KeywordDef, ast.AttrDef, ast.KeywordUse, ast.Part,
             ast.Static, ast.StaticModify, ast.StaticGrant, ast.Triggered, ast.Replacement, ast.Activated,
             ast.Stmt, ast.IfBranch)
 
@@ -49,13 +51,25 @@ def format_text(text: str, file: str = "<text>") -> str:
     """The canonical text of a card or rule file, its comments kept. Raises the parser's
     CardrulesError if the text does not parse."""
     module = parse(text, file)
-    printed = to_source(module)
+    printed = to_source(module, _tight(module, text))
     comments = scan_comments(text)
     if not comments:
         return printed
     anchors = _anchors(module, parse(printed, "<printed>"), file)
     placement = _place(comments, anchors)
     return _assemble(printed, placement)
+
+
+def _tight(module: ast.Module, text: str) -> set[int]:
+    """The items with no blank line between them and the item before them in the file."""
+    lines = text.split("\n")
+    tight = set()
+    for i in range(1, len(module.items)):
+        before, item = module.items[i - 1].span, module.items[i].span
+        between = lines[(before.end_line or before.line):item.line - 1]
+        if all(line.strip() for line in between):
+            tight.add(i)
+    return tight
 
 
 def _anchors(module: ast.Module, again: ast.Module, file: str) -> list[_Anchor]:

@@ -2,7 +2,12 @@
 
 The output is the one canonical layout of a program: 2-space indentation, one statement per
 line, blocks in braces, card members in the order attributes, keywords, parts, abilities (a part
-prints its statements, then its abilities), definitions separated by a blank line. Sub-expressions
+prints its statements, then its abilities), definitions separated by a blank line. A short card
+stays on one line: a card (or card template) whose members are only attributes and keywords, each
+printed on one line, when `card "Name" : type { member member ... }` fits in `LINE_WIDTH` (120)
+columns; any other card has one member per line. Two one-line definitions next to each other may
+go without the blank line (`to_source(module, tight=...)`; the formatter keeps a file's choice,
+docs/language.md "Formatting"). Sub-expressions
 get parentheses only where the precedence ladder of grammar/cardrules.lark needs them, so that
 `parse(to_source(module)) == module` and printing is idempotent. Comments are not kept (the AST
 has none).
@@ -19,6 +24,7 @@ from collections.abc import Callable
 from . import ast
 
 INDENT = "  "
+LINE_WIDTH = 120  # a short card's one line may be this long (columns)
 
 # Precedence levels: an expression printed where at least `level` is needed gets parentheses
 # when its own level is lower.
@@ -74,16 +80,24 @@ def quote(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def to_source(node: ast.Node) -> str:
+def to_source(node: ast.Node, tight: frozenset[int] | set[int] = frozenset()) -> str:
     """The canonical text of any AST node.
 
     A Module ends with a newline (an empty module is the empty string); any other node is
-    printed without a trailing newline, nested blocks indented from column 1.
+    printed without a trailing newline, nested blocks indented from column 1. `tight`: the
+    indices of a module's items printed right under the item before them, without a blank line,
+    when both are printed on one line (others are ignored).
     """
     if isinstance(node, ast.Module):
         if not node.items:
             return ""
-        return "\n\n".join(_definition(item) for item in node.items) + "\n"
+        out: list[str] = []
+        for i, item in enumerate(node.items):
+            text = _definition(item)
+            if i:
+                out.append("\n" if i in tight and "\n" not in text and "\n" not in out[-1] else "\n\n")
+            out.append(text)
+        return "".join(out) + "\n"
     if isinstance(node, ast.Expr):
         return _expr(node)
     if isinstance(node, ast.Stmt):
@@ -510,6 +524,21 @@ def _members(lines: list[str]) -> str:
     return "{\n" + "\n".join(lines) + "\n}"
 
 
+def _card_members(head: str, node: ast.CardDef | ast.CardTemplate) -> str:
+    """A card's `head {members}`: on one line when it is short (attributes and keywords only,
+    each on one line, the whole within LINE_WIDTH), else one member per line."""
+    if not node.parts and not node.abilities:
+        members = [_attr_def(a) for a in node.attrs] + [_keyword_use(k) for k in node.keywords]
+        line = f"{head} {{ {' '.join(members)} }}" if members else f"{head} {{}}"
+        if len(line) <= LINE_WIDTH and "\n" not in line:
+            return line
+    lines = [INDENT + _attr_def(a) for a in node.attrs]
+    lines += [INDENT + _keyword_use(k) for k in node.keywords]
+    lines += [INDENT + _part(p, 1) for p in node.parts]
+    lines += [INDENT + _ability(a, 1) for a in node.abilities]
+    return f"{head} {_members(lines)}"
+
+
 def _part(node: ast.Part, depth: int) -> str:
     lines = _stmt_lines(node.body, depth + 1)
     lines += [INDENT * (depth + 1) + _ability(a, depth + 1) for a in node.abilities]
@@ -520,11 +549,7 @@ def _part(node: ast.Part, depth: int) -> str:
 
 def _definition(node: ast.Node) -> str:
     if isinstance(node, ast.CardDef):
-        lines = [INDENT + _attr_def(a) for a in node.attrs]
-        lines += [INDENT + _keyword_use(k) for k in node.keywords]
-        lines += [INDENT + _part(p, 1) for p in node.parts]
-        lines += [INDENT + _ability(a, 1) for a in node.abilities]
-        return f"card {quote(node.name)} : {node.type} {_members(lines)}"
+        return _card_members(f"card {quote(node.name)} : {node.type}", node)
     if isinstance(node, ast.Procedure):
         return f"procedure {node.name}({', '.join(node.params)}) {_block(node.body, 0)}"
     if isinstance(node, ast.Function):
@@ -533,11 +558,7 @@ def _definition(node: ast.Node) -> str:
         return f"function {node.name}({', '.join(node.params)}) = {_expr(node.body)}"
     if isinstance(node, ast.CardTemplate):
         loops = ", ".join(_template_loop(loop) for loop in node.loops)
-        lines = [INDENT + _attr_def(a) for a in node.attrs]
-        lines += [INDENT + _keyword_use(k) for k in node.keywords]
-        lines += [INDENT + _part(p, 1) for p in node.parts]
-        lines += [INDENT + _ability(a, 1) for a in node.abilities]
-        return f"cards for {loops}: {quote(node.name)} : {node.type} {_members(lines)}"
+        return _card_members(f"cards for {loops}: {quote(node.name)} : {node.type}", node)
     if isinstance(node, ast.KeywordDef):
         params = f"({', '.join(node.params)})" if node.params else ""
         lines = [INDENT + _ability(a, 1) for a in node.abilities]
