@@ -34,6 +34,12 @@ def test_formatting_keeps_the_code_and_every_comment_and_is_stable(path):
         [line for line in to_source(parse(text, "t")).split("\n") if line]
 
 
+def test_every_shipped_code_file_is_in_canonical_form(capsys):
+    # the check .ci/run makes (`cardrules fmt --check cards rulesets`), so the README's test command makes it too
+    assert main(["fmt", "--check", str(paths.cards_dir()), str(paths.rulesets_dir())]) == 0
+    assert capsys.readouterr().out == ""
+
+
 def test_a_comment_goes_with_the_statement_below_it_and_stays_in_its_block():
     text = ('# file\n\n# about p\nprocedure p(x) {\n  # before the if\n  if x > 1 { stop }  # stops\n'
             '  # at the end of the block\n}\nfunction f(a) = a + 1  # one more\n# the end\n')
