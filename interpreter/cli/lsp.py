@@ -33,6 +33,21 @@ def validate_errors(target: Path, rulesets: list[Path]) -> dict[Path, list[Cardr
     return found
 
 
+def load_errors(target: Path, rulesets: list[Path]) -> list[CardrulesError]:
+    """The errors and warnings loading each ruleset finds (no decks, no compiling): a quick
+    first answer for the edited file, before `validate_errors`."""
+    from ..rules.loader import load_ruleset
+    from .common import flat_errors
+
+    found: list[CardrulesError] = []
+    for path in rulesets:
+        try:
+            found.extend(load_ruleset(str(path)).warnings)
+        except CardrulesError as err:
+            found.extend(flat_errors(err))
+    return found
+
+
 def _ours(path: Path) -> bool:
     """Whether a YAML file in no ruleset's chain is one of cardrules' files: a deck, a scenario,
     something with a ruleset's keys (a ruleset being written), or YAML that does not load (its
@@ -52,7 +67,7 @@ def run_lsp() -> int:
     from ..lsp import MissingExtra, serve
 
     try:
-        serve(validate_errors)
+        serve(validate_errors, load_errors)
     except MissingExtra as err:
         raise UsageError(str(err)) from None
     return 0

@@ -17,15 +17,16 @@ class MissingExtra(ImportError):
     """pygls or lsprotocol is not installed."""
 
 
-def serve(check: Any) -> None:
-    """Run the server on stdin/stdout with `check` giving the errors (see analysis.Check)."""
+def serve(check: Any, quick: Any = None) -> None:
+    """Run the server on stdin/stdout with `check` giving the errors (see analysis.Check) and
+    `quick` those of the edited file, first (analysis.QuickCheck)."""
     try:
         from .server import serve as run
     except ImportError as err:
         if err.name in ("pygls", "lsprotocol", "cattrs") or "pygls" in str(err) or "lsprotocol" in str(err):
             raise MissingExtra(MISSING) from err
         raise
-    run(check)
+    run(check, quick)
 
 
 __all__ = ["MISSING", "MissingExtra", "serve"]

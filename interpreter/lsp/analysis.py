@@ -24,6 +24,8 @@ from .symbols import IndexBuilder, SymbolIndex
 
 # (the edited file, the rulesets that read it) -> errors by the ruleset (or the file) they concern
 Check = Callable[[Path, list[Path]], dict[Path, list[CardrulesError]]]
+# the same, quickly: the errors (and warnings) loading the rulesets finds, whichever file they are in
+QuickCheck = Callable[[Path, list[Path]], list[CardrulesError]]
 
 ALONE = ("this file is read by no ruleset (no ruleset's cards: or code: names it, or its ruleset file does not "
          "load now): it is checked alone, for syntax only")
@@ -37,15 +39,43 @@ class Analysis:
     diagnostics: dict[Path, list[types.Diagnostic]] = field(default_factory=dict)
     index: SymbolIndex = field(default_factory=SymbolIndex)
     files: set[Path] = field(default_factory=set)
+    deck: bool = False  # the file is a deck: its index is its ruleset's (card names)
 
 
 class Analyser:
     """Runs analyses, one at a time, remembering what can be remembered between them."""
 
-    def __init__(self, check: Check, finder: RulesetFinder) -> None:
+    def __init__(self, check: Check, finder: RulesetFinder, quick: QuickCheck | None = None) -> None:
         self.check = check
+        self.quick_check = quick
         self.finder = finder
         self.builder = IndexBuilder()
+
+    def quick(self, targets: list[Path], texts: Mapping[Path, str]) -> dict[Path, Analysis]:
+        """The diagnostics of the edited code and card files themselves, from loading their
+        rulesets only (no decks, no compiling, no other file's diagnostics), with the index of
+        names: what the server publishes first, before the whole check (`analyse`)."""
+        out: dict[Path, Analysis] = {}
+        if self.quick_check is None:
+            return out
+        with source_overlay(texts):
+            for target in targets:
+                if target.suffix not in CODE_SUFFIXES:
+                    continue
+                rulesets = self.finder.rulesets_of(target)
+                if not rulesets:
+                    out[target] = self._alone(target)
+                    continue
+                seen: set[tuple] = set()
+                found = out[target] = Analysis(files={target})
+                listed = found.diagnostics[target] = []
+                for error in self.quick_check(target, [r.path for r in rulesets]):
+                    key = (error.span, error.message)
+                    if key not in seen and file_of(error) == target.resolve():
+                        seen.add(key)
+                        listed.append(diagnostic(error))
+                found.index = self.builder.for_ruleset(min(rulesets, key=lambda r: len(r.layers)))
+        return out
 
     def analyse(self, targets: list[Path], texts: Mapping[Path, str]) -> dict[Path, Analysis]:
         """An analysis of each target (files of one ruleset share theirs), with `texts` (the open
@@ -83,6 +113,11 @@ class Analyser:
         if rulesets:
             main = min(rulesets, key=lambda r: len(r.layers))  # the game itself before its variants
             found.index = self.builder.for_ruleset(main)
+        elif target.suffix in YAML_SUFFIXES:
+            ruleset = self.finder.deck_ruleset(target)
+            if ruleset is not None:  # a deck: hover and completion of its card names
+                found.index = self.builder.for_ruleset(ruleset)
+                found.deck = True
         return found
 
     def _alone(self, target: Path) -> Analysis:

@@ -4,6 +4,7 @@ messages."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import Span
@@ -237,3 +238,30 @@ def document_symbols(index: SymbolIndex, file: str) -> list[Symbol]:
     symbols = [s for table in (index.cards, index.procedures, index.functions, index.keywords)
                for s in table.values() if s.span.file == file]
     return sorted(symbols, key=lambda s: (s.span.line, s.span.column))
+
+
+# ----------------------------------------------------------------------------- deck files
+# A card of a deck file: an indented mapping key (`  Name: 2`, `  "Name": 2`) or a list item
+# (`  - Name`), quoted or not.
+_DECK_ITEM = re.compile(r"""^(\s+(?:-\s+)?|-\s+)(["']?)([^"'#:\s][^"'#:]*?)\2\s*(?::(?:\s|$)|#|$)""")
+_DECK_TYPING = re.compile(r"""^(\s+(?:-\s+)?|-\s+)(["']?)([^"'#:]*)$""")
+
+
+def deck_card_at(index: SymbolIndex, line_text: str, column: int) -> Found | None:
+    """The card a deck file's line names, when the cursor is on its name."""
+    match = _DECK_ITEM.match(line_text)
+    if match is None or not match.start(3) <= column <= match.end(3):
+        return None
+    card = _card(index, match.group(3))
+    return Found((card,), None, match.start(3), match.end(3)) if card else None
+
+
+def deck_completions(index: SymbolIndex, line_text: str, column: int) -> tuple[list[Entry], int]:
+    """The card names that may go where a deck file's line is being typed (a key or a list item,
+    from its start to the cursor), and the column the typed part starts at."""
+    match = _DECK_TYPING.match(line_text[:column])
+    if match is None:
+        return [], column
+    typed = match.group(3).casefold()
+    entries = [Entry(n, "card", s.signature) for n, s in index.cards.items() if n.casefold().startswith(typed)]
+    return entries, match.start(3)

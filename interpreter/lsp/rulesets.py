@@ -187,6 +187,31 @@ class RulesetFinder:
         return out
 
 
+    def deck_ruleset(self, file: Path) -> RulesetFiles | None:
+        """The ruleset a deck file is for (None when the file is no deck, or its ruleset is not
+        found): the one its `ruleset:` names, else the one of its folder or of a folder above
+        it, as `cardrules validate` finds it (GAME/GAME.yaml)."""
+        try:
+            data, _marks = load_yaml(file)
+        except CardrulesError:
+            return None
+        if not isinstance(data, dict) or _is_ruleset(data) or not isinstance(data.get("cards"), (dict, list)):
+            return None
+        named = data.get("ruleset")
+        if isinstance(named, str):
+            try:
+                shipped = named in paths.shipped_rulesets()
+                found = paths.ruleset_path(named) if shipped else paths.ruleset_path(named, base=file)
+            except CardrulesError:
+                return None
+            return self.read(found.resolve())
+        for folder in list(file.resolve().parents)[:4]:
+            for suffix in YAML_SUFFIXES:
+                candidate = folder / f"{folder.name}{suffix}"
+                if candidate.is_file():
+                    return self.read(candidate)
+        return None
+
     def read(self, path: Path) -> RulesetFiles | None:
         """`read_ruleset`, remembered while the file (and the files of its chain) are unchanged on
         disk; a file with no ruleset key is passed over unread."""

@@ -1,9 +1,12 @@
 """The language server: pygls feature handlers over stdio.
 
 Edits only record the new text and wake the analysis loop. The loop waits until the edits pause
-(`debounce` seconds without one), then analyses the edited files in a worker thread (analysis.py)
-and publishes the diagnostics of every file of their rulesets, unless newer edits came in
-meanwhile (then it analyses again; a result set aside three times running is published anyway).
+(`debounce` seconds without one), then, in a worker thread (analysis.py), checks the edited code
+and card files first (their rulesets loaded, nothing else) and publishes their own diagnostics,
+then analyses them whole and publishes the diagnostics of every file of their rulesets (the
+edited files first), unless newer edits came in meanwhile (then it analyses again; a result set
+aside three times running is published anyway). A deck file gets its ruleset's index: hover and
+completion of its card names.
 Hover, definition, completion and document symbols answer at once from the latest index of names
 and the text as it stands; formatting runs the canonical printer in a thread. Nothing an editor
 sends stops the server: a handler that fails answers with an error, an analysis that fails
@@ -26,9 +29,18 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..errors import CardrulesError
 from ..lang.formatting import format_text
-from .analysis import Analyser, Analysis, Check
+from .analysis import Analyser, Analysis, Check, QuickCheck
 from .diagnostics import SOURCE, error_range, utf16
-from .features import Entry, completions, definitions, document_symbols, find, hover_markdown
+from .features import (
+    Entry,
+    completions,
+    deck_card_at,
+    deck_completions,
+    definitions,
+    document_symbols,
+    find,
+    hover_markdown,
+)
 from .protocol import AnsweringProtocol
 from .rulesets import CODE_SUFFIXES, RulesetFinder
 from .symbols import Symbol, SymbolIndex
@@ -55,14 +67,15 @@ _SYMBOL_KINDS = {"card": types.SymbolKind.Constant, "procedure": types.SymbolKin
 class CardrulesServer(LanguageServer):
     """The server's state: the analyser, the index of names per document, what is published."""
 
-    def __init__(self, check: Check, debounce: float = DEBOUNCE) -> None:
+    def __init__(self, check: Check, debounce: float = DEBOUNCE, quick: QuickCheck | None = None) -> None:
         super().__init__("cardrules", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=AnsweringProtocol)
         self.debounce = debounce
-        self.analyser = Analyser(check, RulesetFinder())
+        self.analyser = Analyser(check, RulesetFinder(), quick)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardrules-analysis")
         self.indexes: dict[Path, SymbolIndex] = {}
         self.published: dict[Path, int] = {}  # file -> how many diagnostics it shows now
+        self.decks: set[Path] = set()  # the files analysed as decks (their index: their ruleset's)
         self.dirty: set[Path] = set()
         self.wake: asyncio.Event | None = None
         self.loop_task: asyncio.Task | None = None
@@ -102,6 +115,10 @@ class CardrulesServer(LanguageServer):
             self.wake.clear()
             targets, self.dirty = sorted(self.dirty), set()
             texts = self.open_texts()
+            if not await self.publish_quick(targets, texts) and self.stale < STALE_LIMIT:
+                self.stale += 1  # newer edits came in: check them first
+                self.dirty.update(targets)
+                continue
             try:
                 results = await loop.run_in_executor(self.worker, self.analyser.analyse, targets, texts)
             except Exception as err:  # never let one analysis stop the next
@@ -117,14 +134,47 @@ class CardrulesServer(LanguageServer):
             except Exception as err:  # (a file name no URI can hold, say): the next edit tries again
                 log.error("publishing diagnostics failed: %s", err)
 
+    async def publish_quick(self, targets: list[Path], texts: dict[Path, str]) -> bool:
+        """The edited code and card files' own diagnostics, from loading their rulesets only,
+        published before the whole check; False when newer edits came in meanwhile (nothing
+        published then)."""
+        if not any(t.suffix in CODE_SUFFIXES for t in targets):
+            return True
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(self.worker, self.analyser.quick, targets, texts)
+        except Exception as err:  # the whole check comes next all the same
+            log.error("quick check failed: %s", "".join(traceback.format_exception(err)))
+            return True
+        if self.wake is not None and self.wake.is_set():
+            return False
+        try:
+            for file, analysis in found.items():
+                self.indexes[file] = analysis.index
+                diagnostics = analysis.diagnostics[file]
+                if diagnostics or self.published.get(file) or self._is_open(file):
+                    self.published[file] = len(diagnostics)
+                    self.text_document_publish_diagnostics(
+                        types.PublishDiagnosticsParams(uri=from_fs_path(str(file)) or "", diagnostics=diagnostics))
+        except Exception as err:  # (a file name no URI can hold, say): the whole check tries again
+            log.error("publishing diagnostics failed: %s", err)
+        return True
+
     def publish(self, results: dict[Path, Analysis]) -> None:
         done: set[int] = set()
         for target, analysis in results.items():
             self.indexes[target] = analysis.index
+            if analysis.deck:
+                self.decks.add(target)
+            else:
+                self.decks.discard(target)
             if id(analysis) in done:
                 continue
             done.add(id(analysis))
-            for file, found in analysis.diagnostics.items():
+            for file in analysis.files - set(results):  # (its other files: the same ruleset's names)
+                self.indexes[file] = analysis.index
+            edited = [f for f in analysis.diagnostics if f in results]  # (the edited files first)
+            ordered = {f: analysis.diagnostics[f] for f in [*edited, *analysis.diagnostics]}
+            for file, found in ordered.items():
                 if not found and not self.published.get(file) and not self._is_open(file):
                     continue  # nothing shown, nothing to show
                 self.published[file] = len(found)
@@ -205,11 +255,12 @@ def _client_range(text: str, line: int, start: int, end: int) -> types.Range:
                        end=types.Position(line=line, character=utf16(line_text, end)))
 
 
-def build_server(check: Check, debounce: float | None = None) -> CardrulesServer:
-    """A server whose diagnostics come from `check`; its features registered."""
+def build_server(check: Check, debounce: float | None = None, quick: QuickCheck | None = None) -> CardrulesServer:
+    """A server whose diagnostics come from `check` (and first, for the edited files, from
+    `quick`); its features registered."""
     if debounce is None:
         debounce = float(os.environ.get("CARDRULES_LSP_DEBOUNCE", DEBOUNCE))
-    server = CardrulesServer(check, debounce)
+    server = CardrulesServer(check, debounce, quick)
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: CardrulesServer, params: types.InitializedParams) -> None:
@@ -244,6 +295,10 @@ def build_server(check: Check, debounce: float | None = None) -> CardrulesServer
             return None
         text, line, column = at
         found = find(index, text, line, column)
+        path = _path(params.text_document.uri)
+        if found is None and path in ls.decks:
+            lines = text.split("\n")
+            found = deck_card_at(index, lines[line], column) if 0 <= line < len(lines) else None
         if found is None:
             return None
         value = hover_markdown(index, found)
@@ -271,7 +326,11 @@ def build_server(check: Check, debounce: float | None = None) -> CardrulesServer
         if at is None:
             return None
         text, line, column = at
-        entries, start = completions(index, text, line, column, ls.module_for(params.text_document.uri))
+        lines = text.split("\n")
+        if _path(params.text_document.uri) in ls.decks and 0 <= line < len(lines):
+            entries, start = deck_completions(index, lines[line], column)
+        else:
+            entries, start = completions(index, text, line, column, ls.module_for(params.text_document.uri))
         edit_range = _client_range(text, line, start, column)
         return types.CompletionList(is_incomplete=False, items=[_item(e, edit_range) for e in entries])
 
@@ -317,7 +376,7 @@ def _symbol(symbol: Symbol) -> types.SymbolInformation:
                                    location=_location(symbol.span), container_name=symbol.kind)
 
 
-def serve(check: Check) -> None:
+def serve(check: Check, quick: QuickCheck | None = None) -> None:
     """Run the language server on stdin and stdout until the editor ends it."""
     logging.basicConfig(level=logging.WARNING, format="cardrules lsp: %(message)s")
-    build_server(check).start_io()
+    build_server(check, quick=quick).start_io()

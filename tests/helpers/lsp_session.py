@@ -17,6 +17,7 @@ import os
 import shutil
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ class LspSession:
         self.client = LanguageClient("cardrules-tests", "1")
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self.published = 0
+        self.arrivals: list[tuple[float, str, int]] = []  # every publish: (perf_counter, uri, how many)
         self.condition = threading.Condition()
         self.versions: dict[str, int] = {}
 
@@ -62,6 +64,7 @@ class LspSession:
             with self.condition:
                 self.diagnostics[params.uri] = list(params.diagnostics)
                 self.published += 1
+                self.arrivals.append((time.perf_counter(), params.uri, len(params.diagnostics)))
                 self.condition.notify_all()
 
     # ------------------------------------------------------------------ running
