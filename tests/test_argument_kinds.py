@@ -84,15 +84,19 @@ def test_the_shipped_example_deal_with_text_is_refused_at_load(tmp_path):
     ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("../../cards/bases", "../cards"), encoding="utf-8")
     cards = tmp_path / "cards" / "maneuvers.cards"
     text = cards.read_text(encoding="utf-8")
-    assert "{ deal(t, 2) }" in text
-    cards.write_text(text.replace("{ deal(t, 2) }", '{ deal(t, "one") }', 1), encoding="utf-8")
+    assert "deal(t, 2)" in text
+    cards.write_text(text.replace("deal(t, 2)", 'deal(t, "one")', 1), encoding="utf-8")
     with pytest.raises(CardrulesError) as caught:
         load(ruleset)
     rules = tmp_path / "rs" / "bases.rules"
-    line = text[: text.index("{ deal(t, 2) }")].count("\n") + 1
+    at = text.index("deal(t, 2)")
+    line = text[:at].count("\n") + 1
+    column = at - text.rfind("\n", 0, at) + len("deal(t, ")
+    rules_text = rules.read_text(encoding="utf-8")
+    rules_line = rules_text[: rules_text.index("amount <= 0")].count("\n") + 1
     assert _first_line(caught.value) == (
-        f"{cards}:{line}:55: validation error: procedure 'deal' takes a number as 'amount', not text: "
-        f"'amount' is used as a number at {rules}:167:24 (amount <= 0)")
+        f"{cards}:{line}:{column}: validation error: procedure 'deal' takes a number as 'amount', not text: "
+        f"'amount' is used as a number at {rules}:{rules_line}:24 (amount <= 0)")
 
 
 # ---------------------------------------------------------------- what only the game finds

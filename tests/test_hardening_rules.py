@@ -163,16 +163,16 @@ def test_a_default_outside_its_limits_is_located_in_the_yaml(tmp_path):
 def test_a_missing_token_named_in_a_string_is_located(tmp_path):
     ruleset = copy_game(tmp_path, "initiative")
     cards = tmp_path / "cards" / "initiative" / "cards.cards"
-    line, column = edit(cards, 'part top { summon(you, "Soldier", 2, 4) }', 'part top { summon(you, "Soldeir", 2, 4) }')
+    line, column = edit(cards, 'summon(you, "Soldier", 2, 4)', 'summon(you, "Soldeir", 2, 4)')
     errors = load_errors(ruleset)
     assert len(errors) == 1 and isinstance(errors[0], ValidationError), errors
-    assert at(errors[0], cards, line, column + len("part top { summon(you, "))
+    assert at(errors[0], cards, line, column + len("summon(you, "))
     assert "'Soldeir'" in str(errors[0]) and "did you mean 'Soldier'" in str(errors[0])
 
 
 def test_a_removed_token_is_reported_at_every_string_naming_it(tmp_path):
     ruleset = copy_game(tmp_path, "initiative")
-    edit(tmp_path / "cards" / "initiative" / "tokens.cards", 'card "Soldier" : creature { }\n', "")
+    edit(tmp_path / "cards" / "initiative" / "tokens.cards", 'card "Soldier" : creature {}\n', "")
     errors = load_errors(ruleset)
     assert len(errors) == 3 and all("'Soldier'" in str(e) for e in errors), errors
     assert all(e.span.file.endswith("cards.cards") for e in errors)
@@ -185,11 +185,10 @@ def test_a_card_name_through_two_procedures_and_a_named_argument(tmp_path):
                           "attack: 1, health: 1) }\n"
                           "procedure shadowed(p, what) { let what = \"Monster\" summon(p, what, 1, 1) }\n")
     cards = tmp_path / "cards" / "initiative" / "cards.cards"
-    line, column = edit(cards, 'part bottom { summon(you, "Soldier", 4, 2) }',
-                        'part bottom { muster(you, "Monstr") shadowed(you, "Not A Card") }')
+    line, column = edit(cards, 'summon(you, "Soldier", 4, 2)', 'muster(you, "Monstr") shadowed(you, "Not A Card")')
     errors = load_errors(ruleset)
     assert len(errors) == 1, errors
-    assert at(errors[0], cards, line, column + len("part bottom { muster(you, "))
+    assert at(errors[0], cards, line, column + len("muster(you, "))
     assert "did you mean 'Monster'" in str(errors[0])
 
 
@@ -271,7 +270,7 @@ def _paths_in(out: str) -> list[str]:
 def test_validate_shows_paths_all_relative_or_all_absolute(tmp_path, capsys, monkeypatch, broken):
     ruleset = copy_game(tmp_path, "initiative")
     if broken == "card":  # an error located in a card file the loader reads by its absolute path
-        edit(tmp_path / "cards" / "initiative" / "cards.cards", "part top { heal(choose", "part top { heel(choose")
+        edit(tmp_path / "cards" / "initiative" / "cards.cards", "heal(choose", "heel(choose")
     else:  # an error naming its deck file, which a default deck entry gives as an absolute path
         edit(ruleset.parent / "decks" / "swarm.yaml", "Stab: 8", "Stab: 11")
     deck = ruleset.parent / "decks" / "tempo.yaml"

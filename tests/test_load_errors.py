@@ -51,7 +51,7 @@ def load_error(root: Path, **options) -> CardrulesError:
 
 def test_unknown_procedure_in_a_card_has_did_you_mean(game_copy):
     cards = game_copy / "cards" / "initiative" / "cards.cards"
-    line = edit(cards, "part top { heal(choose", "part top { heel(choose")
+    line = edit(cards, "heal(choose", "heel(choose")
     err = errors_of(load_error(game_copy))[0]
     assert isinstance(err, ValidationError)
     assert err.span.file.endswith("cards.cards") and err.span.line == line
@@ -249,7 +249,7 @@ def test_no_decision_after_the_end():
 
 def test_a_prompt_may_only_show_names_in_scope(game_copy):
     cards = game_copy / "cards" / "initiative" / "cards.cards"
-    line = edit(cards, 'part top { damage(choose "one target" from', 'part top { damage(choose "one target for {targt}" from')
+    line = edit(cards, 'damage(choose "one target" from', 'damage(choose "one target for {targt}" from')
     err = errors_of(load_error(game_copy))[0]
     assert err.span.line == line
     assert "shows {targt}, but 'targt' has no value here" in str(err)

@@ -348,7 +348,7 @@ def test_an_expected_rule_error_that_never_comes_fails(tmp_path):
 
 # ---------------------------------------------------------------- 9. B-5.1 as written now
 OLD_PRIORITY = "      p = first\n"
-NEW_PRIORITY = "      p = first\n      if count(stack()) > 0 { p = enemy(last(stack()).controller) }\n"
+NEW_PRIORITY = "      p = first\n      if count(stack()) > 0 {\n        p = enemy(last(stack()).controller)\n      }\n"
 
 
 def bases_with_rules(tmp_path: Path, rules_text: str) -> Path:
