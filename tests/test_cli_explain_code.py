@@ -60,16 +60,19 @@ def test_a_procedure_that_asks_shows_where_it_resumes_and_its_rollout_form(capsy
 def test_a_card_shows_its_abilities_conditions_costs_and_blocks(capsys):
     out = _code(capsys, "bases", "Ember Slinger")
     line = _line_of("cards/bases/allies.cards", 'card "Ember Slinger"')
+    act = _line_of("cards/bases/allies.cards", '  activate "sling an ember"')  # its condition and cost
+    target = _line_of("cards/bases/allies.cards", '    self.targets = [choose "an enemy ally to hit for 1"')
+    body = _line_of("cards/bases/allies.cards", "    if not self.tapped {")  # the effect's first statement
     headers = _headers(out)
     assert headers == [
         f"# card 'Ember Slinger': cards/bases/allies.cards:{line}",
-        f"# direct: activated Ember Slinger#0: its condition (cards/bases/allies.cards:{line + 2})",
-        f"# direct: activated Ember Slinger#0: its cost (cards/bases/allies.cards:{line + 2})",
-        f"# resumable: activated Ember Slinger#0 target (cards/bases/allies.cards:{line + 3})",
-        f"# resumable: activated Ember Slinger#0 target resuming at 1 (cards/bases/allies.cards:{line + 3})",
-        f"# rollout: activated Ember Slinger#0 target (rollout) (cards/bases/allies.cards:{line + 3})",
-        f"# resumable: activated Ember Slinger#0 (cards/bases/allies.cards:{line + 4})",
-        f"# rollout: activated Ember Slinger#0 (rollout) (cards/bases/allies.cards:{line + 4})",
+        f"# direct: activated Ember Slinger#0: its condition (cards/bases/allies.cards:{act})",
+        f"# direct: activated Ember Slinger#0: its cost (cards/bases/allies.cards:{act})",
+        f"# resumable: activated Ember Slinger#0 target (cards/bases/allies.cards:{target})",
+        f"# resumable: activated Ember Slinger#0 target resuming at 1 (cards/bases/allies.cards:{target})",
+        f"# rollout: activated Ember Slinger#0 target (rollout) (cards/bases/allies.cards:{target})",
+        f"# resumable: activated Ember Slinger#0 (cards/bases/allies.cards:{body})",
+        f"# rollout: activated Ember Slinger#0 (rollout) (cards/bases/allies.cards:{body})",
     ]
 
 
