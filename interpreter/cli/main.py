@@ -1,12 +1,12 @@
 """The `cardrules` command line.
 
-    cardrules validate [PATH ...]        check rulesets, card files, decks, scenarios
+    cardrules validate [PATH ...] [--workers K]   check rulesets, card files, decks, scenarios
     cardrules play GAME [--seed N] [--players random,human] [--option k=v] [--log F.jsonl] [--quiet]
     cardrules simulate GAME --games N [--seed S] [--agents a,b] [--workers K] [--option k=v] [--json]
                        [--backend local|ray] [--address A] [--report DIR] [--log-dir DIR] [--records F]
     (play, simulate, compare and serve take --max-decisions N: each game's cap of decisions)
     cardrules compare BASE [VARIANT] --games N [--replace "Card"=OTHER] [--until-significant] [--report DIR]
-    cardrules test [PATH ...] [-v]       run scenario files; ends with 'N passed, N failed'
+    cardrules test [PATH ...] [-v] [--workers K]  run scenario files; ends with 'N passed, N failed'
     cardrules replay F.jsonl [--show]    re-run a log and confirm every line is identical (--show: draw it)
     cardrules cards GAME [NAME]          list the cards, or show one
     cardrules explain GAME CARD          a card's abilities in plain words
