@@ -13,6 +13,7 @@ import pytest
 from toyrules import empty_game, toy_with
 
 from interpreter import load
+from interpreter.backends import game_seed
 from interpreter.cli.main import main
 from interpreter.engine.rule_errors import rule_error_words
 from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError
@@ -168,7 +169,7 @@ def test_simulate_shows_an_aborted_game_s_rule_relative_to_the_current_folder(tm
     monkeypatch.setenv("COLUMNS", "200")
     assert main(["simulate", str(ruleset), "--games", "1"]) in (0, 1)
     out = capsys.readouterr().out
-    row = next(line for line in out.splitlines() if "seed 0" in line)
+    row = next(line for line in out.splitlines() if f"seed {game_seed(0, 0)}" in line)  # (game 0 of --seed 0)
     assert "RuntimeRuleError: cannot compare text with a number (<=) in procedure give" in row
     assert row.rstrip("│ ").endswith("│ ../extra.rules:2:3"), row
     assert str(tmp_path) not in out
