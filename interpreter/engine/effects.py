@@ -18,9 +18,6 @@ from ..lang.values import CONTROLLER, PART, STAMP, CardRef, PlayerRef
 class ContinuousEffects:
     """Mixin of Game: reads through static and temporary effects; keywords of cards."""
 
-    _granted_version = -1  # see `_granted`
-    _granted_ids: frozenset[int] = frozenset()
-
     def _modifiable(self, name: str) -> bool:
         if self._temporarily_modified(name):
             return True

@@ -37,6 +37,7 @@ from .events import DIRECT_DEPTH as _DIRECT_DEPTH
 from .events import ProceduresAndEvents, Result
 from .playout import RULE_ERRORS, PlayingOut
 from .rule_errors import rule_error_words
+from .state_fields import init_runtime, make_clone
 from .zones import ZonesAndCards
 
 
@@ -79,11 +80,13 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
 
     # ------------------------------------------------------------------ creation
     def __init__(self, rules, seed: int, log: bool = True) -> None:
+        # every field is declared in engine/state_fields.py (how copies and saved games keep it)
         self.rules = rules
         self.options = rules.options
         self.seed = seed
         self.players = [PlayerRef(i + 1) for i in range(rules.player_count)]
-        self.all_seats = sum(1 << p.seat for p in self.players)  # (a mask of `KNOWN`)
+        self.all_seats = sum(1 << p.seat for p in self.players)
+        self.decks: list = []
         self.cards: dict[int, CardRef] = {}
         self.attrs: dict[int, dict] = {}
         self.card_zone: dict[int, ZoneKey] = {}
@@ -91,65 +94,34 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         self.player_attrs = [dict(rules.player_defaults) for _ in self.players]
         self.globals = dict(rules.global_defaults)
         self.globals.update({"turn": 0, "phase": "", "active": None})
-        self.turns_before = 0  # turns of the rounds before this one (`turn.rounds`: game.turn starts again)
         self.temp_mods: list[tuple] = []
         self.temp_grants: list[tuple] = []
         self.rng = random.Random(seed)
         self.frames: list[Frame] = []
         self.pending: Pending | None = None
-        self.decide: Callable[[Game], Any] | None = None  # while `play_out` runs
-        self.rolling = False  # while `play_out(fast=True)` runs: blocks run in their rollout form
-        self.broken = ""  # why the game cannot go on (a fast `play_out` stopped half-way), or ""
-        self.answered = 0
-        # decisions offered so far, and the cap: a decision due past it ends the game unfinished
-        # (`stop_unfinished`), so that rules that never end still stop
-        self.decisions = 0
-        self.max_decisions: int = rules.max_decisions
-        self._interrupted: BaseException | None = None
-        self._answer_box = Frame(None, {})  # where `ask_now` has an answer put
         self.result: Result | None = None
-        self.halted = False
-        # the value a procedure's `return` leaves for its caller, which generated code reads at
-        # once (see `RuleRuntime.returned`); never saved or copied for its own sake
-        self.returned: Any = None
-        self.steps_left = rules.step_budget  # (set again by `_run` and `play_out` before rule code runs)
-        self.logging = log
         self.log_entries: list[tuple] = []
+        self.logging = log
         self.next_id = 1
         self.clock = 0
-        # `version` changes with anything continuous effects may read; `layout` only with what
-        # cards are where and how they are set up (zones, parts, controllers, attachments,
-        # grants): caches that depend on that alone survive writes of attributes;
-        # `static_layout` only with where the cards with static abilities are and how they are
-        # set up (the index of static effects, `_statics`); `listener_layout` likewise with the
-        # cards with triggered or replacement abilities, and any card while temporary grants
-        # last (who listens to what, `_active_with`)
-        self.version = 0
-        self.layout = 0
-        self.static_layout = 0
-        self.listener_layout = 0
         self.revealed: set[int] = set()
-        # the events players witnessed, newest first, as a chain of cells (name, args, seat,
-        # older cell): seat 0 for an event every player witnessed, else its one witness (see
-        # `witness`). Never changed, so shared by copies: a copy costs nothing, an event a tuple
         self.seen: tuple | None = None
-        self.attached_ids: set[int] = set()  # cards attached to something (see `attachments`)
-        self._static_version = -1
-        self._static_index: dict[str, list] = {}
-        self._active_cache: dict[tuple, tuple] = {}  # (event, table) -> (stamp, `_active_with`)
-        self._targets_version = -1
-        self._targets_cache: dict[str, list] = {}
-        self._keywords_cache: dict[int, list] = {}
-        self._reading: set = set()
-        self._computing: set[str] = set()
         self.steps = 0
-        # follows the game for a record (see `watch`); never copied into clones
-        self.watcher: GameWatcher | None = None
-        # called as (game, zone key) after each shuffle of a zone: a scenario's rigged order
+        self.turns_before = 0
+        self.decisions = 0
+        self.max_decisions: int = rules.max_decisions
+        self.halted = False
+        self.attached_ids: set[int] = set()
+        self.answered = 0
+        self.broken = ""
+        self.returned: Any = None
+        self.steps_left = rules.step_budget  # (set again by `_run` and `play_out` before rule code runs)
+        self.kept = 0
         self.after_shuffle: Callable[[Game, ZoneKey], None] | None = None
         # called as (game, decision) for a choice with one option, which the engine takes without
         # asking: a scenario's (which names such choices, or has them asked: True asks it)
         self.one_option: Callable[[Game, Pending], bool] | None = None
+        init_runtime(self)  # what plays or watches this one game, and the caches (as declared there)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -256,45 +228,9 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         visibility = self.rules.zones[key[0]].visibility
         return visibility == "public" or (visibility == "owner" and key[1] == seat)
 
-    def clone(self, rng: random.Random | None = None) -> Game:
-        """An independent copy for search: same rules, copied state and continuation (and a copy
-        of the random generator, unless one is given)."""
-        self._not_rolling("copied")
-        new = Game.__new__(Game)
-        new.__dict__.update(self.__dict__)
-        new.cards = dict(self.cards)
-        new.attrs = {k: v.copy() for k, v in self.attrs.items()}
-        new.card_zone = dict(self.card_zone)
-        new.zones = {k: list(v) for k, v in self.zones.items()}
-        new.player_attrs = [dict(p) for p in self.player_attrs]
-        new.globals = dict(self.globals)
-        new.temp_mods = list(self.temp_mods)
-        new.temp_grants = list(self.temp_grants)
-        if rng is None:
-            rng = random.Random.__new__(random.Random)  # Random() would seed itself from the OS first
-            rng.setstate(self.rng.getstate())
-        new.rng = rng
-        new.watcher = None
-        new.decide = None  # (a copy made while `play_out` asks is not played out itself)
-        new.rolling = False
-        new._interrupted = None
-        new._answer_box = Frame(None, {})
-        new.frames = [f.copy() for f in self.frames]
-        if self.pending is not None:
-            self.pending.shared = True  # (the copy shares it: see Pending)
-        new.log_entries = list(self.log_entries)
-        new.revealed = set(self.revealed)
-        new.attached_ids = set(self.attached_ids)
-        new._static_version = -1
-        new._static_index = {}
-        new._active_cache = {}
-        new._targets_version = -1
-        new._targets_cache = {}
-        new._keywords_cache = {}
-        new._granted_version = -1  # (a copy works out its own caches, as from the start)
-        new._reading = set()
-        new._computing = set()
-        return new
+    # `clone(rng=None)`, an independent copy for search, is written from engine/state_fields.py
+    # (after the class)
+    clone: Callable[..., Game]
 
     def determinize(self, player: int | PlayerRef, rng: random.Random) -> Game:
         """An independent copy in which everything `player` may not see (hidden cards, hidden
@@ -589,6 +525,8 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             self.runtime_error(f"cannot set '{name}' of none")
         else:
             self.runtime_error(f"cannot set '{name}' of {obj!r}")
+
+Game.clone = make_clone(Game)  # type: ignore[method-assign]
 
 # Game is the runtime generated rule code calls (a static check; tests/test_rule_runtime.py
 # checks the members and their parameters at run time)

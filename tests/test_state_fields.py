@@ -1,0 +1,159 @@
+"""The game's fields, declared once (interpreter/engine/state_fields.py): every attribute a game
+has is declared, with the kind that says how a copy gets it; a copy shares no mutable container
+with its original and plays on without touching it; a saved game loads to the same state."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from interpreter import load, load_game_json
+from interpreter.engine import state_fields
+from interpreter.engine.game import Game
+from interpreter.engine.state_fields import (
+    BY_NAME,
+    CACHE,
+    CONTAINER_TYPES,
+    DICT_OF_DICTS,
+    DICT_OF_LISTS,
+    FIELDS,
+    FRAMES,
+    GENERATOR,
+    LIST_OF_DICTS,
+    PER_COPY,
+    SHARED,
+    undeclared,
+    undeclared_message,
+)
+from interpreter.lang.runtime import Frame
+from interpreter.paths import shipped_games
+
+GAMES = tuple(shipped_games())
+RULES = {name: load(name) for name in GAMES}
+# the shared fields that hold a mutable container: made with the game and never changed in place
+SHARED_CONTAINERS = {"options", "players", "decks"}
+
+
+def _random_game(name: str, seed: int, decisions: int) -> Game:
+    """A game of random play stopped at a decision about `decisions` in (earlier if it ends)."""
+    rng = random.Random(seed)
+    game = RULES[name].new_game(seed=seed)
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        game.apply(rng.randrange(len(game.decision()[1])))
+    return game
+
+
+def _saved(game: Game) -> str:
+    return json.dumps(game.to_json(), sort_keys=True)
+
+
+def _check_declared(game: Game) -> None:
+    missing = undeclared(game)
+    assert not missing, undeclared_message(missing)
+    absent = [f.name for f in FIELDS if f.name not in vars(game)]
+    assert not absent, f"declared in engine/state_fields.py but not on the game: {absent}"
+    for f in FIELDS:
+        value = getattr(game, f.name)
+        kind_type = CONTAINER_TYPES.get(f.kind)
+        if kind_type is not None:
+            assert type(value) is kind_type, f"{f.name}: a {f.kind} holds a {type(value).__name__}"
+        if f.kind == SHARED and isinstance(value, (list, dict, set)):
+            assert f.name in SHARED_CONTAINERS, (
+                f"{f.name} is declared {SHARED} but holds a {type(value).__name__}: a copy would share it")
+
+
+def test_declaration_is_consistent() -> None:
+    assert len(BY_NAME) == len(FIELDS)
+    keys = [f.save.key for f in FIELDS if f.save is not None]
+    assert len(keys) == len(set(keys))
+    assert all(f.fresh is not None for f in FIELDS if f.kind in (CACHE, PER_COPY))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_attribute_is_declared(name: str) -> None:
+    rules = RULES[name]
+    _check_declared(Game(rules, 0))
+    _check_declared(rules.new_game(seed=3))
+    for seed in range(3):
+        game = _random_game(name, seed, random.Random(seed).randrange(5, 60))
+        _check_declared(game)
+        _check_declared(game.clone())
+        if not game.is_over:
+            _check_declared(game.determinize(game.decision()[0], random.Random(seed)))
+            _check_declared(load_game_json(game.to_json(), rules))
+    _check_declared(rules.play_out(lambda g: 0, seed=1))
+    game = rules.new_game(seed=1)
+    game.play_out(lambda g: 0, fast=True)
+    _check_declared(game)
+
+
+def test_an_undeclared_attribute_is_named() -> None:
+    game = RULES[GAMES[0]].new_game(seed=1)
+    game.foo = 1
+    assert undeclared(game) == ["foo"]
+    message = undeclared_message(undeclared(game))
+    assert "foo" in message and "interpreter/engine/state_fields.py" in message
+
+
+def _shared_parts(original: Game, copy: Game) -> list[str]:
+    """The mutable containers of declared fields that a copy shares with its original."""
+    shared = []
+    for f in FIELDS:
+        a, b = getattr(original, f.name), getattr(copy, f.name)
+        if f.kind == SHARED or not isinstance(a, (list, dict, set, Frame)) and f.kind != GENERATOR:
+            continue
+        if a is b:
+            shared.append(f.name)
+        if f.kind in (DICT_OF_DICTS, DICT_OF_LISTS):
+            shared += [f"{f.name}[{k!r}]" for k in a if a[k] is b[k]]
+        elif f.kind == LIST_OF_DICTS:
+            shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y]
+        elif f.kind == FRAMES:
+            shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y or x.locals is y.locals]
+    return shared
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_clone_shares_no_mutable_container(name: str) -> None:
+    for seed in range(4):
+        game = _random_game(name, seed, random.Random(seed).randrange(5, 80))
+        copy = game.clone()
+        assert _shared_parts(game, copy) == []
+        assert copy.watcher is None and copy.decide is None and not copy.rolling
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_clone_played_on_leaves_the_original_as_it_was(name: str) -> None:
+    for seed in range(4):
+        game = _random_game(name, seed, random.Random(seed).randrange(5, 80))
+        if game.is_over:
+            continue
+        before = _saved(game)
+        copy = game.clone()
+        copy_before = _saved(copy)
+        assert copy_before == before
+        rng = random.Random(seed)
+        for _ in range(40):
+            if copy.is_over:
+                break
+            copy.apply(rng.randrange(len(copy.decision()[1])))
+        assert _saved(game) == before
+        # and the other way round: the original played on leaves a fresh copy as it was
+        other = game.clone()
+        for _ in range(40):
+            if game.is_over:
+                break
+            game.apply(rng.randrange(len(game.decision()[1])))
+        assert _saved(other) == before
+
+
+def test_the_generated_clone_is_written_from_the_declaration() -> None:
+    source = state_fields.clone_source()
+    for f in FIELDS:
+        if f.kind != SHARED and f.kind not in ("decision",) and f.name not in state_fields._fresh_constants():
+            assert repr(f.name) in source or f"s[{f.name!r}]" in source, f.name
+    assert Game.clone.__code__.co_filename.startswith("<engine/state_fields.py")
