@@ -16,6 +16,7 @@ from interpreter.engine.state_fields import (
     BY_NAME,
     CACHE,
     CONTAINER_TYPES,
+    DERIVED,
     DICT_OF_DICTS,
     DICT_OF_LISTS,
     FIELDS,
@@ -27,6 +28,7 @@ from interpreter.engine.state_fields import (
     undeclared,
     undeclared_message,
 )
+from interpreter.errors import RulesError
 from interpreter.lang.runtime import Frame
 from interpreter.paths import shipped_games
 
@@ -157,3 +159,59 @@ def test_the_generated_clone_is_written_from_the_declaration() -> None:
         if f.kind != SHARED and f.kind not in ("decision",) and f.name not in state_fields._fresh_constants():
             assert repr(f.name) in source or f"s[{f.name!r}]" in source, f.name
     assert Game.clone.__code__.co_filename.startswith("<engine/state_fields.py")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_saved_game_loads_to_the_same_saved_game(name: str) -> None:
+    rules = RULES[name]
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = rules.new_game(seed=seed, log=bool(seed % 2))
+        for _ in range(rng.randrange(0, 120)):
+            if game.is_over:
+                break
+            game.apply(rng.randrange(len(game.decision()[1])))
+        saved = game.to_json()
+        loaded = load_game_json(json.loads(json.dumps(saved)), rules)
+        assert json.dumps(loaded.to_json()) == json.dumps(saved)  # (keys in the same order too)
+        # the derived fields, rebuilt; the caches, fresh
+        for f in FIELDS:
+            if f.load == DERIVED:
+                assert getattr(loaded, f.name) == getattr(game, f.name), f.name
+        assert [getattr(loaded, f.name) for f in FIELDS if f.kind == CACHE] == [
+            getattr(Game(rules, 0), f.name) for f in FIELDS if f.kind == CACHE]
+        # and it plays on as the original does
+        if not game.is_over:
+            for _ in range(30):
+                if game.is_over:
+                    break
+                choice = rng.randrange(len(game.decision()[1]))
+                game.apply(choice)
+                loaded.apply(choice)
+            assert _saved(loaded) == _saved(game)
+
+
+def test_saved_keys_follow_the_declaration() -> None:
+    game = RULES[GAMES[0]].new_game(seed=1)
+    keys = list(game.to_json())
+    assert keys == ["format", "ruleset", "ruleset_file", *(f.save.key for f in FIELDS if f.save is not None)]
+
+
+def test_a_saved_game_without_a_needed_field_is_refused() -> None:
+    rules = RULES[GAMES[0]]
+    data = rules.new_game(seed=1).to_json()
+    del data["clock"]
+    with pytest.raises(RulesError, match="saved game has no 'clock'"):
+        load_game_json(data, rules)
+    data = rules.new_game(seed=1).to_json()
+    del data["turns_before"]  # (kept since games were saved without it: a new game's value)
+    assert load_game_json(data, rules).turns_before == 0
+
+
+def test_a_determinized_copy_starts_with_fresh_caches() -> None:
+    rules = RULES[GAMES[0]]
+    game = _random_game(GAMES[0], 2, 30)
+    copy = game.determinize(game.decision()[0], random.Random(1))
+    fresh = Game(rules, 0)
+    assert {f.name: getattr(copy, f.name) for f in FIELDS if f.kind == CACHE} == {
+        f.name: getattr(fresh, f.name) for f in FIELDS if f.kind == CACHE}

@@ -67,6 +67,7 @@ from ..lang.values import (
     PlayerRef,
 )
 from .decisions import Pending
+from .state_fields import reset_caches
 
 if TYPE_CHECKING:
     from .game import Game
@@ -112,10 +113,7 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     if mapping:
         _follow(new, mapping, holders)
     new.kept = kept
-    new.version += 1
-    new.layout += 1
-    new.static_layout += 1
-    new.listener_layout += 1
+    reset_caches(new)  # (the cards moved behind the runtime's back)
     return new
 
 

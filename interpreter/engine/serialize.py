@@ -7,6 +7,7 @@ which the loaded `Rules` resolves again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..compile.sites import site_key
@@ -15,6 +16,7 @@ from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
 from .decisions import Option, Pending
 from .game import GAME, OPTIONS, Game, Result
+from .state_fields import DERIVED, FIELDS, SAVED, reset_caches
 
 FORMAT = 1
 
@@ -97,50 +99,105 @@ def log_entry(game: Game, entry: tuple) -> dict:
 
 
 def game_to_json(game: Game) -> dict:
+    """The game as plain JSON: its header, then every field `FIELDS` saves, in its order."""
+    out: dict[str, Any] = {"format": FORMAT, "ruleset": game.rules.name, "ruleset_file": game.rules.ruleset.file}
+    for f in SAVED:
+        out[f.save.key] = CODECS[f.save.codec][0](game, getattr(game, f.name))
+    return out
+
+
+def _frames_to_json(game: Game, frames: list[Frame]) -> list:
+    return [{"code": f.code.name, "pc": f.pc, "locals": encode(f.locals), "self": encode(f.self_card),
+             "controller": encode(f.controller), "event": encode(f.event),
+             "applied": [[cid, list(key)] for cid, key in sorted(f.applied, key=repr)]} for f in frames]
+
+
+def _frames_from_json(game: Game, data: list) -> list[Frame]:
     frames = []
-    for f in game.frames:
-        frames.append({
-            "code": f.code.name, "pc": f.pc, "locals": encode(f.locals), "self": encode(f.self_card),
-            "controller": encode(f.controller), "event": encode(f.event),
-            "applied": [[cid, list(key)] for cid, key in sorted(f.applied, key=repr)],
-        })
-    pending = None
-    if game.pending is not None:
-        p = game.pending
-        site = game.rules.site_of(p)
-        pending = {"seat": p.seat, "var": p.var, "prompt": p.prompt, "site": site.index if site else None,
-                   "options": [[o.id, o.label, encode(o.value)] for o in p]}
-        if game.rules.is_private(p):  # (a `may` has no site: say which private decision it is)
-            keys = [site_key(span) for span in game.rules.private_points]
-            pending["private"] = keys.index(site_key(p.span))
-    return {
-        "format": FORMAT,
-        "ruleset": game.rules.name,
-        "ruleset_file": game.rules.ruleset.file,
-        "options": game.options,
-        "seed": game.seed,
-        "cards": [[cid, c.defn.name, list(c.origin or ())] for cid, c in game.cards.items()],
-        "attrs": [[cid, encode(d)] for cid, d in game.attrs.items()],
-        "zones": [[list(k), [c.id for c in v]] for k, v in game.zones.items()],
-        "players": [encode(p) for p in game.player_attrs],
-        "globals": encode(game.globals),
-        "temp_mods": [encode(list(m)) for m in game.temp_mods],
-        "temp_grants": [encode(list(m)) for m in game.temp_grants],
-        "rng": [game.rng.getstate()[0], list(game.rng.getstate()[1]), game.rng.getstate()[2]],
-        "frames": frames,
-        "pending": pending,
-        "result": game.result.to_dict() if game.result else None,
-        "log": [[e[0], *encode(list(e[1:]))] for e in game.log_entries],
-        "logging": game.logging,
-        "next_id": game.next_id,
-        "clock": game.clock,
-        "revealed": sorted(game.revealed),
-        "seen": _seen_to_json(game.seen),
-        "steps": game.steps,
-        "turns_before": game.turns_before,
-        "decisions": game.decisions,
-        "max_decisions": game.max_decisions,
-    }
+    for fr in data:
+        code = game.rules.codes.get(fr["code"])
+        if code is None:
+            raise RulesError(f"saved game refers to code {fr['code']!r} that this ruleset does not have")
+        frame = Frame(code, decode(fr["locals"], game), decode(fr["self"], game), decode(fr["controller"], game),
+                      decode(fr["event"], game), frozenset((cid, tuple(key)) for cid, key in fr["applied"]))
+        frame.pc = fr["pc"]
+        frames.append(frame)
+    return frames
+
+
+def _pending_to_json(game: Game, p: Pending | None) -> dict | None:
+    if p is None:
+        return None
+    site = game.rules.site_of(p)
+    pending = {"seat": p.seat, "var": p.var, "prompt": p.prompt, "site": site.index if site else None,
+               "options": [[o.id, o.label, encode(o.value)] for o in p]}
+    if game.rules.is_private(p):  # (a `may` has no site: say which private decision it is)
+        keys = [site_key(span) for span in game.rules.private_points]
+        pending["private"] = keys.index(site_key(p.span))
+    return pending
+
+
+def _pending_from_json(game: Game, p: dict | None) -> Pending | None:
+    if p is None:
+        return None
+    options = [Option(oid, label, decode(v, game), i, game) for i, (oid, label, v) in enumerate(p["options"])]
+    pending = Pending.of_options(p["seat"], p["var"], p["prompt"], options)
+    if p.get("site") is not None:  # (where it was asked: by site, as a file's path may differ)
+        pending.span = game.rules.decision_sites[p["site"]].span
+    elif p.get("private") is not None:
+        pending.span = game.rules.private_points[p["private"]]
+    return pending
+
+
+def _generator_from_json(game: Game, data: list):
+    version, internal, gauss = data
+    game.rng.setstate((version, tuple(internal), gauss))
+    return game.rng
+
+
+def _result_from_json(game: Game, r: dict | None) -> Result | None:
+    return None if r is None else Result(r["winner"], r["reason"], r["turns"], bool(r.get("unfinished")))
+
+
+def _cards_from_json(game: Game, data: list) -> dict[int, CardRef]:
+    card_defs = game.rules.card_defs
+    # (its origin: since issue 30)
+    return {cid: CardRef(cid, card_defs[name], tuple(origin[0]) if origin and origin[0] else None)
+            for cid, name, *origin in data}
+
+
+# How a saved game keeps a field (engine/state_fields.py names these): (to JSON, from JSON), each
+# given the game and the value; loading sets fields in the order of `FIELDS`, so a codec may
+# read the fields saved before its own (the cards, above all).
+CODECS: dict[str, tuple[Callable[[Game, Any], Any], Callable[[Game, Any], Any]]] = {
+    "raw": (lambda game, v: v, lambda game, v: v),
+    "encoded": (lambda game, v: encode(v), lambda game, v: decode(v, game)),
+    "encoded items": (lambda game, v: [encode(x) for x in v], lambda game, v: [decode(x, game) for x in v]),
+    "tuples": (lambda game, v: [encode(list(m)) for m in v], lambda game, v: [tuple(decode(m, game)) for m in v]),
+    "sorted": (lambda game, v: sorted(v), lambda game, v: set(v)),
+    "cards": (lambda game, v: [[cid, c.defn.name, list(c.origin or ())] for cid, c in v.items()], _cards_from_json),
+    "attrs": (lambda game, v: [[cid, encode(d)] for cid, d in v.items()],
+              lambda game, v: {cid: decode(d, game) for cid, d in v}),
+    "zones": (lambda game, v: [[list(k), [c.id for c in cards]] for k, cards in v.items()],
+              lambda game, v: {ZoneKey(*key): [game.cards[i] for i in ids] for key, ids in v}),
+    "generator": (lambda game, v: (lambda s: [s[0], list(s[1]), s[2]])(v.getstate()), _generator_from_json),
+    "frames": (_frames_to_json, _frames_from_json),
+    "decision": (_pending_to_json, _pending_from_json),
+    "result": (lambda game, v: v.to_dict() if v else None, _result_from_json),
+    "log": (lambda game, v: [[e[0], *encode(list(e[1:]))] for e in v],
+            lambda game, v: [(e[0], *decode(e[1:], game)) for e in v]),
+    "seen": (lambda game, v: _seen_to_json(v), lambda game, v: _seen_from_json(v, game)),
+}
+
+
+def _derive(game: Game) -> None:
+    """The fields a loaded game rebuilds from those saved (`DERIVED` in engine/state_fields.py)."""
+    game.card_zone = {card.id: key for key, cards in game.zones.items() for card in cards}
+    game.attached_ids = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
+    game.halted = game.pending is not None or game.result is not None
+
+
+DERIVED_FIELDS = ("card_zone", "attached_ids", "halted")  # (what `_derive` sets)
 
 
 def _seen_to_json(chain: tuple | None) -> list:
@@ -161,58 +218,34 @@ def _seen_from_json(entries: list, game: Game) -> tuple | None:
 
 
 def game_from_json(data: dict, rules) -> Game:
+    """A game from its JSON (`game_to_json`), for `rules`: every field `FIELDS` saves, in its
+    order, then those derived from them; its caches start empty."""
     if data.get("format") != FORMAT:
         raise RulesError(f"saved game format {data.get('format')!r} is not {FORMAT}")
+    if "seed" not in data:
+        raise RulesError("saved game has no 'seed'")
     game = Game(rules, data["seed"], data.get("logging", True))
-    for cid, name, *origin in data["cards"]:  # (its origin: since issue 30)
-        game.cards[cid] = CardRef(cid, rules.card_defs[name], tuple(origin[0]) if origin and origin[0] else None)
-    game.attrs = {cid: decode(d, game) for cid, d in data["attrs"]}
-    game.zones = {}
-    game.card_zone = {}
-    for key, ids in data["zones"]:
-        zk = ZoneKey(*key)
-        game.zones[zk] = [game.cards[i] for i in ids]
-        for i in ids:
-            game.card_zone[i] = zk
-    game.player_attrs = [decode(p, game) for p in data["players"]]
-    game.globals = decode(data["globals"], game)
-    game.temp_mods = [tuple(decode(m, game)) for m in data["temp_mods"]]
-    game.temp_grants = [tuple(decode(m, game)) for m in data["temp_grants"]]
-    version, internal, gauss = data["rng"]
-    game.rng.setstate((version, tuple(internal), gauss))
-    for fr in data["frames"]:
-        code = rules.codes.get(fr["code"])
-        if code is None:
-            raise RulesError(f"saved game refers to code {fr['code']!r} that this ruleset does not have")
-        frame = Frame(code, decode(fr["locals"], game), decode(fr["self"], game), decode(fr["controller"], game),
-                      decode(fr["event"], game), frozenset((cid, tuple(key)) for cid, key in fr["applied"]))
-        frame.pc = fr["pc"]
-        game.frames.append(frame)
-    if data["pending"] is not None:
-        p = data["pending"]
-        options = [Option(oid, label, decode(v, game), i, game) for i, (oid, label, v) in enumerate(p["options"])]
-        game.pending = Pending.of_options(p["seat"], p["var"], p["prompt"], options)
-        if p.get("site") is not None:  # (where it was asked: by site, as a file's path may differ)
-            game.pending.span = rules.decision_sites[p["site"]].span
-        elif p.get("private") is not None:
-            game.pending.span = rules.private_points[p["private"]]
-        game.halted = True
-    if data["result"] is not None:
-        r = data["result"]
-        game.result = Result(r["winner"], r["reason"], r["turns"], bool(r.get("unfinished")))
-        game.halted = True
-    game.log_entries = [(e[0], *decode(e[1:], game)) for e in data["log"]]
-    game.next_id = data["next_id"]
-    game.turns_before = data.get("turns_before", 0)
-    game.clock = data["clock"]
-    game.revealed = set(data["revealed"])
-    game.seen = _seen_from_json(data.get("seen", []), game)
-    game.attached_ids = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
-    game.steps = data.get("steps", 0)
-    game.decisions = data.get("decisions", 0)
-    game.max_decisions = data.get("max_decisions", rules.max_decisions)
-    game.version += 1
-    game.layout += 1
-    game.static_layout += 1
-    game.listener_layout += 1
+    for f in SAVED:
+        save = f.save
+        if not save.restored:
+            continue
+        if save.key not in data:
+            if save.optional:  # (a game saved before the field was kept: a new game's value)
+                continue
+            raise RulesError(f"saved game has no {save.key!r}")
+        setattr(game, f.name, CODECS[save.codec][1](game, data[save.key]))
+    _derive(game)
+    reset_caches(game)
     return game
+
+
+def _check_declaration() -> None:
+    """Every codec the declaration names exists, and `_derive` sets every derived field."""
+    unknown = [f"{f.name}: {f.save.codec}" for f in SAVED if f.save.codec not in CODECS]
+    derived = {f.name for f in FIELDS if f.load == DERIVED}
+    if unknown or derived != set(DERIVED_FIELDS):
+        raise AssertionError(f"engine/state_fields.py and serialize.py disagree: unknown codecs {unknown}, "
+                             f"derived fields {sorted(derived)} but `_derive` sets {sorted(DERIVED_FIELDS)}")
+
+
+_check_declaration()

@@ -13,9 +13,9 @@ that is not). From this table:
   too): caches and the counters that stamp them (`version`, the layouts) belong to the runtime,
   are never saved, and nothing but the speed of the game depends on them.
 
-A new field: add it to `Game.__init__` (or to `init_runtime`'s kinds, for caches and per-copy
-fields, which `__init__` gets from here) and declare it below with its kind and, if a saved game
-keeps it, its `Save` (a codec of serialize.py's `CODECS`).
+A new field: set it in `Game.__init__` and declare it below with its kind and, if a saved game
+keeps it, its `Save` (a codec of serialize.py's `CODECS`); a cache or per-copy field is declared
+below only (`__init__` gets those from `init_runtime`).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ FIELDS: tuple[Field, ...] = (
     Field("pending", DECISION, "the decision the game waits for (`Pending`), or None", Save("pending", "decision")),
     Field("result", SHARED, "how the game ended (`Result`), or None while it goes on", Save("result", "result")),
     Field("log_entries", LIST, "the log: events, decisions and the end, as tuples", Save("log", "log")),
-    Field("logging", SHARED, "whether events and decisions are logged", Save("logging")),
+    Field("logging", SHARED, "whether events and decisions are logged", Save("logging", optional=True)),
     Field("next_id", SHARED, "the id the next card made gets", Save("next_id")),
     Field("clock", SHARED, "the time stamp the next card that moves gets (`STAMP`)", Save("clock")),
     Field("revealed", SET, "the ids of the cards revealed to every player", Save("revealed", "sorted")),
