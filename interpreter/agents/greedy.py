@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .base import DecisionView
@@ -45,13 +46,31 @@ def highest(values: list[float], rng: random.Random) -> int:
 
 
 @dataclass(frozen=True)
-class GreedySearch:
-    """One decision's search, as `mcts` and `turn` report theirs: positions made (`iterations`),
-    seconds, and each option's value averaged over the samples (what the agent compared)."""
+class ValueSearch:
+    """One decision's search by an agent that values each option (greedy, turn): positions made
+    (`iterations`, the name strength benchmarks read, as for `mcts`), seconds, and each option's
+    value averaged over the samples (what the agent compared)."""
 
     iterations: int
     seconds: float
     values: tuple[float, ...]
+
+
+def sampled_search(view: DecisionView, samples: int, rng: random.Random,
+                   values_of: Callable[[object], tuple[list[float], int]]) -> tuple[int, ValueSearch]:
+    """The index of the best option and the search behind it: `values_of(game)` gives each
+    option's value and the positions it made, on each of `samples` determinized copies (the
+    agent never reads the true state); the values are averaged, ties broken by `rng`."""
+    start = time.perf_counter()
+    totals = [0.0] * len(view.options)
+    made = 0
+    for _ in range(samples):
+        values, count = values_of(view.determinize(rng))
+        made += count
+        for i, v in enumerate(values):
+            totals[i] += v
+    search = ValueSearch(made, time.perf_counter() - start, tuple(t / samples for t in totals))
+    return highest(totals, rng), search
 
 
 class GreedyAgent:
@@ -65,21 +84,15 @@ class GreedyAgent:
         self.seed = seed
         self.rng = random.Random(seed)
         self.samples = samples
-        self.last_search: GreedySearch | None = None
+        self.last_search: ValueSearch | None = None
 
     def act(self, view: DecisionView) -> int:
-        n = len(view.options)
-        if n == 1:
+        if len(view.options) == 1:
             self.last_search = None
             return 0
-        start = time.perf_counter()
-        totals = [0.0] * n
-        for _ in range(self.samples):
-            for i, v in enumerate(scores(view.determinize(self.rng), view.seat)):
-                totals[i] += v
-        self.last_search = GreedySearch(n * self.samples, time.perf_counter() - start,
-                                        tuple(t / self.samples for t in totals))
-        return highest(totals, self.rng)
+        choice, self.last_search = sampled_search(
+            view, self.samples, self.rng, lambda game: (scores(game, view.seat), len(view.options)))
+        return choice
 
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed!r}, samples={self.samples})"

@@ -25,22 +25,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from dataclasses import dataclass
 
 from .base import DecisionView
-from .greedy import WON, highest
+from .greedy import WON, ValueSearch, sampled_search
 from .registry import Param
-
-
-@dataclass(frozen=True)
-class TurnSearch:
-    """One search: positions made (`iterations`, the name strength benchmarks read), seconds,
-    and each option's value averaged over the samples."""
-
-    iterations: int
-    seconds: float
-    values: tuple[float, ...]
 
 
 def _value(game, seat: int) -> float:
@@ -111,23 +99,16 @@ class TurnAgent:
         self.width = width
         self.samples = samples
         self.nodes = nodes
-        self.last_search: TurnSearch | None = None
+        self.last_search: ValueSearch | None = None
 
     def act(self, view: DecisionView) -> int:
-        n = len(view.options)
-        if n == 1:
+        if len(view.options) == 1:
             self.last_search = None
             return 0
-        start = time.perf_counter()
-        totals = [0.0] * n
-        made = 0
-        for _ in range(self.samples):
-            values, count = turn_values(view.determinize(self.rng), view.seat, self.width, self.nodes, self.rng)
-            made += count
-            for i, v in enumerate(values):
-                totals[i] += v
-        self.last_search = TurnSearch(made, time.perf_counter() - start, tuple(t / self.samples for t in totals))
-        return highest(totals, self.rng)
+        choice, self.last_search = sampled_search(
+            view, self.samples, self.rng,
+            lambda game: turn_values(game, view.seat, self.width, self.nodes, self.rng))
+        return choice
 
     def __repr__(self) -> str:
         return f"TurnAgent(seed={self.seed!r}, width={self.width}, samples={self.samples}, nodes={self.nodes})"
