@@ -9,7 +9,6 @@ agent-move-highlight.png. Skipped where no chromium/chromedriver is installed.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -18,8 +17,7 @@ import pytest
 pytest.importorskip("starlette", reason="cardrules serve needs the extra 'serve': pip install 'cardrules[serve]'")
 pytest.importorskip("selenium", reason="the browser tests need selenium (the extra 'test')")
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from browser import headless_chromium, needs_chromium  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -30,22 +28,12 @@ from interpreter.server.app import ServerThread  # noqa: E402
 
 SCREENSHOTS = os.environ.get("CARDRULES_SCREENSHOTS") == "1"
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="no chromium/chromedriver on this machine: apt-get install chromium chromium-driver (Debian)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1400,1100", "--hide-scrollbars"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    browser = headless_chromium()
     yield browser
     browser.quit()
 

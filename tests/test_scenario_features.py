@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from scenariofiles import ROOT, SCENARIOS, line_of, only_failure, variant
 
 from interpreter.cli.main import main
 from interpreter.errors import CardrulesError
@@ -19,38 +20,6 @@ from interpreter.paths import shown_path
 from interpreter.rules.schema import validate
 from interpreter.rules.yamlload import load_yaml_text
 from interpreter.scenarios import check_scenario, run_scenario
-
-ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT / "tests" / "scenarios"
-
-
-def variant(tmp_path: Path, shipped: str, *edits: tuple[str, str], name: str = "s.yaml") -> Path:
-    """The shipped scenario with each (old, new) edit made once (old must be there), written into
-    tmp_path; deck files it names relative to its folder are made absolute."""
-    source = SCENARIOS / shipped
-    text = source.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert old in text, f"{old!r} is not in {shipped}"
-        text = text.replace(old, new, 1)
-    text = text.replace("../../../rulesets/", f"{ROOT}/rulesets/")
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def line_of(path: Path, fragment: str, whole: bool = False) -> int:
-    """The 1-based line of the first line of the file holding fragment (or being it, but for
-    its indentation)."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if (line.strip() == fragment) if whole else (fragment in line):
-            return number
-    raise AssertionError(f"{fragment!r} is not in {path}")
-
-
-def only_failure(path: Path) -> str:
-    result = run_scenario(path)
-    assert len(result.failures) == 1, result.failures
-    return result.failures[0]
 
 
 def test_the_shipped_scenarios_of_the_features_pass():

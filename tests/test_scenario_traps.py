@@ -9,44 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenariofiles import line_of, only_failure, variant
 
 from interpreter import load
 from interpreter.errors import CardrulesError
 from interpreter.scenarios import check_scenario, run_scenario
-
-ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT / "tests" / "scenarios"
-
-
-def variant(tmp_path: Path, shipped: str, *edits: tuple[str, str], name: str = "s.yaml") -> Path:
-    """The shipped scenario with each (old, new) edit made once, written into tmp_path."""
-    text = (SCENARIOS / shipped).read_text(encoding="utf-8")
-    for old, new in edits:
-        assert old in text, f"{old!r} is not in {shipped}"
-        text = text.replace(old, new, 1)
-    text = text.replace("../../../rulesets/", f"{ROOT}/rulesets/")
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def written(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def line_of(path: Path, fragment: str) -> int:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if fragment in line:
-            return number
-    raise AssertionError(f"{fragment!r} is not in {path}")
-
-
-def only_failure(path: Path) -> str:
-    result = run_scenario(path)
-    assert len(result.failures) == 1, result.failures
-    return result.failures[0]
 
 
 # ---------------------------------------------------------------- 4. events with their arguments

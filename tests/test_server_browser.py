@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import time
 from pathlib import Path
 
@@ -26,8 +25,7 @@ import pytest
 pytest.importorskip("starlette", reason="cardrules serve needs the extra 'serve': pip install 'cardrules[serve]'")
 pytest.importorskip("selenium", reason="the browser tests need selenium (the extra 'test')")
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from browser import headless_chromium, needs_chromium  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 from servecli import ServeCommand  # noqa: E402
@@ -42,12 +40,7 @@ from interpreter.server.app import ServerThread  # noqa: E402
 LONG = os.environ.get("CARDRULES_LONG") == "1"
 SCREENSHOTS = os.environ.get("CARDRULES_SCREENSHOTS") == "1"
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="no chromium/chromedriver on this machine: apt-get install chromium chromium-driver (Debian)")
+pytestmark = needs_chromium
 
 # What the page shows, read in one call after each click.
 PAGE_STATE = """
@@ -71,12 +64,7 @@ SETTLED = ("return document.body.dataset.version !== '' && !document.body.classL
 
 @pytest.fixture(scope="module")
 def driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1400,1100", "--hide-scrollbars"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    browser = headless_chromium()
     yield browser
     browser.quit()
 
