@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from ..engine.game import Game
+from ..engine.state_fields import reset_caches
 from ..errors import CardrulesError, RulesError, Span, did_you_mean
 from ..lang.runtime import Frame
 from ..lang.values import CardRef, PlayerRef, ZoneKey
@@ -221,8 +222,7 @@ def build_given(game: Game, given: dict, marks, decks: list[Deck] | None = None)
             raise RulesError(f"no global {name!r}{did_you_mean(name, known)}", setter.span("given", "globals", name))
         setter.pending_refs.append((game.GAME, name, raw, ("given", "globals", name)))
     setter.apply_refs()
-    game.version += 1
-    game.layout += 1
+    reset_caches(game)  # (the position was set behind the runtime's back)
     return setter
 
 
