@@ -135,8 +135,8 @@ def observation(game: Game, viewer: int, detail: bool = True) -> dict:
         else:
             shown = [dict(card_view(game, c, viewer, detail), position=i + 1)
                      for i, c in enumerate(cards) if c.id in game.revealed]
-            known = [card_view(game, c, viewer, detail) for c in sorted(cards, key=_by_id)
-                     if game.attrs[c.id].get(KNOWN, 0) & bit and c.id not in game.revealed]
+            known = [card_view(game, c, viewer, detail) for c in sorted(
+                (c for c in cards if game.attrs[c.id].get(KNOWN, 0) & bit and c.id not in game.revealed), key=_by_id)]
             content = {"count": len(cards), **({"revealed": shown} if shown else {}),
                        **({"known": known} if known else {})}
         zones.setdefault(owner, {})[label] = content
