@@ -176,9 +176,21 @@ def test_a_replay_steps_forwards_and_backwards(driver, played, tmp_path):
             entry = decisions[k]
             assert page["taken"] == f"decision taken: P{entry['player']} chooses: {entry['label']}"
             assert page["counter"] == f"step {k + 1} of {len(replay.steps)}"
+        # Two clicks faster than the server answers, the first answer coming last: the page
+        # lands two steps back, on the last step asked for.
+        quick_state = replay.state
+
+        def slow_state(step: int, viewer):
+            time.sleep(0.6 if step == 3 else 0.2)
+            return quick_state(step, viewer)
+
+        replay.state = slow_state
         driver.find_element(By.ID, "step-back").click()
         driver.find_element(By.ID, "step-back").click()
         wait_step(2, "full")
+        time.sleep(0.8)
+        assert shown()["step"] == "2"
+        replay.state = quick_state
         faces = driver.execute_script("return [...document.querySelectorAll('.card.face')].map(c => Number(c.dataset.cardId))")
         assert set(faces) == set(replay.steps[2]["game"].cards)  # the full view: every card
         Select(driver.find_element(By.ID, "view-select")).select_by_value("2")

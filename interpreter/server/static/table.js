@@ -338,9 +338,18 @@ function connect() {
 }
 
 // ---------------------------------------------------------------- a replay
+// Clicks faster than the server answers: each counts from the step last asked for (not the one
+// drawn), and only the answer to the last request is drawn, whatever order the answers come in.
+let replayAsked = null;
+let replayTicket = 0;
+
 async function showStep(step) {
+  const ticket = ++replayTicket;
+  replayAsked = step;
   const answer = await fetch(`/api/replay?step=${step}&view=${encodeURIComponent(replayView)}`);
   const data = await answer.json();
+  if (ticket !== replayTicket) return;
+  replayAsked = null;
   if (data.type === "error") return notice(data.message);
   notice("");
   draw(data);
@@ -365,16 +374,17 @@ function drawReplayBar() {
     for (const viewer of state.viewers) {
       select.append(el("option", {value: String(viewer), text: viewer === "full" ? "full view" : `P${viewer}`}));
     }
-    select.addEventListener("change", () => { replayView = select.value; showStep(state.step); });
+    select.addEventListener("change", () => { replayView = select.value; showStep(replayAsked ?? state.step); });
   }
   select.value = String(state.seat);
 }
 
 function startReplay() {
   const go = (delta) => {
+    const from = replayAsked ?? state.step;
     const target = Math.max(0, Math.min(state.steps - 1, delta === "first" ? 0 : delta === "last"
-      ? state.steps - 1 : state.step + delta));
-    if (target !== state.step) showStep(target);
+      ? state.steps - 1 : from + delta));
+    if (target !== from) showStep(target);
   };
   document.getElementById("step-first").addEventListener("click", () => go("first"));
   document.getElementById("step-back").addEventListener("click", () => go(-1));
