@@ -364,7 +364,7 @@ class Game(harness.GeneratorDriven):
                 return f"{value.name} {value.offense + value.boost}/{value.life}"
             if value.kind == BASE:
                 role = "centre" if value.centre else "surrounding"
-                return f"{value.name} ({role}, {resistance(value)} - {value.damage})"
+                return f"{value.name} ({role} base, resistance {resistance(value)}, damage {value.damage})"
             return value.name
         if value.__class__ is Ability:
             return f"{self.label(value.card)}: {value.name}"

@@ -161,7 +161,7 @@ class Card:
         if self.type == INCANTATION:
             return self.name
         if self.type == BUILDING:
-            return f"{self.name} (building, {self.health})"
+            return f"{self.name} (building, health {self.health})"
         return f"{self.name} {self.attack}/{self.health}"
 
 
