@@ -68,6 +68,9 @@ def test_a_deck_file_completes_and_hovers_card_names(bases: Path):
         line, column = position_of(typed, "  Tide\n")
         labels = [item.label for item in lsp.completion(deck, line, column + len("  Tide")).items]
         assert sorted(labels) == ["Tideglass Spire", "Tidegrove Oracle", "Tidewatch Scholar"]
+        # the half-typed line is no YAML: once the server has checked that text (its error
+        # shown), the deck still hovers its card names
+        lsp.wait_diagnostics(deck, lambda d: d != [], timeout=60)
         hover = lsp.hover(deck, *position_of(typed, "Hush: 2"))
         assert hover is not None and hover.contents.value.startswith("**Hush**")
         assert lsp.hover(deck, *position_of(typed, "format")) is None  # a deck's own keys are no cards

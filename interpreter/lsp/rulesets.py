@@ -132,6 +132,9 @@ class RulesetFinder:
         self._workspace: list[Path] | None = None
         # a ruleset file's reading, by (path, modification time, size); files in the overlay are read anew
         self._read: dict[tuple[Path, int, int], RulesetFiles | None] = {}
+        # each deck file's ruleset when its text last read as a deck: a deck being typed into
+        # (not valid YAML for a moment) keeps its card names' hover and completion
+        self._deck_of: dict[Path, RulesetFiles] = {}
 
     def candidates(self, file: Path) -> list[Path]:
         """Ruleset files that might read `file`, each once, nearest first."""
@@ -190,11 +193,20 @@ class RulesetFinder:
     def deck_ruleset(self, file: Path) -> RulesetFiles | None:
         """The ruleset a deck file is for (None when the file is no deck, or its ruleset is not
         found): the one its `ruleset:` names, else the one of its folder or of a folder above
-        it, as `cardrules validate` finds it (GAME/GAME.yaml)."""
+        it, as `cardrules validate` finds it (GAME/GAME.yaml); while the file is no valid YAML, the
+        ruleset it had when it last was."""
         try:
             data, _marks = load_yaml(file)
         except CardrulesError:
-            return None
+            return self._deck_of.get(file)
+        found = self._deck_ruleset(file, data)
+        if found is None:
+            self._deck_of.pop(file, None)
+        else:
+            self._deck_of[file] = found
+        return found
+
+    def _deck_ruleset(self, file: Path, data) -> RulesetFiles | None:
         if not isinstance(data, dict) or _is_ruleset(data) or not isinstance(data.get("cards"), (dict, list)):
             return None
         named = data.get("ruleset")
