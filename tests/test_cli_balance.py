@@ -193,16 +193,24 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary(tmp_path):
     import sys
     import time
 
+    records = tmp_path / "records.jsonl"
     script = ("import sys; from interpreter.cli.main import main; "
-              "sys.exit(main(['simulate', 'bases', '--games', '100000', '--json', '--workers', '2']))")
+              "sys.exit(main(['simulate', 'bases', '--games', '100000', '--json', '--workers', '2', "
+              f"'--records', {str(records)!r}]))")
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
-    time.sleep(4)
+    deadline = time.monotonic() + 120  # (until a game has finished: a record is written per game)
+    while time.monotonic() < deadline and process.poll() is None:
+        if records.is_file() and records.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.1)
     os.killpg(process.pid, signal.SIGINT)  # (as a terminal does: the whole process group)
-    out, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     data = json.loads(out)
     assert data["interrupted"] and 0 < data["games"] < 100000
+    assert f"interrupted after {data['games']} of 100000 games; kept the records of {data['games']} games" in err
+    assert records.read_text().count("\n") == data["games"]
     assert sum(data["wins"]) + data["draws"] + data["aborted"] == data["games"]
     assert "interrupted after" in err and "Traceback" not in err
     assert _processes_in_group(process.pid) == []  # no worker left behind

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,11 +45,12 @@ def run_batch(spec: BatchSpec, seeds: Sequence[int], backend_name: str, workers:
             outcomes = opened.run(spec, seeds)
             try:
                 for record, lines in outcomes:
-                    result.records[record["seed"]] = record
-                    if on_record is not None:
-                        on_record(record)
-                    if log_dir is not None and lines is not None:
-                        _write_log(log_dir, record["seed"], lines)
+                    with _ctrl_c_deferred():  # (a game counted is a game kept, and the reverse)
+                        result.records[record["seed"]] = record
+                        if on_record is not None:
+                            on_record(record)
+                        if log_dir is not None and lines is not None:
+                            _write_log(log_dir, record["seed"], lines)
                     advance()
             finally:
                 outcomes.close()
@@ -55,6 +58,27 @@ def run_batch(spec: BatchSpec, seeds: Sequence[int], backend_name: str, workers:
         result.interrupted = True
     result.seconds = time.perf_counter() - start
     return result
+
+
+@contextmanager
+def _ctrl_c_deferred():
+    """Ctrl-C held back until the block is done (then raised), so that a game's record is both in
+    the summary and in the records file, or in neither."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    caught: list[int] = []
+    try:
+        before = signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))
+    except ValueError:  # (no signals here: an embedding that runs no Python signal handlers)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _write_log(folder: Path, seed: int, lines: list[str]) -> None:
