@@ -1,14 +1,18 @@
 """`cardrules compare BASE [VARIANT]`: what does a change do? Both sides play the same seeds and
 seatings (common random numbers), so each seed gives a paired outcome; the differences in seat and
-card win rates come with 95% intervals, a flag where they are significant, and the number of games
-that would detect a 2-point shift at the variance seen.
+card win rates come with intervals labelled with their level (95%), and the number of games that
+would detect a 2-point shift at the variance seen. A card is flagged only when its own figure (its
+opening-hand effect within its deck) changed beyond chance, after Holm's correction across cards
+(report/compare.py); the others are context.
 
 A side is a ruleset (a game name or a file) with options; the variant may instead be an override
 file, which redefines cards of BASE, or BASE with `--replace CARD=OTHER` (every copy of CARD in
 the decks becomes OTHER: what is this card worth?). The main difference is the win rate of the
 seats whose decks hold a changed card (or seat 1's, when no card changed); `--until-significant`
-plays in ten looks and stops at the first where it is significant at alpha/10 (Bonferroni), so the
-chance of a false alarm stays at most alpha. Games aborted or unfinished (stopped at their cap of
+plays in ten looks and stops at the first where its z crosses a group-sequential boundary
+(O'Brien-Fleming or Pocock, report/sequential.py) whose overall false-alarm rate is alpha; it then
+gives the repeated confidence interval, and an early stop says that the estimate is biased away
+from zero and by how much at most. Games aborted or unfinished (stopped at their cap of
 decisions) on either side are left out of the pairs, and make the exit status 1.
 """
 
@@ -46,8 +50,10 @@ VANILLA = "vanilla"  # --replace CARD=vanilla: the card without its abilities
 def run_compare(args) -> int:
     from ..report.charts import require_matplotlib
     from ..report.compare import compare_stats
-    from ..report.intervals import Z95, paired_difference, z_for
-    from ..report.render import write_comparison
+    from ..report.comparepage import write_comparison
+    from ..report.intervals import paired_difference, z_for
+    from ..report.sequential import boundary as sequential_boundary
+    from ..report.sequential import look_ends
 
     shared = parse_option_pairs(args.option)
     replace = _replacements(args.replace)
@@ -72,20 +78,19 @@ def run_compare(args) -> int:
     variant = dataclasses.replace(variant, agents=agents, max_decisions=args.max_decisions)
     changed = _changed_cards(base_rules, variant_rules, replace)
 
-    looks = LOOKS if args.until_significant else 1
-    z_look = z_for(args.alpha / looks) if args.until_significant else Z95
-    block = math.ceil(args.games / looks)
+    looks = min(LOOKS, args.games) if args.until_significant else 1
+    plan = sequential_boundary(args.boundary, looks, args.alpha) if args.until_significant else None
+    z_fixed = z_for(args.alpha)
     base_records: dict[int, dict] = {}
     variant_records: dict[int, dict] = {}
     interrupted = stopped_early = False
     main = None
     look = 0
     with open_backend(args.backend, args.workers, args.address) as backend:
+        ends = look_ends(args.games, looks)
         for look in range(1, looks + 1):
-            start = (look - 1) * block  # (games start .. of the batch: the seeds `simulate --seed` plays too)
-            seeds = game_seeds(args.seed, start, min(args.games, start + block))
-            if not seeds:
-                break
+            # (games start..end of the batch: the seeds `simulate --seed` plays too)
+            seeds = game_seeds(args.seed, ends[look - 2] if look > 1 else 0, ends[look - 1])
             for side, records, label in ((base, base_records, "base"), (variant, variant_records, "variant")):
                 batch = run_batch(side, seeds, args.backend, args.workers, args.address, not args.json,
                                   label=f"{label} {look}/{looks}" if looks > 1 else label, backend=backend)
@@ -96,21 +101,24 @@ def run_compare(args) -> int:
             if interrupted:
                 break
             xs, ys = _main_pairs(base_records, variant_records, changed, base_rules.player_count)
-            main = paired_difference(xs, ys, z_look)
-            if args.until_significant and main.significant and look < looks:
+            main = paired_difference(xs, ys, z_fixed)
+            if plan is not None and crossed(main, plan.critical[look - 1]) and look < looks:
                 stopped_early = True
                 break
     base_list = [base_records[s] for s in sorted(base_records)]
     variant_list = [variant_records[s] for s in sorted(variant_records)]
-    comparison = compare_stats(base_list, variant_list)
+    comparison = compare_stats(base_list, variant_list, replace=variant.replace, alpha=args.alpha)
     rows = comparison.rows()
-    rows.sort(key=lambda r: (r["kind"] != "seat", r["name"] not in changed))  # (stable: then by difference)
+    rows.sort(key=lambda r: (r["kind"] != "seat", r["base_name"] not in changed))  # (stable: then by p)
     result = {
         "ruleset": base_rules.name, "base": _side_name(base), "variant": _side_name(variant),
         "agents": list(agents), "seed": args.seed, "games": len(comparison.seeds),
         "looks": look, "stopped_early": stopped_early, "interrupted": interrupted,
-        "alpha": args.alpha if args.until_significant else None, "changed_cards": changed,
-        "main": _main_dict(main, changed, bool(changed) and _every_seat_holds(base_list, changed)),
+        "alpha": args.alpha, "changed_cards": changed,
+        "main": _main_dict(main, changed, bool(changed) and _every_seat_holds(base_list, changed),
+                           _sequential(main, plan, look, stopped_early)),
+        "card_flags": f"Holm's step-down correction across the {sum(r['change_p'] is not None for r in rows)} "
+                      f"cards tested, family-wise error rate {args.alpha:g}",
         "base_summary": summarize(base_list, base_rules.player_count),
         "variant_summary": summarize(variant_list, variant_rules.player_count),
         "rows": rows,
@@ -126,9 +134,11 @@ def run_compare(args) -> int:
     if report_dir is not None:
         meta = {"base": result["base"], "variant": result["variant"], "agents": list(agents),
                 "games": result["games"], "seeds": f"game_seed({args.seed}, 0..)", "changed cards": ", ".join(changed) or "none",
-                "main difference": _main_text(result["main"])}
+                "main difference": _main_text(result["main"]), "card flags": result["card_flags"]}
+        if result["main"] is not None and result["main"]["sequential"] is not None:
+            meta["sequential test"] = _sequential_text(result["main"])
         index = write_comparison(base_list, variant_list, report_dir, title=f"{base_rules.title}: A/B", meta=meta,
-                                 rows=rows)
+                                 rows=rows, flags=result["card_flags"])
         if not args.json:
             err_console().print(f"report: {index}")
     return max(incomplete_status(result["base_summary"]), incomplete_status(result["variant_summary"]))
@@ -244,15 +254,50 @@ def _every_seat_holds(records: list[dict], changed: list[str]) -> bool:
     return bool(finished) and all(any(c in p["deck"] for c in changed) for r in finished for p in r["players"])
 
 
-def _main_dict(main, changed: list[str], every_seat: bool) -> dict[str, Any] | None:
+def crossed(main, critical: float) -> bool:
+    """Whether the paired difference reaches the look's critical |z|, raised for a variance
+    estimated from its pairs (report/sequential.py)."""
+    from ..report.sequential import crosses, for_estimated_variance
+
+    return main is not None and crosses(main.mean, main.se, for_estimated_variance(critical, main.n))
+
+
+def _sequential(main, plan, look: int, stopped_early: bool) -> dict[str, Any] | None:
+    """The sequential test's facts: the boundary, the look it ended at, the repeated confidence
+    interval and, after an early stop, the bound on how much the estimate overstates the truth."""
+    if plan is None or main is None:
+        return None
+    from ..report.sequential import for_estimated_variance
+
+    critical = for_estimated_variance(plan.critical[look - 1], main.n)
+    z = None if main.se in (None, 0) or main.mean is None else main.mean / main.se
+    half = None if main.se is None or math.isinf(critical) else critical * main.se
+    low = high = None
+    if half is not None and main.mean is not None:
+        low, high = main.mean - half, main.mean + half
+    return {"boundary": plan.kind, "looks_planned": plan.looks, "alpha": plan.alpha,
+            "critical": list(plan.critical), "look": look, "z": z, "critical_at_look": critical,
+            "critical_note": f"the boundary's {plan.critical[look - 1]:.3f} as a t quantile with {main.n - 1} "
+                             "degrees of freedom (the variance is estimated)",
+            "crossed": crossed(main, plan.critical[look - 1]),
+            "repeated_level": 1 - plan.alpha, "repeated_low": low, "repeated_high": high,
+            "single_look_level": round(1 - plan.nominal(look), 4),
+            "stopped_early": stopped_early, "bias_bound": half if stopped_early else None,
+            "description": plan.describe()}
+
+
+def _main_dict(main, changed: list[str], every_seat: bool, sequential: dict | None) -> dict[str, Any] | None:
     if main is None:
         return None
+    from ..report.intervals import level_of
+
     measure = f"win rate of the decks holding {', '.join(changed)}" if changed else "seat 1 win rate"
     if every_seat:
         measure += " (every deck holds it, so the change cannot move it: read the seat rows)"
     return {"measure": measure,
-            "pairs": main.n, "difference": main.mean, "low": main.low, "high": main.high,
-            "significant": main.significant, "games_needed": main.games_needed(SHIFT)}
+            "pairs": main.n, "difference": main.mean, "level": level_of(main.z), "low": main.low, "high": main.high,
+            "significant": sequential["crossed"] if sequential is not None else main.significant,
+            "games_needed": main.games_needed(SHIFT), "sequential": sequential}
 
 
 def _side_name(spec: BatchSpec) -> str:
@@ -267,44 +312,93 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:+.1f}"
 
 
+def _interval(level: float, low: float | None, high: float | None, what: str = "interval") -> str:
+    from ..report.intervals import level_text
+
+    shown_interval = f"[{_pct(low)}, {_pct(high)}]" if low is not None and high is not None else "[?]"
+    return f"{level_text(level)} {what} {shown_interval}"
+
+
 def _main_text(main: dict | None) -> str:
     if main is None:
         return "no paired games"
-    interval = f"[{_pct(main['low'])}, {_pct(main['high'])}]" if main["low"] is not None else "[?]"
-    flag = "significant" if main["significant"] else "not significant"
-    return f"{main['measure']}: {_pct(main['difference'])} points {interval}, {flag}"
+    sequential = main["sequential"]
+    if sequential is None:
+        flag = "significant" if main["significant"] else "not significant"
+        return (f"{main['measure']}: {_pct(main['difference'])} points, "
+                f"{_interval(main['level'], main['low'], main['high'])}, {flag}")
+    flag = "significant (crossed the boundary)" if main["significant"] else "not significant (boundary not crossed)"
+    return (f"{main['measure']}: {_pct(main['difference'])} points, "
+            f"{_interval(sequential['repeated_level'], sequential['repeated_low'], sequential['repeated_high'], 'repeated interval')}"
+            f" (fixed-sample {_interval(main['level'], main['low'], main['high'])}, not adjusted for the looks), {flag}")
+
+
+def _sequential_text(main: dict) -> str:
+    """The boundary, the look, and after an early stop the bias warning with its bound."""
+    from ..report.intervals import level_text
+
+    s = main["sequential"]
+    z = "-" if s["z"] is None else f"{abs(s['z']):.2f}"
+    text = (f"{s['description']}; look {s['look']} of {s['looks_planned']}: |z| {z} against {s['critical_at_look']:.2f}, "
+            f"{s['critical_note']} (one look's own level {level_text(s['single_look_level'])})")
+    if s["stopped_early"]:
+        text += (f". Stopped early: an estimate taken because it crossed a boundary is biased away from zero "
+                 f"(upwards in size); it overstates the true difference by at most {100 * s['bias_bound']:.1f} points "
+                 f"(the half-width of the {level_text(s['repeated_level'])} repeated interval, which covers the truth "
+                 f"at every look at once)")
+    return text
 
 
 def _print(result: dict) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from ..report.intervals import level_text
+
     console = out_console()
     console.print(Text(f"{result['base']}  vs  {result['variant']}: {result['games']} paired games"
                        + (f", stopped early at look {result['looks']}" if result["stopped_early"] else "")))
     console.print(Text(_main_text(result["main"])))
+    if result["main"] is not None and result["main"]["sequential"] is not None:
+        console.print(Text(_sequential_text(result["main"])))
     for side in ("base", "variant"):
         summary = result[f"{side}_summary"]
         if summary["aborted"] or summary["unfinished"]:  # (left out of every pair: say so)
             console.print(Text(f"{side}: {summary['aborted']} aborted, {summary['unfinished']} unfinished "
                                f"of {summary['games']} games (not paired)"))
+    seats = [r for r in result["rows"] if r["kind"] == "seat"]
+    level = level_text(seats[0]["level"]) if seats else "95%"
     table = Table(show_header=True)
     for name, justify in (("", "left"), ("base WR", "right"), ("variant WR", "right"), ("difference", "right"),
-                          ("95% interval", "right"), ("", "left"), ("games for ±2 pts", "right")):
+                          (f"{level} interval", "right"), ("", "left"), ("games for ±2 pts", "right")):
         table.add_column(name, justify=justify)
-    cards = [r for r in result["rows"] if r["kind"] == "card"]
-    shown_rows = [r for r in result["rows"] if r["kind"] == "seat"] + cards[:15]
-    for r in shown_rows:
-        table.add_row(Text(r["name"]), _rate(r["base_rate"]), _rate(r["variant_rate"]), Text(_pct(r["difference"])),
+    for r in seats:
+        table.add_row(Text(r["name"]), Text(_rate(r["base_rate"])), Text(_rate(r["variant_rate"])), Text(_pct(r["difference"])),
                       Text(f"[{_pct(r['low'])}, {_pct(r['high'])}]" if r["low"] is not None else ""),
-                      Text("significant" if r["significant"] else ""),
+                      Text(f"significant at {level}" if r["significant"] else ""),
                       Text(str(r["games_needed"]) if r["games_needed"] is not None else ""))
     console.print(table)
+    cards = [r for r in result["rows"] if r["kind"] == "card"]
+    if not cards:
+        return
+    table = Table(show_header=True, title="cards: GD WR is the deck's (context); OH effect = win rate with the card "
+                                          "in the opening hand minus without, within its deck")
+    for name, justify in (("card", "left"), ("GD WR base → variant", "right"), ("OH effect base", "right"),
+                          ("OH effect variant", "right"), (f"change, {level} interval", "right"), ("p", "right"),
+                          ("flag", "left")):
+        table.add_column(name, justify=justify)
+    for r in cards[:15]:
+        change = (f"{_pct(r['change'])} [{_pct(r['change_low'])}, {_pct(r['change_high'])}]"
+                  if r["change"] is not None else f"- ({r['no_test']})")
+        table.add_row(Text(r["name"]), Text(f"{_rate(r['base_rate'])} → {_rate(r['variant_rate'])}"),
+                      Text(_pct(r["base_effect"])), Text(_pct(r["variant_effect"])), Text(change),
+                      Text("-" if r["change_p"] is None else f"{r['change_p']:.3f}"),
+                      Text("changed" if r["flagged"] else ""))
+    console.print(table)
+    console.print(Text(f"flag: the OH effect changed beyond chance ({result['card_flags']})"))
     if len(cards) > 15:
         console.print(Text(f"... and {len(cards) - 15} more cards (--json or --report lists them all)"))
 
 
-def _rate(value: float | None):
-    from rich.text import Text
-
-    return Text("-" if value is None else f"{100 * value:.1f}%")
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"

@@ -135,9 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replace", action="append", metavar="CARD=OTHER",
                    help="in the variant, every copy of CARD in the decks is OTHER (repeatable)")
     p.add_argument("--until-significant", action="store_true",
-                   help="stop at the first of 10 looks where the main difference is significant "
-                        "(Bonferroni: overall false-alarm rate at most --alpha)")
-    p.add_argument("--alpha", type=float, default=0.05, help="the error rate of --until-significant (default 0.05)")
+                   help="stop at the first of 10 looks where the main difference crosses a group-sequential "
+                        "boundary (overall false-alarm rate --alpha)")
+    p.add_argument("--boundary", choices=("obrien-fleming", "pocock"), default="obrien-fleming",
+                   help="the boundary of --until-significant (default obrien-fleming)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="the false-alarm rate of --until-significant and of the card flags (default 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     _batch_arguments(p)
     _cap_argument(p)

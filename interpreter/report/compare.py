@@ -4,20 +4,50 @@ Records are paired by seed: only seeds present on both sides and finished on bot
 aborted nor unfinished). Each
 seat's and each card's win difference (variant minus base) is a paired difference over those
 seeds, which cancels most of the luck the two games share.
+
+A card's games-in-deck (GD) win rate is its deck's win rate: with fixed decks, every card of a
+changed deck moves with it, so GD is context, never a flag. A card's own figure is its
+opening-hand effect: among the players whose deck holds it, the win rate of those who had it in
+the opening hand minus those who had not, within each deck (the shuffle decides which, so the
+comparison is randomised). A card is flagged when that effect changed between the sides beyond
+chance: a z test per card, Holm's step-down correction across the cards tested (family-wise error
+at most alpha).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
 from .errors import ReportError
-from .intervals import Z95, PairedDifference, Proportion, paired_difference, wilson
+from .intervals import Z95, PairedDifference, Proportion, holm, level_of, p_value, paired_difference, wilson
 from .records import Record, card_names, check_records, held, seat_numbers, seat_won, seats
 
 DETECTABLE_SHIFT = 0.02  # the win-rate difference `games_needed` is sized to detect
+ALPHA = 0.05  # family-wise error rate of the card flags (Holm)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """An estimate with its standard error and interval (at `z`), or why it cannot be computed."""
+
+    estimate: float | None
+    se: float | None
+    low: float | None
+    high: float | None
+    reason: str | None = None  # why there is no estimate
+
+    @classmethod
+    def of(cls, estimate: float, se: float, z: float) -> Effect:
+        return cls(estimate, se, estimate - z * se, estimate + z * se)
+
+    @classmethod
+    def missing(cls, reason: str) -> Effect:
+        return cls(None, None, None, None, reason)
 
 
 @dataclass(frozen=True)
@@ -30,16 +60,27 @@ class SeatComparison:
 
 @dataclass(frozen=True)
 class CardComparison:
-    """One card: its games-in-deck win rate on each side, and the paired difference.
+    """One card: its games-in-deck win rate on each side and their paired difference (context), and
+    its opening-hand effect on each side and the change of that effect (the tested figure).
 
-    A pair is a seed where some player holds the card on both sides; its values are the mean
-    win (1/0) of the players holding it, base side and variant side.
+    A GD pair is a seed where some player holds the card on both sides; its values are the mean
+    win (1/0) of the players holding it, base side and variant side. A replaced card is one row:
+    `base_name` on the base side, `variant_name` on the variant side, over the seats that held
+    `base_name`.
     """
 
     name: str
     base: Proportion  # games-in-deck win rate over the paired games
     variant: Proportion
     difference: PairedDifference
+    base_name: str = ""
+    variant_name: str = ""
+    base_effect: Effect = Effect.missing("not computed")  # opening-hand effect, base side
+    variant_effect: Effect = Effect.missing("not computed")
+    change: Effect = Effect.missing("not computed")  # variant effect minus base effect
+    change_paired: bool = False  # the change's variance is from the paired seeds (else both sides apart)
+    p: float | None = None  # two-sided p-value of the change
+    flagged: bool = False  # the change is significant after Holm's correction across the cards
 
 
 class ComparisonRow(TypedDict):
@@ -61,8 +102,24 @@ class ComparisonRow(TypedDict):
     difference: float | None  # variant minus base
     low: float | None
     high: float | None
-    significant: bool
+    significant: bool  # seats: the 95% interval excludes 0; cards: the same as `flagged`
     games_needed: int | None  # pairs needed to detect DETECTABLE_SHIFT at this variance
+    level: float  # the confidence level of every interval of the row
+    base_name: str | None  # cards: the card on each side (they differ for a replaced card)
+    variant_name: str | None
+    base_effect: float | None  # cards: opening-hand effect, with its interval at `level`
+    base_effect_low: float | None
+    base_effect_high: float | None
+    variant_effect: float | None
+    variant_effect_low: float | None
+    variant_effect_high: float | None
+    change: float | None  # variant effect minus base effect, interval at `level` (not adjusted)
+    change_low: float | None
+    change_high: float | None
+    change_p: float | None  # its two-sided p-value (not adjusted)
+    change_paired: bool
+    flagged: bool  # cards: the change is significant after Holm's correction (family-wise `alpha`)
+    no_test: str | None  # cards: why the change could not be tested
 
 
 @dataclass(frozen=True)
@@ -73,22 +130,45 @@ class Comparison:
     seats: tuple[SeatComparison, ...]
     cards: tuple[CardComparison, ...]  # largest difference first, unknown differences last
 
+    alpha: float = ALPHA  # the family-wise error rate of the card flags
+    z: float = Z95
+
+    @property
+    def level(self) -> float:
+        """The confidence level of every interval of the comparison."""
+        return level_of(self.z)
+
     def rows(self) -> list[ComparisonRow]:
         """The seats, then the cards, as plain dicts."""
-        lines = [(f"seat {s.seat}", "seat", s.base, s.variant, s.difference) for s in self.seats]
-        lines += [(c.name, "card", c.base, c.variant, c.difference) for c in self.cards]
-        return [_row(kind, name, base, variant, diff) for name, kind, base, variant, diff in lines]
+        lines = [_row("seat", f"seat {s.seat}", s.base, s.variant, s.difference, self.level) for s in self.seats]
+        lines += [_card_row(c, self.level) for c in self.cards]
+        return lines
 
 
-def _row(kind: str, name: str, base: Proportion, variant: Proportion, diff: PairedDifference) -> ComparisonRow:
+def _row(kind: str, name: str, base: Proportion, variant: Proportion, diff: PairedDifference,
+         level: float) -> ComparisonRow:
     return ComparisonRow(
         kind=kind, name=name,
         base_wins=base.successes, base_games=base.n, base_rate=base.rate, base_low=base.low, base_high=base.high,
         variant_wins=variant.successes, variant_games=variant.n, variant_rate=variant.rate,
         variant_low=variant.low, variant_high=variant.high,
         pairs=diff.n, difference=diff.mean, low=diff.low, high=diff.high, significant=diff.significant,
-        games_needed=diff.games_needed(DETECTABLE_SHIFT),
+        games_needed=diff.games_needed(DETECTABLE_SHIFT), level=level, base_name=None, variant_name=None,
+        base_effect=None, base_effect_low=None, base_effect_high=None, variant_effect=None,
+        variant_effect_low=None, variant_effect_high=None, change=None, change_low=None, change_high=None,
+        change_p=None, change_paired=False, flagged=False, no_test=None,
     )
+
+
+def _card_row(card: CardComparison, level: float) -> ComparisonRow:
+    row = _row("card", card.name, card.base, card.variant, card.difference, level)
+    b, v, c = card.base_effect, card.variant_effect, card.change
+    row.update(base_name=card.base_name or card.name, variant_name=card.variant_name or card.name,
+               base_effect=b.estimate, base_effect_low=b.low, base_effect_high=b.high,
+               variant_effect=v.estimate, variant_effect_low=v.low, variant_effect_high=v.high,
+               change=c.estimate, change_low=c.low, change_high=c.high, change_p=card.p,
+               change_paired=card.change_paired, flagged=card.flagged, significant=card.flagged, no_test=c.reason)
+    return row
 
 
 def _by_seed(records: list[Record], side: str) -> dict[int, Record]:
@@ -116,8 +196,13 @@ def paired_seeds(base_records: Iterable[Record], variant_records: Iterable[Recor
                    _by_seed(check_records(variant_records), "variant"))
 
 
-def compare_stats(base_records: Iterable[Record], variant_records: Iterable[Record], z: float = Z95) -> Comparison:
-    """Pair the two sides by seed and compare seats and cards; `z` sets the intervals' width."""
+def compare_stats(base_records: Iterable[Record], variant_records: Iterable[Record], z: float = Z95, *,
+                  replace: Sequence[tuple[str, str]] = (), alpha: float = ALPHA) -> Comparison:
+    """Pair the two sides by seed and compare seats and cards; `z` sets the intervals' width.
+
+    `replace`: (CARD, OTHER) pairs, every copy of CARD having become OTHER on the variant side:
+    each is one row, CARD's figures on the base side and OTHER's on the variant side. `alpha`:
+    the family-wise error rate of the card flags (Holm)."""
     base_all = check_records(base_records)
     variant_all = check_records(variant_records)
     base = _by_seed(base_all, "base")
@@ -127,10 +212,16 @@ def compare_stats(base_records: Iterable[Record], variant_records: Iterable[Reco
     variant_games = [variant[seed] for seed in paired]
     seat_lines = tuple(_compare_seat(seat, base_games, variant_games, z)
                        for seat in seats(base_games + variant_games))
-    card_lines = [_compare_card(card, base_games, variant_games, z)
-                  for card in card_names(base_games + variant_games)]
-    card_lines.sort(key=lambda c: (c.difference.mean is None, -(c.difference.mean or 0.0), c.name))
-    return Comparison(len(base_all), len(variant_all), tuple(paired), seat_lines, tuple(card_lines))
+    replaced = dict(replace)
+    # (a replacing card no base deck held has no row of its own: its figures are in the replaced card's)
+    newcomers = set(replaced.values()) - set(card_names(base_games))
+    names = [card for card in card_names(base_games + variant_games) if card not in replaced and card not in newcomers]
+    card_lines = [_compare_card(card, card, base_games, variant_games, z) for card in names]
+    card_lines += [_compare_card(old, new, base_games, variant_games, z) for old, new in replace]
+    flags = holm([c.p for c in card_lines], alpha)
+    card_lines = [dataclasses.replace(c, flagged=flag) for c, flag in zip(card_lines, flags)]
+    card_lines.sort(key=lambda c: (c.p is None, c.p if c.p is not None else 1.0, c.name))
+    return Comparison(len(base_all), len(variant_all), tuple(paired), seat_lines, tuple(card_lines), alpha, z)
 
 
 def _won(record: Record, seat: int) -> int | None:
@@ -154,22 +245,104 @@ def _wins_of(games: list[Record], seat: int) -> Proportion:
     return wilson(sum(outcomes), len(outcomes))
 
 
-def _holders_wins(record: Record, card: str) -> list[int]:
-    """1/0 per player of the game whose deck holds the card."""
-    return [int(bool(p["won"])) for p in record["players"] if held(p, "deck", card)]
+def _holders_wins(record: Record, card: str, seats: set[int] | None = None) -> list[int]:
+    """1/0 per player of the game whose deck holds the card (of `seats` only, when given)."""
+    return [int(bool(p["won"])) for p in record["players"]
+            if held(p, "deck", card) and (seats is None or p["seat"] in seats)]
 
 
-def _compare_card(card: str, base_games: list[Record], variant_games: list[Record], z: float) -> CardComparison:
+def _holding_seats(record: Record, card: str) -> set[int]:
+    return {p["seat"] for p in record["players"] if held(p, "deck", card)}
+
+
+def _compare_card(base_name: str, variant_name: str, base_games: list[Record], variant_games: list[Record],
+                  z: float) -> CardComparison:
+    """One card's row; a replaced card (the names differ) is followed in the seats that held
+    `base_name`, on both sides."""
+    replaced = base_name != variant_name
     xs: list[float] = []
     ys: list[float] = []
     base_outcomes: list[int] = []
     variant_outcomes: list[int] = []
+    base_units: list[Unit] = []
+    variant_units: list[Unit] = []
+    paired_units: list[Unit] = []
+    same_hands = True
     for base, variant in zip(base_games, variant_games):
-        x, y = _holders_wins(base, card), _holders_wins(variant, card)
+        seats = _holding_seats(base, base_name) if replaced else None
+        x, y = _holders_wins(base, base_name, seats), _holders_wins(variant, variant_name, seats)
         base_outcomes += x
         variant_outcomes += y
         if x and y:
             xs.append(statistics.fmean(x))
             ys.append(statistics.fmean(y))
-    return CardComparison(card, wilson(sum(base_outcomes), len(base_outcomes)),
-                          wilson(sum(variant_outcomes), len(variant_outcomes)), paired_difference(xs, ys, z))
+        b_units = _units(base, base_name, seats)
+        v_units = _units(variant, variant_name, seats)
+        base_units += [u for _seat, u in b_units]
+        variant_units += [u for _seat, u in v_units]
+        v_by_seat = dict(v_units)
+        for seat, (stratum, opened, won) in b_units:
+            other = v_by_seat.get(seat)
+            if other is None or other[1] != opened:
+                same_hands = False
+            else:
+                paired_units.append((stratum, opened, other[2] - won))
+        if len(v_units) != sum(1 for seat, _ in b_units if seat in v_by_seat):
+            same_hands = False
+    base_effect = _opening_effect(base_units, z)
+    variant_effect = _opening_effect(variant_units, z)
+    if same_hands and paired_units:
+        # (the same players had it in the opening hand on both sides: the change of the effect is
+        # the effect on the paired win differences, whose variance the shared luck has left)
+        change = _opening_effect(paired_units, z)
+    elif base_effect.estimate is None or variant_effect.estimate is None:
+        change = Effect.missing(base_effect.reason or variant_effect.reason or "no games")
+    else:
+        assert base_effect.se is not None and variant_effect.se is not None
+        change = Effect.of(variant_effect.estimate - base_effect.estimate,
+                           math.hypot(base_effect.se, variant_effect.se), z)
+    name = f"{base_name} → {variant_name}" if replaced else base_name
+    return CardComparison(name, wilson(sum(base_outcomes), len(base_outcomes)),
+                          wilson(sum(variant_outcomes), len(variant_outcomes)), paired_difference(xs, ys, z),
+                          base_name, variant_name, base_effect, variant_effect, change,
+                          same_hands and bool(paired_units), p_value(change.estimate, change.se))
+
+
+Unit = tuple[tuple, bool, float]  # (deck stratum, had the card in the opening hand, value)
+
+
+def _units(record: Record, card: str, seats: set[int] | None) -> list[tuple[int, Unit]]:
+    """Per player holding the card (of `seats` when given): its seat and (stratum, opened, won).
+    The stratum is the seat and the deck, so the effect is measured within a deck."""
+    out = []
+    for p in record["players"]:
+        if held(p, "deck", card) and (seats is None or p["seat"] in seats):
+            stratum = (p["seat"], tuple(sorted((str(k), v) for k, v in p["deck"].items() if k != card)))
+            out.append((p["seat"], (stratum, held(p, "opening", card), float(bool(p["won"])))))
+    return out
+
+
+def _opening_effect(units: list[Unit], z: float) -> Effect:
+    """Mean value with the card in the opening hand minus without, within each stratum, averaged
+    over the strata weighted by their players (strata with fewer than two players on a side are
+    left out: no variance)."""
+    strata: dict[tuple, tuple[list[float], list[float]]] = {}
+    for stratum, opened, value in units:
+        strata.setdefault(stratum, ([], []))[0 if opened else 1].append(value)
+    testable = {k: v for k, v in strata.items() if len(v[0]) >= 2 and len(v[1]) >= 2}
+    if not testable:
+        if not units:
+            return Effect.missing("no player held it")
+        if all(opened for _s, opened, _v in units):
+            return Effect.missing("always in the opening hand")
+        if not any(opened for _s, opened, _v in units):
+            return Effect.missing("never in an opening hand")
+        return Effect.missing("fewer than 2 players with or without it in the opening hand")
+    total = sum(len(a) + len(b) for a, b in testable.values())
+    estimate = variance = 0.0
+    for with_it, without in testable.values():
+        weight = (len(with_it) + len(without)) / total
+        estimate += weight * (statistics.fmean(with_it) - statistics.fmean(without))
+        variance += weight * weight * (statistics.variance(with_it) / len(with_it)
+                                       + statistics.variance(without) / len(without))
+    return Effect.of(estimate, math.sqrt(variance), z)

@@ -127,3 +127,39 @@ def paired_difference(xs: Sequence[float], ys: Sequence[float], z: float = Z95) 
     variance = statistics.variance(diffs, mean)
     se = math.sqrt(variance / n)
     return PairedDifference(n, mean, variance, se, mean - z * se, mean + z * se, z)
+
+
+def level_of(z: float) -> float:
+    """The two-sided confidence level of an interval of ±z standard errors, to four decimals
+    (1.96 -> 0.95: the conventional z of 95% is 0.950004 exactly)."""
+    return round(2.0 * statistics.NormalDist().cdf(z) - 1.0, 4)
+
+
+def level_text(level: float) -> str:
+    """'95%', '99.5%': a confidence level as people write it."""
+    return f"{100 * level:.4g}%"
+
+
+def p_value(estimate: float | None, se: float | None) -> float | None:
+    """The two-sided normal p-value of estimate/se against 0; None when either is unknown.
+
+    A zero standard error (every pair gave the same difference) gives p 0 for a nonzero estimate
+    and 1 for a zero one."""
+    if estimate is None or se is None:
+        return None
+    if se == 0:
+        return 1.0 if estimate == 0 else 0.0
+    return 2.0 * (1.0 - statistics.NormalDist().cdf(abs(estimate) / se))
+
+
+def holm(p_values: Sequence[float | None], alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down correction: which of the tests are rejected with a family-wise error rate
+    of at most `alpha` (the chance that any true null among them is rejected). None: not tested."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    rejected = [False] * len(p_values)
+    m = len(tested)
+    for rank, (p, index) in enumerate(tested):
+        if p > alpha / (m - rank):
+            break
+        rejected[index] = True
+    return rejected
