@@ -1,5 +1,5 @@
 """Writing a balance report: `index.html` (opens from disk: inline CSS, no network), `report.md`
-and the PNG charts, into a folder, all at once or not at all; and the A/B comparison page.
+and the PNG charts, into a folder, all at once or not at all (the A/B comparison page: comparepage.py).
 """
 
 from __future__ import annotations
@@ -10,24 +10,20 @@ from typing import Any
 
 from . import charts
 from .cards import DEFAULT_MIN_SAMPLE, card_stats
-from .compare import ComparisonRow, compare_stats, paired_seeds
 from .documents import Chart, Document, Section, to_html, to_markdown
 from .errors import ReportError
 from .folder import write_folder
-from .games import GameStats, game_stats, pairings
+from .games import game_stats, pairings
 from .records import Record, check_records
 from .tables import (
     NONE,
     aborted_table,
-    card_comparison_table,
     card_table,
     counters_table,
     overview_table,
     pairings_table,
     reasons_table,
-    seat_comparison_table,
     seat_table,
-    side_by_side_table,
 )
 
 PAGE = "index.html"
@@ -134,30 +130,3 @@ def _side_summary(records: Sequence[Record]) -> str:
     facts = _record_facts(records)
     return (f"{facts['Ruleset']}, {facts['Games']} games, seeds {facts['Seeds']}, agents {facts['Agents']}, "
             f"options {facts['Options']}")
-
-
-def write_comparison(base_records: Iterable[Record], variant_records: Iterable[Record], out_dir: str | Path, *,
-                     title: str, meta: Mapping[str, Any], rows: Sequence[ComparisonRow] | None = None) -> Path:
-    """Write the A/B comparison page of two rule variants played on the same seeds; returns its path.
-
-    `rows` are `compare_stats(base_records, variant_records).rows()` when the caller already has
-    them (e.g. printed them); they are computed when None.
-    """
-    base = _checked(base_records, "base ")
-    variant = _checked(variant_records, "variant ")
-    charts.require_matplotlib()
-    if rows is None:
-        rows = compare_stats(base, variant).rows()
-    paired = len(paired_seeds(base, variant))
-    base_game: GameStats = game_stats(base)
-    variant_game: GameStats = game_stats(variant)
-    facts = {"Base games": _side_summary(base), "Variant games": _side_summary(variant), "Paired seeds": str(paired)}
-
-    def render(folder: Path) -> None:
-        sections: list[Section] = [side_by_side_table(base_game, variant_game),
-                                   seat_comparison_table(rows), card_comparison_table(rows)]
-        _chart(sections, "Card win-rate change, variant minus base (95% interval)",
-               charts.card_difference_chart(rows, folder / "card_differences.png"))
-        _write_document(folder, Document(title, _with_meta(facts, meta), tuple(sections)))
-
-    return _write(out_dir, render)

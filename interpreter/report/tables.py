@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import CardStats
-from .compare import DETECTABLE_SHIFT, ComparisonRow
 from .documents import Table
 from .games import GameStats, Pairing, Summary
 from .intervals import Difference, PairedDifference, Proportion, wilson
@@ -153,33 +152,3 @@ def side_by_side_table(base: GameStats, variant: GameStats) -> Table:
              ("Length in turns", spread(base.turns), spread(variant.turns))]
     return Table("Base and variant", ("Measure", "Base", "Variant"), tuple(rows),
                  note="Over all of each side's finished games.")
-
-
-def _comparison_cells(row: ComparisonRow) -> tuple[str, ...]:
-    base = Proportion(row["base_wins"], row["base_games"], row["base_rate"], row["base_low"], row["base_high"])
-    variant = Proportion(row["variant_wins"], row["variant_games"], row["variant_rate"], row["variant_low"],
-                         row["variant_high"])
-    needed = row["games_needed"]
-    return (row["name"], percent(base), percent(variant),
-            str(row["pairs"]), points(row["difference"], row["low"], row["high"]),
-            "yes" if row["significant"] else "", NONE if needed is None else str(needed))
-
-
-COMPARISON_NOTE = (f"Difference: variant minus base, paired by seed (pairs: seeds finished on both sides). "
-                   f"Games needed: pairs that would detect a {100 * DETECTABLE_SHIFT:g}-point change at this "
-                   f"variance (two-sided 5%, 80% power).")
-
-
-def seat_comparison_table(rows: Sequence[ComparisonRow]) -> Table:
-    lines = tuple(_comparison_cells(r) for r in rows if r["kind"] == "seat")
-    return Table("Win rate by seat, paired",
-                 ("Seat", "Base WR", "Variant WR", "Pairs", "Difference (95%)", "Significant", "Games needed"),
-                 lines, note=COMPARISON_NOTE)
-
-
-def card_comparison_table(rows: Sequence[ComparisonRow]) -> Table:
-    lines = tuple(_comparison_cells(r) for r in rows if r["kind"] == "card")
-    return Table("Cards, paired",
-                 ("Card", "Base GD WR", "Variant GD WR", "Pairs", "Difference (95%)", "Significant", "Games needed"),
-                 lines, note="GD WR: win rate of the players whose deck holds the card, over the paired games. "
-                             "A card's pair is a seed where some player holds it on both sides. " + COMPARISON_NOTE)
