@@ -20,7 +20,7 @@ MINIMUM_PAIRS = 2
 def z_for(alpha: float) -> float:
     """The two-sided normal quantile for significance `alpha` (0.05 -> 1.96).
 
-    For a Bonferroni correction over k looks at a sequential comparison, use `z_for(0.05 / k)`.
+    For a sequential comparison use a group-sequential boundary (report/sequential.py), not this per look.
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, not {alpha}")
