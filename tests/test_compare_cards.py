@@ -103,7 +103,8 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def test_every_interval_is_labelled_with_its_level(capsys, tmp_path):
+def test_every_interval_is_labelled_with_its_level(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # (the table's headers whole on one line, at any terminal's width)
     args = ("compare", "initiative", "--replace", "Sneak Attack=Twist Fate", "--games", "20", "--until-significant")
     code, out, err = run(capsys, *args, "--json")
     assert code == 0, err
