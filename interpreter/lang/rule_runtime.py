@@ -18,6 +18,7 @@ object that this interface does not declare (or a write of a field not in `WRITT
 from __future__ import annotations
 
 import ast as pyast
+import functools
 from typing import Any, NamedTuple, NoReturn, Protocol, get_type_hints
 
 from ..errors import Span
@@ -319,10 +320,18 @@ def game_uses(sources: dict[str, str]) -> list[Use]:
     each generated function (and any name it is assigned to)."""
     out: list[Use] = []
     for file, source in sources.items():
-        for fn in pyast.parse(source).body:
-            if isinstance(fn, pyast.FunctionDef) and fn.args.args:
-                out += _game_attributes(fn, file)
+        out += _uses_in(file, source)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _uses_in(file: str, source: str) -> tuple[Use, ...]:
+    """`game_uses` of one file, remembered by its text (rulesets share many generated files)."""
+    out: list[Use] = []
+    for fn in pyast.parse(source).body:
+        if isinstance(fn, pyast.FunctionDef) and fn.args.args:
+            out += _game_attributes(fn, file)
+    return tuple(out)
 
 
 def _game_attributes(fn: pyast.FunctionDef, file: str) -> list[Use]:
