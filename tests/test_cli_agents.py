@@ -25,8 +25,8 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_a_person_plays_against_the_search_and_sees_it_think(capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 12))
-    code, out, err = run(capsys, "play", "bases", "--seed", "2", "--players", "human,mcts:30")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 4))
+    code, out, err = run(capsys, "play", "initiative", "--seed", "2", "--players", "human,mcts:30")
     assert code == 0, err
     lines = out.splitlines()
     thoughts = [i for i, line in enumerate(lines) if re.fullmatch(r"  \(mcts:30 thought \d+\.\d\d s, 30 iterations\)", line)]

@@ -4,6 +4,7 @@ agents that misbehave."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -23,6 +24,7 @@ from interpreter.agents import (
 
 GAMES = ("initiative", "lanes", "bases")
 RULES = {name: load(name) for name in GAMES}
+LONG = os.environ.get("CARDRULES_LONG") == "1"  # (the longer games' matches too)
 
 
 # No peeking: tests/test_no_peek.py checks mcts, greedy and turn against twins of true games of
@@ -128,10 +130,13 @@ def _match(rules, spec: str, opponent: str, games: int) -> list[int]:
     return tally
 
 
+_LONGER_GAMES = pytest.mark.skipif(not LONG, reason="a longer game's match: with CARDRULES_LONG=1")
+
+
 @pytest.mark.parametrize("name, spec, games", [
     ("initiative", "mcts:40", 8),
-    ("lanes", "mcts:40", 6),
-    ("bases", "mcts:iterations=20,depth=30", 4),  # (playouts cut short: a Bases game is long)
+    pytest.param("lanes", "mcts:40", 6, marks=_LONGER_GAMES),
+    pytest.param("bases", "mcts:iterations=20,depth=30", 4, marks=_LONGER_GAMES),  # (playouts cut short)
 ])
 def test_mcts_beats_random(name, spec, games):
     wins, losses, draws = _match(RULES[name], spec, "random", games)
