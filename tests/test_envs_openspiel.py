@@ -29,7 +29,7 @@ SIMS = {"initiative": 4, "lanes": 4, "bases": 2}
 # per game, spread over random decision states: 10,000 in the long run (CARDRULES_LONG=1), a fifth in CI
 RESAMPLES = 10_000 if os.environ.get("CARDRULES_LONG") == "1" else 2_000
 RESAMPLES_PER_STATE = 50
-ISMCTS_GAMES = 8
+ISMCTS_GAMES = 4
 ISMCTS_SIMULATIONS = 10
 
 

@@ -63,7 +63,7 @@ REPO = Path(__file__).resolve().parents[2]
 KINDS = ("text", "cards", "rules", "ruleset", "deck", "scenario")
 # The number of card-text cases (every kind of file gets a tenth as many): by default, and in the
 # long run (CARDRULES_LONG=1, as for the property tests, README; --fuzz-cases N overrides both).
-DEFAULT_CASES = 200
+DEFAULT_CASES = 100
 LONG_CASES = 10_000
 TIME_LIMIT = 5.0  # seconds of CPU time one case may take, load and all (`run_case`)
 PLAY_DECISIONS = 30  # decisions played after a mutated ruleset, card or rule file loads
