@@ -21,10 +21,10 @@ from interpreter.rules.observing import HIDDEN, witness_argument
 LONG = os.environ.get("CARDRULES_LONG") == "1"
 
 
-def examples(long_run: int) -> int:
+def examples(long_run: int, share: int = 10) -> int:
     """How many random games a property test plays: `long_run` with CARDRULES_LONG=1 (the long
-    run, README), a tenth of it (at least 5) in the default suite, which CI runs."""
-    return long_run if LONG else max(5, long_run // 10)
+    run, README), a `share`-th of it (at least 5) in the default suite, which CI runs."""
+    return long_run if LONG else max(5, long_run // share)
 
 
 def zone_consistency(game: Game) -> None:
