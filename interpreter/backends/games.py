@@ -17,7 +17,7 @@ from typing import Any
 from ..agents import decider, make_agent, searches
 from ..errors import CardrulesError
 from .records import RecordWatcher, aborted_record, game_record, result_record
-from .spec import BatchSpec, rules_for
+from .spec import BatchSpec, deck_names, rules_for
 
 # (record, its JSON Lines log or None)
 Outcome = tuple[dict[str, Any], list[str] | None]
@@ -60,34 +60,45 @@ def agent_seed(game_seed: int, seat: int) -> str:
 
 def play_game(spec: BatchSpec, seed: int) -> Outcome:
     rules, decks = rules_for(spec)
-    watcher = RecordWatcher(rules) if spec.records else None
+    names = deck_names(rules, decks)
+    watcher = RecordWatcher(rules, names) if spec.records else None
     log = spec.records or spec.logs
     try:
         agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(spec.agents, start=1)]
+        decide = decider(agents) if watcher is None else watcher.deciding(decider(agents))
         if searches(agents):  # (they copy the game at their decisions: the form that can be copied)
             game = rules.new_game(seed=seed, decks=decks, log=log, watcher=watcher, max_decisions=spec.max_decisions)
-            game.play_out(decider(agents))
+            game.play_out(decide)
         else:
-            game = rules.play_out(decider(agents), seed=seed, decks=decks, log=log, watcher=watcher,
+            game = rules.play_out(decide, seed=seed, decks=decks, log=log, watcher=watcher,
                                   max_decisions=spec.max_decisions)
     except CardrulesError as err:
         span = getattr(err, "span", None)
         rule = f"{span.file}:{span.line}:{span.column}" if span is not None and span.file else None
         turns = watcher.turns if watcher is not None else None
-        return aborted_record(rules, seed, spec.agents, f"{type(err).__name__}: {err.message}", rule, turns), None
+        return _named(aborted_record(rules, seed, spec.agents, f"{type(err).__name__}: {err.message}", rule, turns),
+                      names), None
     except Exception as err:  # an agent's own error (a user's module:Class agent): the game is aborted
         turns = watcher.turns if watcher is not None else None
-        return aborted_record(rules, seed, spec.agents, f"agent error: {type(err).__name__}: {err}", None, turns), None
+        return _named(aborted_record(rules, seed, spec.agents, f"agent error: {type(err).__name__}: {err}", None,
+                                     turns), names), None
     if watcher is not None:
         record = game_record(rules, game, watcher, seed, spec.agents)
     else:
         record = result_record(rules, game, seed, spec.agents)
+    _named(record, names)
     lines = None
     if spec.logs:
         from ..logs import log_lines
 
         lines = log_lines(game, list(spec.agents))
     return record, lines
+
+
+def _named(record: dict[str, Any], names: list[str] | None) -> dict[str, Any]:
+    """The record with the name of each seat's deck (`decks`: null where the players get no decks)."""
+    record["decks"] = names
+    return record
 
 
 def play_seeds(spec: BatchSpec, seeds: list[int]) -> list[Outcome]:

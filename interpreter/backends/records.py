@@ -1,10 +1,12 @@
 """A game's summary record, the unit of every balance figure (docs/balance.md "Records").
 
-`RecordWatcher` follows a game as it is played (the engine's `GameWatcher`): when the first turn
-begins it notes each player's cards (their deck) and what is in their hand zone (the opening
-hand), then counts the cards that come into a hand (drawn) and, where the ruleset names no event
-for it, the cards that go from a hand to a public zone (played); at each turn's start it asks the
-ruleset's score who leads. `game_record` adds what the log says (the played, picked and offered
+`RecordWatcher` follows a game as it is played (the engine's `GameWatcher`, and the function that
+answers its decisions, wrapped by `deciding`): when the first turn begins it notes each player's
+cards (their deck); when a player is first asked a decision it notes what is in their hand zone
+(their opening hand: what the shuffle dealt them, before any choice of theirs, a mulligan
+included); then it counts the cards that come into a player's hand (drawn), with the turn each
+card was first drawn, and, where the ruleset names no event for it, the cards that go from a hand
+to a public zone (played); at each turn's start it asks the ruleset's score who leads. `game_record` adds what the log says (the played, picked and offered
 events the ruleset's `statistics:` names) and the result. All of it comes from the ruleset's zones
 and events: nothing here knows a game.
 """
@@ -18,15 +20,18 @@ from ..lang.values import CardRef, PlayerRef
 
 
 class RecordWatcher:
-    def __init__(self, rules) -> None:
+    def __init__(self, rules, deck_names: list[str] | None = None) -> None:
         self.stats = rules.statistics
         players = rules.player_count
+        self.deck_names = deck_names
         self.started = False
         self.turns = 0
         self.first_player: int | None = None
         self.deck = [Counter() for _ in range(players)]
         self.opening = [Counter() for _ in range(players)]
+        self.opened = [False] * players  # the player's opening hand was taken (at their first decision)
         self.drawn = [Counter() for _ in range(players)]
+        self.first_drawn: list[dict[str, int]] = [{} for _ in range(players)]  # card -> turn first drawn
         self.played = [Counter() for _ in range(players)]
         self.leader: int | None = None
         self.lead_changes: int | None = 0 if self.stats.score is not None else None
@@ -42,18 +47,38 @@ class RecordWatcher:
     def shuffled(self, game, key) -> None:
         pass
 
+    def deciding(self, decide):
+        """`decide` (the function that answers a game's decisions), noting each player's opening
+        hand when they are first asked."""
+        opened = self.opened
+
+        def watched(game):
+            seat = game.pending.seat
+            if 0 < seat <= len(opened) and not opened[seat - 1]:
+                self.take_opening(game, seat)
+            return decide(game)
+
+        return watched
+
+    def take_opening(self, game, seat: int) -> None:
+        """The cards in the player's hand zone now are their opening hand."""
+        self.opened[seat - 1] = True
+        hand = self.stats.hand
+        if hand is None:
+            return
+        for key, cards in game.zones.items():
+            if key[0] == hand and key[1] == seat:
+                for card in cards:
+                    self.opening[seat - 1][card.defn.name] += 1
+
     def _first_turn(self, game) -> None:
         active = game.globals.get("active")
         self.first_player = active.seat if isinstance(active, PlayerRef) else None
-        hand = self.stats.hand
-        for key, cards in game.zones.items():
+        for _key, cards in game.zones.items():
             for card in cards:
                 owner = game.read(card, "owner")
-                if not isinstance(owner, PlayerRef):
-                    continue
-                self.deck[owner.seat - 1][card.defn.name] += 1
-                if key[0] == hand and key[1] == owner.seat:
-                    self.opening[owner.seat - 1][card.defn.name] += 1
+                if isinstance(owner, PlayerRef):
+                    self.deck[owner.seat - 1][card.defn.name] += 1
 
     def _lead(self, game) -> None:
         scores = [game.rules.score_of(game, p.seat) for p in game.players]
@@ -66,12 +91,16 @@ class RecordWatcher:
         self.leader = leaders[0]
 
     def moved(self, game, card: CardRef, old, new) -> None:
-        if not self.started:
-            return
         hand = self.stats.hand
         if new[0] == hand and old[0] != hand and new[1]:
-            self.drawn[new[1] - 1][card.defn.name] += 1
-        elif (old[0] == hand and not self.stats.played_events and new[0] in self.stats.public_zones
+            if self.opened[new[1] - 1]:
+                name = card.defn.name
+                self.drawn[new[1] - 1][name] += 1
+                self.first_drawn[new[1] - 1].setdefault(name, self.turns)
+            return
+        if not self.started:
+            return
+        if (old[0] == hand and not self.stats.played_events and new[0] in self.stats.public_zones
               and old[1]):
             self.played[old[1] - 1][card.defn.name] += 1
 
@@ -106,15 +135,21 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
             offer = {"cards": [c.defn.name for c in cards], "picks": []}
             offers.append(offer)
             open_offers.update((c.id, offer) for c in cards)
+    for seat in range(1, players + 1):  # (a player never asked a decision: their hand at the end)
+        if not watcher.opened[seat - 1]:
+            watcher.take_opening(game, seat)
     result = game.result
+    names = watcher.deck_names
     record = _base_record(rules, seed, agents)
     record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
                   timeout=result.reason in stats.timeouts, first_player=watcher.first_player,
                   turns=result.turns, decisions=game.answered, lead_changes=watcher.lead_changes)
     record["players"] = [
         {"seat": seat, "agent": agents[seat - 1], "won": result.winner == seat,
+         "deck_name": names[seat - 1] if names else None,
          "deck": _sorted(watcher.deck[seat - 1]), "opening": _sorted(watcher.opening[seat - 1]),
-         "drawn": _sorted(watcher.drawn[seat - 1]), "played": _sorted(played[seat - 1]),
+         "drawn": _sorted(watcher.drawn[seat - 1]), "first_drawn": dict(sorted(watcher.first_drawn[seat - 1].items())),
+         "played": _sorted(played[seat - 1]),
          "picked": _sorted(picked[seat - 1]), "counters": rules.counters_of(game, seat)}
         for seat in range(1, players + 1)]
     record["offers"] = offers
@@ -143,7 +178,7 @@ def _base_record(rules, seed: int, agents: tuple[str, ...]) -> dict[str, Any]:
     return {"seed": seed, "ruleset": rules.name, "title": rules.title, "options": dict(rules.options),
             "agents": list(agents), "winner": None, "draw": False, "aborted": False, "unfinished": False, "reason": "", "rule": None,
             "timeout": False, "first_player": None, "turns": None, "decisions": None, "lead_changes": None,
-            "players": [], "offers": []}
+            "decks": None, "players": [], "offers": []}
 
 
 def _seat_of(game, args: dict, card_arg: str) -> int | None:

@@ -18,7 +18,7 @@ from typing import Any
 from ..backends import BatchSpec, open_backend
 from .common import UsageError, err_console, shown
 
-REPORT_FILES = ("index.html", "report.md")  # with *.png: what may already be in a report folder
+REPORT_FILES = ("index.html", "report.md", "report.json")  # with *.png: what may already be in a report folder
 
 
 @dataclass
@@ -33,9 +33,11 @@ class BatchResult:
 
 def run_batch(spec: BatchSpec, seeds: Sequence[int], backend_name: str, workers: int, address: str | None,
               show_progress: bool, log_dir: Path | None = None, label: str = "simulating",
-              backend: Any = None, on_record: Callable[[dict], None] | None = None) -> BatchResult:
+              backend: Any = None, on_record: Callable[[dict], None] | None = None,
+              log_suffix: str = "") -> BatchResult:
     """Play the seeds on a backend (or one already open); Ctrl-C stops early with what is done.
-    `on_record` is given each record as its game finishes (`--records` written as they come)."""
+    `on_record` is given each record as its game finishes (`--records` written as they come); a
+    game's log is `log_dir/game-SEED{log_suffix}.jsonl`."""
     result = BatchResult()
     progress, advance = _progress(len(seeds), show_progress, label)
     start = time.perf_counter()
@@ -50,7 +52,7 @@ def run_batch(spec: BatchSpec, seeds: Sequence[int], backend_name: str, workers:
                         if on_record is not None:
                             on_record(record)
                         if log_dir is not None and lines is not None:
-                            _write_log(log_dir, record["seed"], lines)
+                            _write_log(log_dir, f"{record['seed']}{log_suffix}", lines)
                     advance()
             finally:
                 outcomes.close()
@@ -81,7 +83,7 @@ def _ctrl_c_deferred():
         raise KeyboardInterrupt
 
 
-def _write_log(folder: Path, seed: int, lines: list[str]) -> None:
+def _write_log(folder: Path, seed: str, lines: list[str]) -> None:
     path = folder / f"game-{seed}.jsonl"
     tmp = path.with_suffix(".jsonl.part")
     tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--records", metavar="F", help="write every game's record to F (*.jsonl, or *.parquet with "
                                                   "the extra 'report')")
     _cap_argument(p)
+    from .simulate import deck_arguments
+
+    deck_arguments(p)
 
     p = sub.add_parser("compare", help="play a ruleset and a variant of it on the same seeds; what changed?",
                        description="Both sides play the same seeds and seatings (common random numbers). "
@@ -287,7 +290,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--address is for --backend ray")
         return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json,
                             backend=args.backend, address=args.address, report=args.report, log_dir=args.log_dir,
-                            records=args.records, min_sample=args.min_sample, max_decisions=args.max_decisions)
+                            records=args.records, min_sample=args.min_sample, max_decisions=args.max_decisions,
+                            decks=args.decks, swap_seats=args.swap_seats, round_robin=args.round_robin)
     if command == "compare":
         from .compare import run_compare
 

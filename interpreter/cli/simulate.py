@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..backends import BatchSpec, game_seeds
+from ..backends import BatchSpec
 from ..paths import shown_path
-from .batchrun import REPORT_FILES, run_batch, writable_file, writable_folder
+from .batchrun import REPORT_FILES, writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
 
 SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
@@ -49,7 +49,19 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         "end_reasons": dict(sorted(reasons.items())),
         "mean_turns": round(sum(r["turns"] for r in finished) / n, 3),
         "decisions_per_game": round(sum(r["decisions"] for r in finished) / n, 3),
+        "decks": _deck_wins(finished),
     }
+
+
+def _deck_wins(finished: list[dict]) -> dict[str, dict[str, int]]:
+    """Per deck name: the finished games it played (once per seat it held) and the games it won."""
+    decks: dict[str, dict[str, int]] = {}
+    for record in finished:
+        for seat, name in enumerate(record.get("decks") or (), start=1):
+            tally = decks.setdefault(name, {"games": 0, "wins": 0})
+            tally["games"] += 1
+            tally["wins"] += record["winner"] == seat
+    return dict(sorted(decks.items()))
 
 
 def check_outputs(report: str | None, log_dir: str | None, records: str | None) -> tuple[Path | None, ...]:
@@ -72,23 +84,41 @@ def check_outputs(report: str | None, log_dir: str | None, records: str | None) 
     return report_dir, logs, records_file
 
 
+def deck_arguments(parser) -> None:
+    """`--decks`, `--swap-seats`/`--no-swap-seats` and `--round-robin` (cli/decks.py)."""
+    parser.add_argument("--decks", metavar="DECKS",
+                        help="the decks to play, separated by commas: deck files, folders of decks, or names of "
+                             "the ruleset's decks (default: its default decks)")
+    swap = parser.add_mutually_exclusive_group()
+    swap.add_argument("--swap-seats", dest="swap_seats", action="store_true", default=None,
+                      help="play each seed with the decks in every seat (default with --report, --records or --decks)")
+    swap.add_argument("--no-swap-seats", dest="swap_seats", action="store_false",
+                      help="each deck keeps its seat")
+    parser.add_argument("--round-robin", action="store_true", help="play every pair of the decks --decks names")
+
+
 def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], games: int, seed: int,
                  workers: int, as_json: bool, backend: str = "local", address: str | None = None,
                  report: str | None = None, log_dir: str | None = None, records: str | None = None,
-                 min_sample: int = 30, max_decisions: int | None = None) -> int:
+                 min_sample: int = 30, max_decisions: int | None = None, decks: str | None = None,
+                 swap_seats: bool | None = None, round_robin: bool = False) -> int:
+    from .decks import plan, play_plan
+
     report_dir, logs, records_file = check_outputs(report, log_dir, records)
     spec = BatchSpec.of(game_arg, options, agent_names, records=bool(report_dir or records_file),
                         logs=logs is not None, max_decisions=max_decisions)
+    seating = plan(rules, decks, swap_seats, round_robin, games,
+                   balance_run=report_dir is not None or decks is not None)
+    games = seating.games
     if logs is not None:
         logs.mkdir(exist_ok=True)
-    seeds = game_seeds(seed, 0, games)
     stream = None
     if records_file is not None:  # (written as games finish: an interrupted batch keeps them)
         from ..backends.recordfile import RecordStream
 
         stream = RecordStream(records_file)
     try:
-        batch = run_batch(spec, seeds, backend, workers, address, show_progress=not as_json, log_dir=logs,
+        batch = play_plan(spec, seating, seed, backend, workers, address, show_progress=not as_json, log_dir=logs,
                           on_record=stream.add if stream is not None else None)
     except BaseException:
         if stream is not None:  # (a backend that failed: keep what was written)
@@ -115,11 +145,23 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         from ..report import write_report
 
         meta = {"ruleset": rules.name, "options": dict(rules.options), "agents": list(agent_names),
-                "seeds": f"game_seed({seed}, 0..{games - 1})", "games": games, "backend": backend, "workers": workers}
-        index = write_report(played, report_dir, title=rules.title, meta=meta, min_sample=min_sample)
+                "seeds": f"game_seed({seed}, 0..{seating.seeds_per_arrangement - 1})", "games": games,
+                "backend": backend, "workers": workers}
+        if seating.text:
+            meta["seating"] = seating.text
+        index = write_report(played, report_dir, title=rules.title, meta=meta, min_sample=min_sample,
+                             card_info=card_catalogue(rules))
         if not as_json:
             err_console().print(f"report: {index}")
     return incomplete_status(summary)
+
+
+def card_catalogue(rules) -> dict[str, dict[str, Any]]:
+    """Each card's type and the attributes the ruleset's `statistics.attributes` names, for the
+    report's card table (a card without one of them gets none)."""
+    shown = rules.ruleset.statistics.attributes
+    return {name: {"type": defn.type, **{a: defn.attrs.get(a) for a in shown}}
+            for name, defn in sorted(rules.card_defs.items())}
 
 
 def incomplete_status(summary: dict) -> int:
@@ -144,6 +186,9 @@ def _table(rules, data: dict) -> None:
     for seat, (agent, wins) in enumerate(zip(data["agents"], data["wins"]), start=1):
         row(f"P{seat} wins ({agent})", wins, f"{100 * wins / n:.1f}%")
     row("draws", data["draws"], f"{100 * data['draws'] / n:.1f}%")
+    for name, tally in data["decks"].items():
+        row(f"deck {name} wins", tally["wins"], f"{100 * tally['wins'] / max(tally['games'], 1):.1f}% "
+            f"of {tally['games']}")
     for reason, count in data["end_reasons"].items():
         row(f"ended: {reason}", count, f"{100 * count / n:.1f}%")
     if data["aborted"]:

@@ -142,6 +142,20 @@ def iwd_chart(cards: Sequence[CardStats], path: Path) -> str | None:
     return _difference_bars(path, f"Improvement when drawn{shown}", "IWD, percentage points", lines)
 
 
+def effect_chart(effects: Sequence[Any], path: Path) -> str | None:
+    """The cards' opening-hand effect within their deck with its interval (report/effects.py): the
+    MOST_CARDS largest, best first."""
+    known = [e for e in effects if e.estimate is not None and e.low is not None and e.high is not None]
+    chosen = sorted(sorted(known, key=lambda e: (-abs(e.estimate), e.name))[:MOST_CARDS],
+                    key=lambda e: (-e.estimate, e.name))
+    lines = [(e.name + (" *" if e.flagged else ""), 100 * e.estimate, 100 * e.low, 100 * e.high) for e in chosen]
+    if not lines:
+        return None
+    shown = "" if len(known) <= MOST_CARDS else f" (largest {MOST_CARDS} of {len(known)})"
+    return _difference_bars(path, f"Opening-hand effect within the deck{shown} (* flagged)", "percentage points",
+                            lines)
+
+
 def card_difference_chart(rows: Sequence[ComparisonRow], path: Path) -> str | None:
     """Per-card win-rate difference (variant minus base) with its interval: the MOST_CARDS largest."""
     known = [r for r in rows if r["kind"] == "card" and r["difference"] is not None

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import ReportError
 
-REPORT_FILES = ("index.html", "report.md")
+REPORT_FILES = ("index.html", "report.md", "report.json")
 
 
 def is_report_file(path: Path) -> bool:

@@ -10,16 +10,22 @@ from typing import Any
 
 from . import charts
 from .cards import DEFAULT_MIN_SAMPLE, card_stats
+from .decks import deck_results, matchup_results
 from .documents import Chart, Document, Section, to_html, to_markdown
+from .effects import card_effects
 from .errors import ReportError
 from .folder import write_folder
 from .games import game_stats, pairings
+from .jsonreport import FILE as JSON_FILE
+from .jsonreport import report_data, write_json
 from .records import Record, check_records
 from .tables import (
     NONE,
     aborted_table,
     card_table,
     counters_table,
+    deck_table,
+    matchup_table,
     overview_table,
     pairings_table,
     reasons_table,
@@ -90,20 +96,29 @@ def _checked(records: Iterable[Record], side: str = "") -> list[Record]:
 
 
 def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, meta: Mapping[str, Any],
-                 min_sample: int = DEFAULT_MIN_SAMPLE) -> Path:
-    """Write the balance report of these game records into `out_dir`; returns the page's path."""
+                 min_sample: int = DEFAULT_MIN_SAMPLE, card_info: Mapping[str, Mapping[str, Any]] | None = None) -> Path:
+    """Write the balance report of these game records into `out_dir` (index.html, report.md,
+    report.json, charts); returns the page's path. `card_info`: each card's type and the
+    attributes the card table shows (`{name: {"type": ..., attribute: value}}`)."""
     records = _checked(records)
     charts.require_matplotlib()
     game = game_stats(records)
     cards = card_stats(records, min_sample)
+    effects = card_effects(records)
+    decks, matchups = deck_results(records), matchup_results(records)
     agent_lines = pairings(records)
     with_picks = any(r.get("offers") for r in records)
+    facts = _with_meta(_record_facts(records), meta)
 
     def render(folder: Path) -> None:
         sections: list[Section] = [overview_table(game)]
         if game.aborted_games:
             sections.append(aborted_table(game))
         sections.append(seat_table(game, records))
+        if decks:
+            sections.append(deck_table(decks))
+        if matchups:
+            sections.append(matchup_table(matchups))
         _chart(sections, "Win rate by seat and draw share (95% interval)", charts.seat_chart(game, folder / "seats.png"))
         if agent_lines:
             sections.append(pairings_table(agent_lines))
@@ -113,10 +128,13 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
         if game.counters:
             sections.append(counters_table(game))
         if cards:
-            sections.append(card_table(cards, min_sample, with_picks))
-            _chart(sections, "Improvement when drawn (IWD) of the ranked cards, 95% interval",
-                   charts.iwd_chart(cards, folder / "cards_iwd.png"))
-        _write_document(folder, Document(title, _with_meta(_record_facts(records), meta), tuple(sections)))
+            sections.append(card_table(effects, cards, min_sample, with_picks, card_info))
+            _chart(sections, "Opening-hand effect within the deck, 95% interval",
+                   charts.effect_chart(effects, folder / "cards_effect.png"))
+        _write_document(folder, Document(title, facts, tuple(sections)))
+        write_json(folder / JSON_FILE, report_data(
+            title=title, facts=facts, game=game, decks=decks, matchups=matchups, effects=effects, cards=cards,
+            pairings=agent_lines, card_info=card_info, min_sample=min_sample))
 
     return _write(out_dir, render)
 

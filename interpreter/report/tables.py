@@ -4,10 +4,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .cards import CardStats
+from .decks import DeckResult, MatchupResult, seat_decks
 from .documents import Table
+from .effects import DETECT, FDR, CardEffect
 from .games import GameStats, Pairing, Summary
 from .intervals import Difference, PairedDifference, Proportion, wilson
 from .records import Record
@@ -86,10 +89,15 @@ def aborted_table(game: GameStats) -> Table:
 
 def seat_table(game: GameStats, records: Sequence[Record]) -> Table:
     rows = []
+    decks = seat_decks(records)
     for seat, p in sorted(game.seat_wins.items()):
         agents = sorted({str(r["agents"][seat - 1]) for r in records if len(r.get("agents") or ()) >= seat})
-        rows.append((f"seat {seat}", ", ".join(a for a in agents if a) or NONE, percent(p), str(p.successes), str(p.n)))
-    return Table("Win rate by seat", ("Seat", "Agents", "Win rate (95%)", "Wins", "Finished games"), tuple(rows))
+        row = (f"seat {seat}", ", ".join(a for a in agents if a) or NONE)
+        if decks:
+            row += (", ".join(decks.get(seat, ())) or NONE,)
+        rows.append((*row, percent(p), str(p.successes), str(p.n)))
+    headers = ("Seat", "Agents", *(("Decks",) if decks else ()), "Win rate (95%)", "Wins", "Finished games")
+    return Table("Win rate by seat", headers, tuple(rows))
 
 
 def reasons_table(game: GameStats) -> Table:
@@ -114,28 +122,123 @@ def pairings_table(lines: Sequence[Pairing]) -> Table:
     return Table("Results by agent pairing", headers, tuple(rows))
 
 
-def card_table(cards: Sequence[CardStats], min_sample: int, with_picks: bool) -> Table:
-    headers = ["Card", "GD n", "GD WR", "OH WR", "GIH WR", "GNS WR", "IWD", "Played", "WR played"]
+def _effect_cells(effect: CardEffect | None) -> list[str]:
+    if effect is None:
+        return [NONE] * 6
+    if effect.estimate is None:
+        return [f"{NONE} ({effect.why})", NONE, NONE, NONE, percent(effect.with_opening), percent(effect.without_opening)]
+    return [points(effect.estimate, effect.low, effect.high),
+            NONE if effect.z is None else f"{effect.z:+.2f}",
+            NONE if effect.q is None else f"{effect.q:.3g}",
+            "yes" if effect.flagged else "",
+            percent(effect.with_opening), percent(effect.without_opening)]
+
+
+def _draw_turns(effect: CardEffect | None) -> str:
+    """The win rate by the turn first drawn, split at the median turn: 'by t5 48.0% (120); later 41.2% (80)'."""
+    if effect is None or not effect.draw_turns:
+        return NONE
+    turns = [t for t in effect.draw_turns for _ in range(t.games)]
+    middle = turns[(len(turns) - 1) // 2].turn
+    early = [t for t in effect.draw_turns if t.turn <= middle]
+    late = [t for t in effect.draw_turns if t.turn > middle]
+
+    def part(group: list) -> str:
+        games = sum(t.games for t in group)
+        return f"{100 * sum(t.wins for t in group) / games:.1f}% ({games})" if games else NONE
+
+    return f"by turn {middle}: {part(early)}; later: {part(late)}"
+
+
+def _info_cell(info: Mapping[str, Any] | None, key: str) -> str:
+    if info is None or info.get(key) is None:
+        return NONE
+    value = info[key]
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value)) or NONE
+    return str(value)
+
+
+def ordered_cards(effects: Sequence[CardEffect], cards: Sequence[CardStats]) -> list[str]:
+    """The card table's order: the cards in at least the minimum sample of games first, by
+    estimated effect (best first, unknown last), then the others alike; then cards no deck held."""
+    ranked = {c.name: c.ranked for c in cards}
+    order = [e.name for e in effects if ranked.get(e.name, False)] + [e.name for e in effects
+                                                                      if not ranked.get(e.name, False)]
+    listed = set(order)
+    return order + sorted(c.name for c in cards if c.name not in listed)
+
+
+def card_table(effects: Sequence[CardEffect], cards: Sequence[CardStats], min_sample: int, with_picks: bool,
+               card_info: Mapping[str, Mapping[str, Any]] | None = None) -> Table:
+    # (the catalogue gives every card the same keys: its type, then the ruleset's `statistics.attributes`)
+    attributes = [k for k in next(iter(card_info.values()), {}) if k != "type"] if card_info else []
+    headers = ["Card", *(["Type"] if card_info else []), *(a.capitalize() for a in attributes), "Decks",
+               "OH effect within deck (95%)", "z", "q (BH)", "Flagged", "WR in OH", "WR not in OH",
+               "Games for a +5 pp flag", "GD n", "GD WR", "GIH WR", "IWD (descriptive)", "WR by turn first drawn",
+               "Played", "WR played"]
     if with_picks:
         headers += ["Offers", "Taken first", "Mean pick", "WR picked"]
+    by_effect = {e.name: e for e in effects}
+    by_stats = {c.name: c for c in cards}
+    names = ordered_cards(effects, cards)
     rows = []
-    for card in cards:
-        mean_pick = NONE if card.mean_pick_position is None else f"{card.mean_pick_position:.2f}"
-        row = [card.name + ("" if card.ranked else UNRANKED_MARK), str(card.gd.n), percent(card.gd),
-               percent(card.oh), percent(card.gih), percent(card.gns), difference_text(card.iwd),
-               str(card.played), percent(card.wr_played)]
-        if with_picks:
-            row += [str(card.offers), percent(card.taken_first), mean_pick, percent(card.wr_picked)]
+    for name in names:
+        effect, card = by_effect.get(name), by_stats.get(name)
+        info = (card_info or {}).get(name)
+        row = [name + ("" if card is None or card.ranked else UNRANKED_MARK)]
+        if card_info:
+            row.append(_info_cell(info, "type"))
+        row += [_info_cell(info, a) for a in attributes]
+        row.append(", ".join(effect.decks) if effect is not None and effect.decks else NONE)
+        row += _effect_cells(effect)
+        row.append(NONE if effect is None or effect.games_needed is None else f"{effect.games_needed:,}")
+        if card is None:
+            row += [NONE] * 5 + [_draw_turns(effect), NONE, NONE]
+            if with_picks:
+                row += [NONE] * 4
+        else:
+            row += [str(card.gd.n), percent(card.gd), percent(card.gih), difference_text(card.iwd), _draw_turns(effect),
+                    str(card.played), percent(card.wr_played)]
+            if with_picks:
+                mean_pick = NONE if card.mean_pick_position is None else f"{card.mean_pick_position:.2f}"
+                row += [str(card.offers), percent(card.taken_first), mean_pick, percent(card.wr_picked)]
         rows.append(tuple(row))
+    flagged = [e.name for e in effects if e.flagged]
+    note = (f"Sorted by the opening-hand effect within the deck (OH effect): the win rate of the player-games "
+            f"whose opening hand held the card minus that of the games of the same deck, seat, opponents and "
+            f"agents where it did not (the shuffle decides which, so the deck's strength, the seat and the "
+            f"matchup cancel out); 95% interval, z of the Cochran-Mantel-Haenszel test. Flagged: significant "
+            f"after a Benjamini-Hochberg false-discovery-rate correction across the {sum(e.p is not None for e in effects)} "
+            f"cards tested (q ≤ {FDR:g})" + (f": {', '.join(flagged)}." if flagged else "; none is.") +
+            f" Games for a +{100 * DETECT:g} pp flag: games of this run's mix that would detect a card worth "
+            f"+{100 * DETECT:g} points at the observed rates (5% two-sided before the correction, 80% power). "
+            "GD: games with the card in the deck; GIH: in the opening hand or drawn; IWD: GIH WR minus the win "
+            "rate of games where it was never seen. GIH, IWD and the turn first drawn are descriptive only, not "
+            "used to rank: a card not yet drawn means a short game, so they measure game length as much as the card.")
     unranked = [c.name for c in cards if not c.ranked]
-    note = ("GD: games with the card in the deck; OH: in the opening hand; GIH: in the opening hand or drawn; "
-            "GNS: in the deck but never seen; IWD: GIH WR − GNS WR (improvement when drawn); WR: the win rate "
-            "of those player-games, with its 95% interval. Sorted by IWD.")
     if unranked:
-        note += (f" †: below the minimum sample of {min_sample} games in deck, listed after the ranked cards: "
+        note += (f" †: below the minimum sample of {min_sample} games in deck, listed after the others: "
                  + ", ".join(unranked) + ".")
-    muted = frozenset(i for i, c in enumerate(cards) if not c.ranked)
+    muted = frozenset(i for i, name in enumerate(names) if name in by_stats and not by_stats[name].ranked)
     return Table("Cards", tuple(headers), tuple(rows), note=note, muted=muted)
+
+
+def deck_table(decks: Sequence[DeckResult]) -> Table:
+    seats = sorted({seat for d in decks for seat in d.by_seat})
+    rows = tuple((d.name, percent(d.wins), str(d.wins.n),
+                  *(percent(d.by_seat[s]) if s in d.by_seat else NONE for s in seats)) for d in decks)
+    return Table("Win rate by deck", ("Deck", "Win rate (95%)", "Player-games", *(f"in seat {s}" for s in seats)), rows,
+                 note="Over every finished game the deck played, in any seat; a draw is not a win.")
+
+
+def matchup_table(matchups: Sequence[MatchupResult]) -> Table:
+    rows = []
+    for m in matchups:
+        for name, wins in m.wins.items():
+            rows.append((" vs ".join(m.decks), name, percent(wins), str(m.games), percent(m.draws)))
+    return Table("Win rate by matchup", ("Matchup", "Deck", "Its win rate (95%)", "Games", "Draws"), tuple(rows),
+                 note="Each deck's win rate over the games of that table of decks, every seating pooled.")
 
 
 def side_by_side_table(base: GameStats, variant: GameStats) -> Table:

@@ -106,6 +106,11 @@ def _statistics_problems(ruleset: Ruleset, events: dict[str, set[str]]) -> list[
         elif not zone.per_player:
             problems.append(ValidationError(f"statistics.hand: zone {stats.hand!r} is shared; the hand zone must be "
                                             "one per player", stats.spans.get("hand")))
+    known = sorted({name for t in ruleset.card_types.values() for name in t.attributes})
+    for i, name in enumerate(stats.attributes):
+        if name not in known:
+            problems.append(ValidationError(f"statistics.attributes names {name!r}, which no card type has"
+                                            f"{did_you_mean(name, known)}", stats.spans.get(f"attributes.{i}")))
     wanted = [(f"played.{i}", name, "card") for i, name in enumerate(stats.played)]
     if stats.picked is not None:
         wanted += [("picked", stats.picked, "card"), ("picked", stats.picked, "player")]

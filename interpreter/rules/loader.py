@@ -298,12 +298,15 @@ class _Builder:
                 counters.append((name, expr))
         return Statistics(hand=raw.get("hand"), played=tuple(raw.get("played") or ()), picked=raw.get("picked"),
                           offered=raw.get("offered"), score=score, counters=tuple(counters),
-                          timeouts=tuple(raw.get("timeouts") or ()), spans=self.statistics_spans(raw))
+                          timeouts=tuple(raw.get("timeouts") or ()), attributes=tuple(raw.get("attributes") or ()),
+                          spans=self.statistics_spans(raw))
 
     def statistics_spans(self, raw: dict) -> dict[str, Span]:
         spans = {name: self.span("statistics", name) for name in ("hand", "picked", "offered") if name in raw}
         for i, _event in enumerate(raw.get("played") or ()):
             spans[f"played.{i}"] = self.span("statistics", "played", i)
+        for i, _name in enumerate(raw.get("attributes") or ()):
+            spans[f"attributes.{i}"] = self.span("statistics", "attributes", i)
         return spans
 
     def deck_rules(self, raw: dict, options: dict[str, Any]) -> DeckRules:

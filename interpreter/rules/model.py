@@ -126,6 +126,7 @@ class Statistics:
     score: ast.Expr | None = None
     counters: tuple[tuple[str, ast.Expr], ...] = ()
     timeouts: tuple[str, ...] = ()
+    attributes: tuple[str, ...] = ()  # card attributes the report's card table shows beside the type
     spans: dict[str, Span] = field(default_factory=dict, compare=False)  # "hand", "played.0", ...
 
 
