@@ -9,6 +9,7 @@ stronger)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -184,3 +185,21 @@ def test_statistics_attributes_must_be_card_attributes(tmp_path):
     line = ruleset.read_text(encoding="utf-8").splitlines().index("  attributes: [cost, powr]") + 1
     assert f"{ruleset}:{line}:22: validation error: statistics.attributes names 'powr', which no card type has " \
            "(did you mean 'power'?)" in text
+
+
+@pytest.mark.skipif(os.environ.get("CARDRULES_LONG") != "1", reason="the long run only (CARDRULES_LONG=1)")
+def test_with_every_card_ordinary_a_flag_is_rare():
+    """20 batches of the planted duel with Ogre ordinary (no card better than another): the share
+    of batches that flag any card stays near the false-discovery rate (at most 5 of 20)."""
+    from interpreter.report.effects import card_effects
+
+    ordinary = (('card "Ogre" : unit { cost = 1 power = 2 }', "<ordinary>", 1, 1),)
+    flagged = 0
+    decks = (str(PLANTED / "decks" / "ember.yaml"), str(PLANTED / "decks" / "frost.yaml"))
+    for batch in range(20):
+        records = []
+        for seating in (decks, decks[::-1]):
+            spec = BatchSpec.of(str(RULESET), records=True, decks=seating, override=ordinary)
+            records += [play_game(spec, seed)[0] for seed in game_seeds(1000 + batch, 0, 400)]
+        flagged += any(e.flagged for e in card_effects(records))
+    assert flagged <= 5

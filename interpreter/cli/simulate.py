@@ -131,7 +131,8 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
     summary.update(
         games_per_s=round(len(played) / batch.seconds, 2) if batch.seconds > 0 else None,
         seconds=round(batch.seconds, 3), seed=seed, options=dict(rules.options), ruleset=rules.name,
-        agents=list(agent_names), workers=workers, backend=backend, interrupted=batch.interrupted)
+        agents=list(agent_names), workers=workers, backend=backend, interrupted=batch.interrupted,
+        seating=seating.text or None)
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
     else:

@@ -10,7 +10,7 @@ from typing import Any
 from .cards import CardStats
 from .decks import DeckResult, MatchupResult, seat_decks
 from .documents import Table
-from .effects import DETECT, FDR, CardEffect
+from .effects import DETECT, FDR, CardEffect, typical_games_needed
 from .games import GameStats, Pairing, Summary
 from .intervals import Difference, PairedDifference, Proportion, wilson
 from .records import Record
@@ -212,7 +212,8 @@ def card_table(effects: Sequence[CardEffect], cards: Sequence[CardStats], min_sa
             f"after a Benjamini-Hochberg false-discovery-rate correction across the {sum(e.p is not None for e in effects)} "
             f"cards tested (q ≤ {FDR:g})" + (f": {', '.join(flagged)}." if flagged else "; none is.") +
             f" Games for a +{100 * DETECT:g} pp flag: games of this run's mix that would detect a card worth "
-            f"+{100 * DETECT:g} points at the observed rates (5% two-sided before the correction, 80% power). "
+            f"+{100 * DETECT:g} points at the observed rates (5% two-sided before the correction, 80% power)"
+            + (f"; {typical:,} for the median card. " if (typical := typical_games_needed(effects)) else ". ") +
             "GD: games with the card in the deck; GIH: in the opening hand or drawn; IWD: GIH WR minus the win "
             "rate of games where it was never seen. GIH, IWD and the turn first drawn are descriptive only, not "
             "used to rank: a card not yet drawn means a short game, so they measure game length as much as the card.")
