@@ -96,6 +96,18 @@ def test_a_round_robin_plays_every_pair_from_both_seats_and_names_the_decks(tmp_
     assert summary["decks"]["Giants"] == {"games": 12, "wins": summary["decks"]["Giants"]["wins"]}
 
 
+def test_parquet_records_carry_the_deck_names_and_first_draws_as_rows(tmp_path, capsys):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "games.parquet"
+    assert main(["simulate", str(RULESET), "--games", "4", "--decks", "Giants,Dwarves", "--records", str(path),
+                 "--json"]) == 0
+    table = pq.read_table(path)
+    assert table.column("decks").to_pylist() == [["Giants", "Dwarves"]] * 2 + [["Dwarves", "Giants"]] * 2
+    player = table.column("players").to_pylist()[0][0]
+    assert player["deck_name"] == "Giants"
+    assert player["first_drawn"] and all(set(row) == {"name", "turn"} for row in player["first_drawn"])
+
+
 def test_the_opening_hand_is_the_hand_at_the_players_first_decision():
     """Each player is dealt 3 cards and first decides in their first turn, after its draw: their
     opening hand is those 4 cards (not the 3 held when the first turn began)."""

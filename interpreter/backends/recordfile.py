@@ -1,7 +1,7 @@
 """Game records written for analysis elsewhere (pandas, polars): JSON Lines, one record per line
 as the report reads them, or Parquet (needs pyarrow, in the extra `report`), where each card
-count table (deck, opening, drawn, played, picked, counters) is a list of {name, count} rows so
-that every record has the same columns.
+count table (deck, opening, drawn, played, picked, counters) is a list of {name, count} rows (and
+first_drawn of {name, turn}) so that every record has the same columns.
 
 A batch writes its records as its games finish (`RecordStream`), so that a batch stopped half-way
 (Ctrl-C, a kill) keeps the records of the games it finished: JSON Lines go straight into the
@@ -108,8 +108,9 @@ def _parquet(path: Path, records: list[dict]) -> None:
         row = dict(record)
         row["options"] = json.dumps(record["options"], sort_keys=True)
         row["players"] = [
-            {**{k: v for k, v in p.items() if k not in _TABLES and k != "counters"},
+            {**{k: v for k, v in p.items() if k not in _TABLES and k not in ("counters", "first_drawn")},
              **{k: [{"name": n, "count": c} for n, c in p.get(k, {}).items()] for k in _TABLES},
+             "first_drawn": [{"name": n, "turn": t} for n, t in p.get("first_drawn", {}).items()],
              "counters": [{"name": n, "value": float(v)} for n, v in p.get("counters", {}).items()]}
             for p in record.get("players", [])]
         rows.append(row)
