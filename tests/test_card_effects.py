@@ -82,9 +82,18 @@ def test_a_strong_deck_is_a_matchup_not_every_cards_effect(tmp_path, capsys):
 def test_a_round_robin_plays_every_pair_from_both_seats_and_names_the_decks(tmp_path, capsys):
     records = tmp_path / "games.jsonl"
     code = main(["simulate", str(RULESET), "--games", "24", "--decks", str(PLANTED / "decks"), "--round-robin",
-                 "--records", str(records), "--json"])
+                 "--records", str(records), "--report", str(tmp_path / "report"), "--json"])
     summary = json.loads(capsys.readouterr().out)
     assert code == 0 and summary["games"] == 24  # 6 pairs x 2 seatings x 2 seeds
+    assert summary["seating"] == "6 tables of decks, seats swapped (each seed from every seat)"
+    report = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))
+    assert [(m["decks"], m["games"]) for m in report["matchups"]] == [
+        (["Dwarves", "Ember"], 4), (["Dwarves", "Frost"], 4), (["Dwarves", "Giants"], 4), (["Ember", "Frost"], 4),
+        (["Ember", "Giants"], 4), (["Frost", "Giants"], 4)]
+    giants = next(m for m in report["matchups"] if m["decks"] == ["Dwarves", "Giants"])
+    assert giants["wins"]["Giants"]["n"] == 4 and giants["wins"]["Giants"]["low"] is not None
+    page = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "## Win rate by matchup" in page and "| Dwarves vs Giants | Giants |" in page
     lines = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
     tables = {}
     for record in lines:
