@@ -22,7 +22,7 @@ import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .intervals import POWER_80, Proportion, wilson, z_for
 from .records import Record, check_records, finished
@@ -189,14 +189,8 @@ def _adjusted(effects: list[CardEffect]) -> list[CardEffect]:
     out = []
     for e in effects:
         q = q_of.get(e.name)
-        out.append(e if q is None else _with(e, q=q, flagged=q <= FDR))
+        out.append(e if q is None else replace(e, q=q, flagged=q <= FDR))
     return out
-
-
-def _with(effect: CardEffect, **changes) -> CardEffect:
-    from dataclasses import replace
-
-    return replace(effect, **changes)
 
 
 def _order(effects: list[CardEffect]) -> list[CardEffect]:
