@@ -91,7 +91,7 @@ def deck_arguments(parser) -> None:
                              "the ruleset's decks (default: its default decks)")
     swap = parser.add_mutually_exclusive_group()
     swap.add_argument("--swap-seats", dest="swap_seats", action="store_true", default=None,
-                      help="play each seed with the decks in every seat (default with --report, --records or --decks)")
+                      help="play each seed with the decks in every seat (default with --report or --decks)")
     swap.add_argument("--no-swap-seats", dest="swap_seats", action="store_false",
                       help="each deck keeps its seat")
     parser.add_argument("--round-robin", action="store_true", help="play every pair of the decks --decks names")
