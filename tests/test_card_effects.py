@@ -224,3 +224,24 @@ def test_with_every_card_ordinary_a_flag_is_rare():
             records += [play_game(spec, seed)[0] for seed in game_seeds(1000 + batch, 0, 400)]
         flagged += any(e.flagged for e in card_effects(records))
     assert flagged <= 5
+
+
+def test_no_swap_seats_keeps_each_deck_in_its_seat(tmp_path, capsys):
+    records = tmp_path / "games.jsonl"
+    assert main(["simulate", str(RULESET), "--games", "5", "--decks", "Ember,Frost", "--no-swap-seats",
+                 "--records", str(records), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    lines = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
+    assert summary["games"] == 5 and summary["seating"] == "1 table of decks"
+    assert [r["decks"] for r in lines] == [["Ember", "Frost"]] * 5
+    assert [r["seed"] for r in lines] == sorted(game_seeds(0, 0, 5))
+
+
+def test_a_folder_of_decks_gives_those_of_the_rules_format():
+    from interpreter import load
+    from interpreter.cli.decks import resolve_decks
+
+    root = Path(__file__).resolve().parent.parent / "rulesets" / "bases" / "decks"
+    for fmt in ("conflict", "skirmish"):
+        decks = resolve_decks(load("bases", options={"format": fmt}), str(root))
+        assert [Path(d.file).name for d in decks] == sorted(f.name for f in root.glob(f"{fmt}-*.yaml"))
