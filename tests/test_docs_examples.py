@@ -20,8 +20,8 @@ import pytest
 
 from interpreter import load
 from interpreter.cli.main import main
+from interpreter.lang.builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from interpreter.lang.parser import CONTEXT_WORDS, parse, parse_block, reserved_words
-from interpreter.lang.runtime import BUILTIN_FUNCTIONS
 from interpreter.rules.schema import validate
 from interpreter.rules.yamlload import load_yaml_text
 

@@ -16,9 +16,9 @@ from interpreter import load
 from interpreter.api import load_game_json
 from interpreter.errors import CardrulesError, CardSyntaxError, ErrorList, RuntimeRuleError
 from interpreter.lang import ast
+from interpreter.lang.builtins import BUILTINS
 from interpreter.lang.parser import parse, parse_block
 from interpreter.lang.printer import to_source
-from interpreter.lang.runtime import BUILTIN_FUNCTIONS
 
 DECK52 = Path(__file__).resolve().parent / "data" / "deck52" / "deck52.yaml"
 
@@ -126,7 +126,7 @@ def test_sets_have_one_order_whatever_the_order_of_their_items(tmp_path):
     assert fn("mixed")(game, frame) == [None, True, 1, 3, "x"]
     assert fn("ops")(game, frame) == [[1, 2, 3], [1, 5], [1, 3]]
     cards = [in_hand(game) for _ in range(3)]
-    assert BUILTIN_FUNCTIONS["set"][2](game, [cards[2], cards[0], cards[2], cards[1]]) == cards  # by id
+    assert BUILTINS["set"].implementation(game, [cards[2], cards[0], cards[2], cards[1]]) == cards  # by id
 
 
 def test_a_set_of_lists_is_a_located_error(tmp_path):

@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from interpreter.lang.builtin_docs import BUILTIN_FUNCTION_DOCS, BUILTIN_PROCEDURE_DOCS
+from interpreter.lang.builtins import BUILTINS
 from interpreter.lang.parser import grammar_text
 from interpreter.lang.runtime import CONTEXT_NAMES
 
@@ -94,7 +94,7 @@ def tm_grammar() -> dict:
             "keywords": {"patterns": keyword_patterns},
             "builtins": {"patterns": [
                 {"name": "support.function.builtin.cardrules",
-                 "match": _words([*BUILTIN_FUNCTION_DOCS, *BUILTIN_PROCEDURE_DOCS]) + r"(?=\s*\()"},
+                 "match": _words([*BUILTINS]) + r"(?=\s*\()"},
                 {"name": "variable.language.cardrules", "match": _words(CONTEXT_NAMES)},
             ]},
             "names": {"patterns": [

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import ValidationError
 from . import ast
+from .builtins import RANDOM as RANDOM_BUILTINS
 
 
 def children(node: ast.Node):
@@ -238,7 +239,6 @@ def constant(e: ast.Expr) -> Any:
 # Statements a seed-free start of the set-up may hold: they can neither decide, draw a random
 # number, emit an event, move a card (others may listen) nor call a procedure.
 _SEED_FREE_STATEMENTS = (ast.Let, ast.Assign, ast.For, ast.Repeat, ast.If, ast.Create)
-_RANDOM_BUILTINS = {"random", "shuffled"}
 
 
 def seed_free_start(body, functions: dict) -> int:
@@ -254,7 +254,7 @@ def _seed_free(node, functions: dict, seen: set) -> bool:
     for n in ast.walk(node):
         if isinstance(n, ast.Stmt) and not isinstance(n, _SEED_FREE_STATEMENTS):
             return False
-        if isinstance(n, ast.Choose) or isinstance(n, ast.Call) and n.func in _RANDOM_BUILTINS:
+        if isinstance(n, ast.Choose) or isinstance(n, ast.Call) and n.func in RANDOM_BUILTINS:
             return False
         if isinstance(n, ast.Call) and n.func in functions and n.func not in seen:
             seen.add(n.func)

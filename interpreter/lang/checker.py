@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from ..errors import NO_SPAN, RuleWarning, Span, ValidationError, did_you_mean
 from . import ast
 from .analysis import gives_value  # noqa: F401  (what `Context.value_procedures` holds)
+from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
+from .builtins import PROCEDURES as BUILTIN_PROCEDURES
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
-from .param_kinds import CONTRARY, FixedBy
+from .param_kinds import CONTRARY, FixedBy, builtin_argument_problems
 from .printer import to_source
-from .runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
+from .runtime import CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
 
 BUILTIN_EVENTS = {"turn_start": ("turn", "player"), "phase_start": ("phase",), "moved": ("card", "from", "to")}
@@ -490,15 +492,20 @@ class Checker:
         elif name in ctx.zones:
             self.zone_call(c, scope, need_one=False)
         elif name in BUILTIN_FUNCTIONS:
-            lo, hi, _fn = BUILTIN_FUNCTIONS[name]
+            builtin = BUILTIN_FUNCTIONS[name]
+            lo, hi = builtin.arity
             if not lo <= len(c.args) <= hi:
                 want = str(lo) if lo == hi else f"{lo} to {hi}"
                 self.error(f"{name!r} takes {want} argument(s), got {len(c.args)}", c.span)
+            if self.ctx.kinds is not None:
+                for message, span in builtin_argument_problems(c, builtin, self.ctx.kinds, scope):
+                    self.error(message, span)
         elif name in BUILTIN_PROCEDURES:
             if not statement:
                 self.error(f"{name!r} does something and has no value: call it as a statement", c.span)
-            if len(c.args) != BUILTIN_PROCEDURES[name]:
-                self.error(f"{name!r} takes {BUILTIN_PROCEDURES[name]} argument(s), got {len(c.args)}", c.span)
+            arity = BUILTIN_PROCEDURES[name].arity[0]
+            if len(c.args) != arity:
+                self.error(f"{name!r} takes {arity} argument(s), got {len(c.args)}", c.span)
         else:
             known = [*ctx.procedures, *ctx.functions, *ctx.zones, *BUILTIN_FUNCTIONS, *BUILTIN_PROCEDURES]
             self.error(f"unknown procedure, function or zone {name!r}{did_you_mean(name, known)}", c.span)

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import Span, ValidationError
 from . import ast
+from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .codegen_expressions import ExpressionCode
 from .codegen_scope import IDENTIFIER as _IDENTIFIER
 from .codegen_scope import Scope, identifier, literal
@@ -44,7 +45,7 @@ from .codegen_tables import (
 )
 from .kinds import refuse
 from .rollout import RolloutStatements
-from .runtime import BINOPS, BUILTIN_FUNCTIONS, _as_list, _index
+from .runtime import BINOPS, _as_list, _index
 from .value_kinds import ValueKinds
 from .values import (
     AbilityRef,
@@ -90,8 +91,8 @@ class Namespace:
             "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef,
             "_Labelled": Labelled, "_ONE": (0,), "_refuse": refuse,
         }
-        for name, (_lo, _hi, fn) in BUILTIN_FUNCTIONS.items():
-            self.values["_bf_" + name] = fn
+        for name, builtin in BUILTIN_FUNCTIONS.items():
+            self.values["_bf_" + name] = builtin.implementation
         self._by_id: dict[int, str] = {}
         self._files = 0
         self.line_spans: dict[str, list[Span | None]] = {}

@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import ValidationError
 from . import ast
 from .analysis import children
+from .builtins import RANDOM as RANDOM_BUILTINS
 from .codegen_scope import Scope, literal
 from .codegen_tables import (
     _COMPARISONS,
@@ -76,7 +77,7 @@ class ExpressionCode:
             if e.func in self.names.functions:
                 if self._through_body("draws", e.func, self._draws, False):
                     return True
-            elif e.func in ("random", "shuffled"):
+            elif e.func in RANDOM_BUILTINS:
                 return True
         return any(self._draws(child) for child in children(e))
 

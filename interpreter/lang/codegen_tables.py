@@ -5,10 +5,11 @@ generated code calls. Shared by codegen.py and its parts."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..errors import ValidationError
 from . import ast
+from .builtins import having
 from .values import (
     ATTACHED,
     CONTROLLER,
@@ -35,35 +36,14 @@ def _is_of_type(v, type_name: str) -> bool:
     return isinstance(v, CardRef) and v.defn.type == type_name
 
 
-# How each built-in function is written inline: a template over its argument sources.
-# (Their list arguments are given as lists: see `_LIST_ARGUMENTS`.)
-_INLINE_BUILTINS: dict[str, Callable[..., str]] = {
-    "count": lambda x: f"len({x})",
-    "first": lambda x: f"_head({x})",
-    "any": lambda x: f"bool({x})",
-    "is_empty": lambda x: f"(not {x})",
-    "text": lambda x: f"g.label({x})",
-    "others": lambda p: f"_bf_others(g, {p})",  # (a comprehension here would make g a closure's cell)
-    "nth": lambda x, i: f"_index({x}, {i})",
-    "max_of": lambda x: f"(max({x}) if {x} else 0)",
-    "min_of": lambda x: f"(min({x}) if {x} else 0)",
-    "labelled": lambda x, label: f"_Labelled({x}, str({label}))",
-    "abilities": lambda x: f"g.activatable({x})",
-    "ability_cost": lambda a: (f"({a}.ability.fixed_cost if type({a}) is _AbilityRef and {a}.ability.fixed_cost is not "
-                               f"None else g.ability_cost({a}))" if a.isidentifier() else f"g.ability_cost({a})"),
-    "has": lambda c, k: f"g.has_keyword({c}, {k})",
-    "position": lambda c: f"g.position({c})",
-    "attachments": lambda x: f"g.attachments({x})",
-    "random": lambda x: f"g.random_choice({x})",
-    "shuffled": lambda x: f"g.shuffled({x})",
-}
-
-# Built-ins that only read their list argument: given a zone, they read the zone's own list.
-_READ_ONLY_ARGUMENT = {"count", "first", "any", "is_empty", "abilities", "random"}
-
-# Built-ins whose list arguments are written as lists; max_of and min_of name theirs twice, so
-# they are inlined only for a plain name.
-_LIST_ARGUMENTS = {"count", "first", "any", "is_empty", "max_of", "min_of", "abilities", "random", "shuffled"}
+# What the code generator knows of each built-in function, read from the one table (builtins.py):
+# how it is written inline (a template over its argument sources, its list arguments given as
+# lists where `_LIST_ARGUMENTS` says so), which only read their list argument (given a zone, they
+# read the zone's own list), and (see `CodeGenerator._strict`) whose code works out each argument.
+_INLINE_BUILTINS: Mapping[str, Callable[..., str]] = having(lambda b: b.inline, lambda b: b.inline)
+_READ_ONLY_ARGUMENT = having(lambda b: b.reads_argument)
+_LIST_ARGUMENTS = having(lambda b: b.list_arguments)
+_STRICT_BUILTINS = having(lambda b: b.strict)
 
 # Card properties kept in the card's attributes under a key of their own (see Game.new_card).
 _STORED_PROPERTIES = {"owner": OWNER, "controller": CONTROLLER, "attached_to": ATTACHED, "part": PART}
@@ -82,8 +62,6 @@ def _conjuncts(e: ast.Expr | None) -> list[ast.Expr]:
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]
 
-# Built-ins whose code works out each argument every time (see `CodeGenerator._strict`).
-_STRICT_BUILTINS = {"count", "first", "any", "is_empty", "sum_of", "max_of", "min_of", "abilities"}
 
 _PLAYER_AT = re.compile(r"g\.players\[(\d+)\]")  # the code for a player by index (seat - 1)
 

@@ -3,11 +3,12 @@ attribute values say (`templates.py`).
 
 Such an expression may use numbers, texts, `true`/`false`/`none`, lists, the operators, `if ...
 then ... else`, selections and comprehensions, the names the template binds, the built-in
-functions that need no game (`runtime.PURE_BUILTINS`, and `text`) and the rule files' own
+functions that may be worked out at load (builtins.py: `constant`, and `text` with its `at_load`
+meaning) and the rule files' own
 functions (expression bodies and block bodies alike). Anything that needs a game (a zone,
 `game.x`, a card's attribute, `players`, a decision) is refused where it stands, as an error
 that says what may be used. The meaning is the compiled code's: the same operators
-(`runtime.BINOPS`) and built-in functions.
+(`runtime.BINOPS`) and built-in functions (builtins.py).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 
 from ..errors import ValidationError, did_you_mean
 from . import ast
-from .runtime import BINOPS, BUILTIN_FUNCTIONS, PURE_BUILTINS, _as_list, _index
+from .builtins import CONSTANT, FUNCTIONS
+from .runtime import BINOPS, _as_list, _index
 
 # How many expressions one template may work out: enough for a card set of any size, and a function
 # that loops without end is stopped with a located error instead of keeping the load busy.
@@ -33,19 +35,6 @@ class _Returned(Exception):
 
 class _Break(Exception):
     pass
-
-
-def _text(v: Any) -> str:
-    """A value in a name: as `text(...)` shows numbers, texts and true/false."""
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    if v is None:
-        return "nothing"
-    if isinstance(v, list):
-        return " + ".join(_text(x) for x in v)
-    return str(v)
 
 
 class ConstantEvaluator:
@@ -183,21 +172,19 @@ class ConstantEvaluator:
                 return self.value(fn.body, args)
             finally:
                 self._depth -= 1
-        if e.func not in PURE_BUILTINS and e.func != "text":
-            known = [*self.functions, *sorted(PURE_BUILTINS), "text"]
-            if e.func in BUILTIN_FUNCTIONS:
+        builtin = CONSTANT.get(e.func)
+        if builtin is None:
+            known = [*self.functions, *sorted(CONSTANT)]
+            if e.func in FUNCTIONS:
                 raise self.refuse(e, f"{e.func}(...)")
             raise ValidationError(f"unknown function {e.func!r} in {self.what}{did_you_mean(e.func, known)}", e.span,
                                   "zones and procedures have no value before a game")
         args = [self.value(a, env) for a in e.args]
-        if e.func == "text":
-            if len(args) != 1:
-                raise ValidationError(f"'text' takes 1 argument(s), got {len(args)}", e.span)
-            return _text(args[0])
-        lo, hi, impl = BUILTIN_FUNCTIONS[e.func]
+        lo, hi = builtin.arity
         if not lo <= len(args) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             raise ValidationError(f"{e.func!r} takes {want} argument(s), got {len(args)}", e.span)
+        impl = builtin.implementation if builtin.at_load is None else lambda _g, *xs: builtin.at_load(*xs)
         try:
             return impl(None, *args)
         except (TypeError, ValueError) as err:

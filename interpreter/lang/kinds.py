@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import ast
+from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .values import AbilityRef, CardRef, PlayerRef, type_name
 
 # The Python types that hold a value of each declared type (`none`, NoneType, fits every type).
@@ -32,14 +33,6 @@ PROPERTY_KINDS = {"name": "text", "type": "text", "zone": "text", "row": "text",
 
 _BOOL_OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "in"}
 _INT_OPERATORS = {"-", "/"}  # (`*` and `%` of a text give a text, as in Python)
-_BUILTIN_KINDS = {
-    "count": "int", "sum_of": "int", "abs": "int", "position": "int", "ability_cost": "int",
-    "any": "bool", "is_empty": "bool", "has": "bool", "text": "text", "next_player": "player",
-    "ability_card": "card",
-    **{name: "list" for name in ("reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
-                                 "range", "flatten", "set", "union", "intersection", "difference",
-                                 "others", "shuffled", "card_names", "attachments", "abilities")},
-}
 
 
 class Kinds:
@@ -146,7 +139,8 @@ class Kinds:
                 return self.of(fn.body, frozenset(fn.params))
             finally:
                 self._visiting.discard(e.func)
-        return _BUILTIN_KINDS.get(e.func)
+        builtin = BUILTIN_FUNCTIONS.get(e.func)
+        return builtin.kind if builtin is not None else None
 
 
 def fits(kind: str | None, declared: set[str] | frozenset[str]) -> bool:

@@ -4,7 +4,8 @@ A parameter used as a number (`amount <= 0`, `n - 1`, `-n`, `repeat n`, `x.score
 whole-number attribute) or as the player of a zone of each player (`hand(p)`) fails at run time
 with any other kind of value (`none` aside, which code commonly tests for). A call whose argument
 the code says is of another kind (`deal(t, "one")`) is refused at load, at the argument, naming
-the use that fixes the parameter's kind (see `Checker.argument_kinds`).
+the use that fixes the parameter's kind (see `Checker.argument_kinds`). A built-in function's
+parameters have the kinds its table entry says (`Builtin.takes`, `builtin_argument_problems`).
 
 Inferred conservatively, so that no correct rule is refused: only a parameter that the body never
 binds anew (`let`, `=`, `for`, a selection's item) and never tests with `is`, only the uses above,
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from ..errors import Span
 from . import ast
 from .analysis import bound_names
+from .builtins import Builtin
 from .kinds import KIND_WORDS, Kinds
 from .printer import to_source
 
@@ -127,3 +129,17 @@ def _uses(node: ast.Node, free: frozenset[str], kinds: Kinds, local: frozenset[s
         param = _param(node.args[0], free)
         if param is not None:
             yield param, FixedBy("player", node.args[0].span, to_source(node))
+
+
+def builtin_argument_problems(c: ast.Call, builtin: Builtin, kinds: Kinds,
+                              local: frozenset[str] | set[str]) -> list[tuple[str, Span]]:
+    """(message, where) for each argument of a built-in call whose kind the code says and that
+    the built-in cannot take there (`Builtin.takes`: `take(L, "two")` would fail in every game)."""
+    found = []
+    names = builtin.param_names()
+    for index, (wanted, arg) in enumerate(zip(builtin.takes, c.args)):
+        kind = kinds.of(arg, local) if wanted else None
+        if kind in CONTRARY.get(wanted, ()):
+            param = names[index] if index < len(names) else f"argument {index + 1}"
+            found.append((f"{c.func!r} takes {KIND_WORDS[wanted]} as {param!r}, not {KIND_WORDS[kind]}", arg.span))
+    return found

@@ -1,5 +1,6 @@
 """The objects compiled code works with: frames, code blocks, abilities, card definitions, the
-name table the compiler is given, and the built-in functions of the language.
+name table the compiler is given, and the helpers the built-in functions of the language are
+made of (the built-ins themselves: builtins.py).
 
 The engine implements the game side of the interface the generated code calls (`g.read`, `g.move`,
 `g.choose`, ...); nothing here imports the engine.
@@ -7,14 +8,13 @@ The engine implements the game side of the interface the generated code calls (`
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Span
 from . import ast
-from .values import AbilityRef, CardRef, Labelled, PlayerRef, type_name
+from .values import AbilityRef, CardRef, PlayerRef, type_name
 
 Fn = Callable[[Any, Any], Any]
 
@@ -333,58 +333,3 @@ BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
 }
-
-
-# Pure functions available in expressions: name -> (arity range, implementation(g, *args)).
-def _b(fn, lo, hi=None):
-    return (lo, lo if hi is None else hi, fn)
-
-
-BUILTIN_FUNCTIONS: dict[str, tuple[int, int, Callable[..., Any]]] = {
-    "count": _b(lambda g, x: len(_as_list(x)), 1),
-    "first": _b(lambda g, x: _first(x), 1),
-    "last": _b(lambda g, x: _last(x), 1),
-    "nth": _b(lambda g, x, i: _index(x, i), 2),
-    "max": _b(lambda g, *xs: _max_of(xs[0]) if len(xs) == 1 else max(xs), 1, 99),
-    "min": _b(lambda g, *xs: _min_of(xs[0]) if len(xs) == 1 else min(xs), 1, 99),
-    "max_of": _b(lambda g, x: _max_of(x), 1),
-    "min_of": _b(lambda g, x: _min_of(x), 1),
-    "sum_of": _b(lambda g, x: sum(_as_list(x)), 1),
-    "abs": _b(lambda g, x: abs(x), 1),
-    "any": _b(lambda g, x: bool(_as_list(x)), 1),
-    "is_empty": _b(lambda g, x: not _as_list(x), 1),
-    "reverse": _b(lambda g, x: list(reversed(_as_list(x))), 1),
-    "take": _b(lambda g, x, n: _as_list(x)[:max(0, n)], 2),
-    "drop": _b(lambda g, x, n: _as_list(x)[max(0, n):], 2),
-    "distinct": _b(lambda g, x: list({id(v): v for v in _as_list(x)}.values()), 1),
-    "combinations": _b(lambda g, x, k: list(map(list, itertools.combinations(_as_list(x), k))), 2),
-    "permutations": _b(lambda g, x: list(map(list, itertools.permutations(_as_list(x)))), 1),
-    "product": _b(lambda g, a, b: [[x, y] for x in _as_list(a) for y in _as_list(b)], 2),
-    "others": _b(lambda g, p: [q for q in g.players if q is not p], 1),
-    "next_player": _b(lambda g, p: g.players[p.seat % len(g.players)], 1),
-    "random": _b(lambda g, x: g.random_choice(_as_list(x)), 1),
-    "shuffled": _b(lambda g, x: g.shuffled(_as_list(x)), 1),
-    "card_names": _b(lambda g: g.card_names(), 0),
-    "attachments": _b(lambda g, x: g.attachments(x), 1),
-    "position": _b(lambda g, c: g.position(c), 1),
-    "has": _b(lambda g, c, k: g.has_keyword(c, k), 2),
-    "text": _b(lambda g, x: g.label(x), 1),
-    "labelled": _b(lambda g, x, label: Labelled(x, str(label)), 2),
-    "abilities": _b(lambda g, x: g.activatable(_as_list(x)), 1),
-    "ability_cost": _b(lambda g, a: g.ability_cost(a), 1),
-    "ability_card": _b(lambda g, a: a.card if isinstance(a, AbilityRef) else None, 1),
-    "range": _b(lambda g, a, b: _range(a, b), 2),
-    "flatten": _b(lambda g, x: _flatten(x), 1),
-    "set": _b(lambda g, x: _set(x), 1),
-    "union": _b(lambda g, a, b: _union(a, b), 2),
-    "intersection": _b(lambda g, a, b: _intersection(a, b), 2),
-    "difference": _b(lambda g, a, b: _difference(a, b), 2),
-}
-
-# Built-in functions that need no game: what a card template may call at load.
-PURE_BUILTINS = frozenset({"count", "first", "last", "nth", "max", "min", "max_of", "min_of", "sum_of", "abs", "any",
-                           "is_empty", "reverse", "take", "drop", "distinct", "combinations", "permutations",
-                           "product", "range", "flatten", "set", "union", "intersection", "difference"})
-
-# Statement-level built-in procedures: name -> arity.
-BUILTIN_PROCEDURES = {"run": 2, "reveal": 1, "use": 1, "aim": 1}

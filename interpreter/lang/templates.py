@@ -22,7 +22,8 @@ from typing import Any
 
 from ..errors import ValidationError
 from . import ast
-from .consteval import ConstantEvaluator, _text
+from .builtins import text_at_load
+from .consteval import ConstantEvaluator
 
 # The most cards one template may make (a slip such as range(1, 1000) twice would make a million).
 MAX_CARDS = 10_000
@@ -107,7 +108,7 @@ def expand(template: ast.CardTemplate, functions: Mapping[str, ast.Function]) ->
     names = [loop.var for loop in template.loops]
     for combination in itertools.product(*lists):
         env = dict(zip(names, combination))
-        name = "".join(p if isinstance(p, str) else _text(evaluator.value(p, env)) for p in template.pieces)
+        name = "".join(p if isinstance(p, str) else text_at_load(evaluator.value(p, env)) for p in template.pieces)
         attrs = tuple(ast.AttrDef(a.name, literal(evaluator.value(a.value, env), a.value), span=a.span)
                       for a in template.attrs)
         keywords = tuple(ast.KeywordUse(k.name, tuple(literal(evaluator.value(x, env), x) for x in k.args),

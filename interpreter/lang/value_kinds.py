@@ -10,11 +10,8 @@ from typing import Any
 
 from . import ast
 from .analysis import local_bindings
+from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .codegen_scope import Scope, may_share
-
-NEW_LIST_FUNCTIONS = {"others", "reverse", "take", "drop", "distinct", "combinations", "permutations", "product",
-                       "range", "flatten", "set", "union", "intersection", "difference",
-                       "shuffled", "abilities", "attachments", "card_names"}
 
 
 class ValueKinds:
@@ -32,6 +29,21 @@ class ValueKinds:
         finally:
             self._visiting.discard(key)
 
+    @staticmethod
+    def _builtin_gives(func: str) -> str | None:
+        """The kind of value a built-in function always gives (builtins.py), None for another name."""
+        builtin = BUILTIN_FUNCTIONS.get(func)
+        return builtin.kind if builtin is not None else None
+
+    @staticmethod
+    def _builtin_fact(func: str, fact: str) -> bool:
+        builtin = BUILTIN_FUNCTIONS.get(func)
+        return builtin is not None and bool(getattr(builtin, fact))
+
+    def _keeps_items(self, e: ast.Call) -> bool:
+        """A call of a built-in whose list holds items of its first argument only (`take(L, n)`)."""
+        return bool(e.args) and self._builtin_fact(e.func, "keeps_items")
+
     def new_list(self, e: ast.Expr) -> bool:
         """Whether an expression always gives a new Python list (no copy or conversion needed)."""
         if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
@@ -39,7 +51,7 @@ class ValueKinds:
         if isinstance(e, ast.Call):
             if e.func in self.names.functions:  # what the function's body gives
                 return self._through_body("new list", e.func, self.new_list, False)
-            return e.func in self.names.zones or e.func in NEW_LIST_FUNCTIONS
+            return e.func in self.names.zones or self._builtin_gives(e.func) == "list"
         if isinstance(e, ast.BinOp) and e.op == "+":
             return self.new_list(e.left) or self.new_list(e.right)
         return False
@@ -55,7 +67,7 @@ class ValueKinds:
         if isinstance(e, ast.StrLit):
             return True
         if isinstance(e, ast.Call):
-            return e.func == "text" and e.func not in self.names.functions
+            return e.func not in self.names.functions and self._builtin_gives(e.func) == "text"
         return isinstance(e, ast.BinOp) and e.op == "+" and self.is_text(e.left) and self.is_text(e.right)
 
     def is_card_list(self, e: ast.Expr, scope: Scope) -> bool:
@@ -70,8 +82,7 @@ class ValueKinds:
             if e.func in self.names.functions:
                 return self._through_body("card list", e.func, lambda body: self.is_card_list(body, Scope(False)),
                                           False)
-            return e.func in ("take", "drop", "reverse", "shuffled") and bool(e.args) and self.is_card_list(
-                e.args[0], scope)
+            return self._keeps_items(e) and self.is_card_list(e.args[0], scope)
         if isinstance(e, ast.Select):
             return self.is_card_list(e.source, scope)
         return isinstance(e, ast.BinOp) and e.op == "+" and self.is_card_list(e.left, scope) and self.is_card_list(
@@ -91,7 +102,7 @@ class ValueKinds:
         if isinstance(e, ast.Name):
             return e.id == "players" and e.id not in scope.names
         if isinstance(e, ast.Call):
-            return e.func == "others" and e.func not in self.names.functions
+            return e.func not in self.names.functions and self._builtin_fact(e.func, "gives_players")
         return isinstance(e, ast.Select) and self.is_player_list(e.source, scope)
 
     def is_player(self, e: ast.Expr, scope: Scope) -> bool:
@@ -109,7 +120,7 @@ class ValueKinds:
             if e.func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call):
                 return (e.args[0].func == "others" and "others" not in self.names.functions
                         and self.names.player_count >= 2)
-            return e.func == "next_player"
+            return self._builtin_gives(e.func) == "player"
         return False
 
     def player_names(self, body, params=(), given: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -184,14 +195,14 @@ class ValueKinds:
         if e.func in self.names.functions:
             params = self.names.functions[e.func].params
             return self._through_body("distinct", e.func, lambda body: self._distinct_body(body, params), None)
-        if e.func in ("take", "drop", "reverse", "shuffled") and e.args:
+        if self._keeps_items(e):
             return self.distinct_tags(e.args[0], scope)
         if e.func == "abilities" and len(e.args) == 1:
             cards = self.distinct_tags(e.args[0], scope)
             if cards is None or any(t[0] != "zone" for t in cards):
                 return None
             return frozenset(("abilities", *t) for t in cards)
-        if e.func == "others":
+        if self._builtin_fact(e.func, "gives_players"):
             return frozenset({("players",)})
         return None
 

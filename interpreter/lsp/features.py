@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from ..errors import Span
 from ..lang import ast
 from ..lang.analysis import bound_names
-from ..lang.builtin_docs import BUILTIN_FUNCTION_DOCS, BUILTIN_PROCEDURE_DOCS, builtin_doc
+from ..lang.builtins import FUNCTIONS as BUILTIN_FUNCTIONS
+from ..lang.builtins import PROCEDURES as BUILTIN_PROCEDURES
+from ..lang.builtins import builtin_doc
 from ..lang.kinds import BUILTIN_GLOBAL_KINDS, PROPERTY_KINDS
 from ..lang.parser import reserved_words
 from ..lang.printer import to_source
@@ -209,8 +211,8 @@ def _names_in_scope(index: SymbolIndex, text: str, offset: int, line: int,
     entries += [Entry(n, "procedure", s.signature) for n, s in index.procedures.items()]
     entries += [Entry(n, "function", s.signature) for n, s in index.functions.items()]
     entries += [Entry(n, "keyword", s.signature) for n, s in index.keywords.items()]
-    entries += [Entry(n, "built-in function", f"{n}{p[0]}") for n, p in BUILTIN_FUNCTION_DOCS.items()]
-    entries += [Entry(n, "built-in procedure", f"{n}{p[0]}") for n, p in BUILTIN_PROCEDURE_DOCS.items()]
+    entries += [Entry(n, "built-in function", b.signature) for n, b in BUILTIN_FUNCTIONS.items()]
+    entries += [Entry(n, "built-in procedure", b.signature) for n, b in BUILTIN_PROCEDURES.items()]
     entries += [Entry(n, "name", "") for n in sorted(CONTEXT_NAMES)]
     entries += [Entry(n, "language keyword", "") for n in sorted(reserved_words())]
     return entries

@@ -55,8 +55,9 @@ from lark import Lark
 
 from interpreter import load
 from interpreter.errors import CardrulesError, ErrorList
+from interpreter.lang.builtins import BUILTINS
 from interpreter.lang.parser import _parser, grammar_text, reserved_words
-from interpreter.lang.runtime import BUILTIN_FUNCTIONS, BUILTIN_PROCEDURES, CONTEXT_NAMES, TYPE_NAMES
+from interpreter.lang.runtime import CONTEXT_NAMES, TYPE_NAMES
 from interpreter.scenarios import _RULES_CACHE, check_scenario, run_scenario
 
 REPO = Path(__file__).resolve().parents[2]
@@ -535,7 +536,7 @@ def _explicit(grammar: Lark, start: str) -> dict[str, st.SearchStrategy[str]]:
     """A strategy for every terminal `start` reaches, each followed by whitespace: keywords and
     punctuation as written, names from the toy's and the language's vocabulary, numbers up to
     past the limit."""
-    names = sorted({*TOY_NAMES, *BUILTIN_FUNCTIONS, *BUILTIN_PROCEDURES, *CONTEXT_NAMES, *TYPE_NAMES}
+    names = sorted({*TOY_NAMES, *BUILTINS, *CONTEXT_NAMES, *TYPE_NAMES}
                    - reserved_words())
     explicit = {t.name: st.just(t.pattern.value + " ") for t in grammar.terminals if t.pattern.type == "str"}
     explicit.update(
