@@ -309,7 +309,7 @@ def test_a_procedure_every_call_gives_a_player_is_written_for_players_behind_a_t
                                "  for p in players { award(p) }\n"
                                "  award(game.active)\n}\n"
                                "procedure mixed(x) {\n  let c = choose \"a card\" from hand(x) by x\n}\n"
-                               "procedure mixed_calls() {\n  mixed(players[1])\n  mixed(first(hand(players[1])))\n}\n"
+                               "procedure mixed_calls() {\n  mixed(players[1])\n  let c = first(hand(players[1]))\n  mixed(c)\n}\n"
                                "procedure uncalled(p) {\n  let c = choose \"a card\" from hand(p) by p\n}\n")
     rules = load(path)
     rules.compiler.compile_rollout()

@@ -62,6 +62,7 @@ class Builtin:
     random: bool = False  # draws from the game's seeded generator
     keeps_items: bool = False  # its list holds items of its first argument only, each at most once
     gives_players: bool = False  # its list is of players, each at most once (`others`)
+    gives_item: bool = False  # it gives an item of its first argument (or none): `first(L)`
     inline: Callable[..., str] | None = None  # the code generator's template over argument sources
     reads_argument: bool = False  # only reads its list argument: given a zone, it reads the zone's list
     list_arguments: bool = False  # the inline template wants its arguments as Python lists
@@ -106,10 +107,10 @@ _TABLE: tuple[Builtin, ...] = (
     _f("count", "(L)", "the number of items", lambda g, x: len(_as_list(x)), gives="int", constant=True,
        inline=lambda x: f"len({x})", **_LIST_READ),
     _f("first", "(L)", "the first item, `none` if empty", lambda g, x: _first(x), constant=True,
-       inline=lambda x: f"_head({x})", **_LIST_READ),
-    _f("last", "(L)", "the last item, `none` if empty", lambda g, x: _last(x), constant=True),
+       inline=lambda x: f"_head({x})", **_LIST_READ, gives_item=True),
+    _f("last", "(L)", "the last item, `none` if empty", lambda g, x: _last(x), constant=True, gives_item=True),
     _f("nth", "(L, i)", "the i-th item counting from 1, `none` out of range (same as `L[i]`)",
-       lambda g, x, i: _index(x, i), 2, constant=True, inline=lambda x, i: f"_index({x}, {i})"),
+       lambda g, x, i: _index(x, i), 2, constant=True, inline=lambda x, i: f"_index({x}, {i})", gives_item=True),
     _f("max", "(a, b, ...)", "the largest of 1 to 99 values; for the largest item of a list use `max_of`",
        lambda g, *xs: _max_of(xs[0]) if len(xs) == 1 else max(xs), (1, 99), constant=True),
     _f("min", "(a, b, ...)", "the smallest of 1 to 99 values; for a list use `min_of`",
@@ -149,7 +150,7 @@ _TABLE: tuple[Builtin, ...] = (
        lambda g, p: g.players[p.seat % len(g.players)], gives="player", takes=("player",)),
     _f("random", "(L)", "an item chosen with the game's seeded generator, `none` if empty",
        lambda g, x: g.random_choice(_as_list(x)), random=True, inline=lambda x: f"g.random_choice({x})",
-       reads_argument=True, list_arguments=True),
+       reads_argument=True, list_arguments=True, gives_item=True),
     _f("shuffled", "(L)", "a copy of the list in a random order (the game's seeded generator)",
        lambda g, x: g.shuffled(_as_list(x)), gives="list", random=True, keeps_items=True,
        inline=lambda x: f"g.shuffled({x})", list_arguments=True),

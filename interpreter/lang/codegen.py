@@ -11,7 +11,7 @@ file (strings, spans, card names) is handed to the code as a constant in its nam
 functions run with an empty set of Python built-ins apart from the few listed in `ALLOWED_BUILTINS`.
 
 `CodeGenerator` is assembled from parts, one responsibility each: codegen_expressions.py
-(expressions), codegen_statements.py (statements), value_kinds.py (what values names and
+(expressions), codegen_statements.py (statements), kinds.py `ValueKinds` (what values names and
 expressions hold), rollout.py (the rollout forms); codegen_scope.py holds the scopes and
 codegen_tables.py the tables and helpers they share. This module holds the entry points, the
 namespace of the generated code, and calls and zones.
@@ -43,10 +43,9 @@ from .codegen_tables import (
     _is_int,
     _is_of_type,
 )
-from .kinds import refuse
+from .kinds import ValueKinds, refuse
 from .rollout import RolloutStatements
 from .runtime import BINOPS, _as_list, _index
-from .value_kinds import ValueKinds
 from .values import (
     AbilityRef,
     CardRef,

@@ -1,19 +1,29 @@
-"""The kind of value an expression gives, where the code alone says so.
+"""The kind inference: the kind of value an expression gives and a name holds, where the code
+alone says so, at two precisions that share their rules (a call of a zone gives a list, a
+built-in gives what its table entry says, a call of a rule function gives what its body gives,
+followed once per function).
 
-A global or an attribute is declared with a type (`int`, `bool`, `text`, `list`, `player`,
-`card`, `ability`). A value of another kind written into it is refused: at load when the kind of
-the value is known from the code (`game.first = 3` into a `card` global), and at run time
-otherwise (the compiler adds a test to the write). `none` fits every type.
+- `Kinds`, for the checker: the kind a value has when it is not `none` ("int", "text", ...).
+  A global or an attribute is declared with a type (`int`, `bool`, `text`, `list`, `player`,
+  `card`, `ability`). A value of another kind written into it is refused: at load when the kind
+  of the value is known from the code (`game.first = 3` into a `card` global), and at run time
+  otherwise (the compiler adds a test to the write). `none` fits every type. The parameters a
+  body fixes (param_kinds.py) and the arguments of built-ins are checked with it too.
+- `ValueKinds`, a part of the code generator (`CodeGenerator`, codegen.py): what a value surely
+  is, `none` never: lists (new ones, of cards in the game, of players), texts, players, and
+  lists that can repeat no option. Each answer lets the generated Python skip a check or a copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import ast
+from .analysis import local_bindings
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
+from .codegen_scope import Scope, may_share
 from .values import AbilityRef, CardRef, PlayerRef, type_name
 
 # The Python types that hold a value of each declared type (`none`, NoneType, fits every type).
@@ -35,7 +45,41 @@ _BOOL_OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "in"}
 _INT_OPERATORS = {"-", "/"}  # (`*` and `%` of a text give a text, as in Python)
 
 
-class Kinds:
+class KindRules:
+    """The rules both precisions share: what a built-in gives (builtins.py), and a call of a
+    rule function followed into its body once per (analysis, function), so that a function that
+    calls itself ends the walk. A subclass says where the ruleset's functions are."""
+
+    _visiting: set[tuple[str, str]]
+
+    def _rule_function(self, name: str) -> ast.Function | None:
+        raise NotImplementedError
+
+    def _through_body(self, analysis: str, func: str, of_body: Callable[[ast.Expr], Any], unknown: Any) -> Any:
+        """What an analysis says of a call of a user function: what it says of the body; `unknown`
+        while that function's body is being analysed already (a recursive function)."""
+        key = (analysis, func)
+        if key in self._visiting:
+            return unknown
+        self._visiting.add(key)
+        try:
+            return of_body(self._rule_function(func).body)
+        finally:
+            self._visiting.discard(key)
+
+    @staticmethod
+    def _builtin_gives(func: str) -> str | None:
+        """The kind of value a built-in function gives (builtins.py), None for another name."""
+        builtin = BUILTIN_FUNCTIONS.get(func)
+        return builtin.kind if builtin is not None else None
+
+    @staticmethod
+    def _builtin_fact(func: str, fact: str) -> bool:
+        builtin = BUILTIN_FUNCTIONS.get(func)
+        return builtin is not None and bool(getattr(builtin, fact))
+
+
+class Kinds(KindRules):
     """Works out the kind of expressions against what a ruleset declares.
 
     zones: the zone names; functions: the user functions by name; keywords: keyword names
@@ -53,7 +97,7 @@ class Kinds:
         self.player_kinds = player_kinds
         self.card_kinds = card_kinds
         self.option_kinds = option_kinds
-        self._visiting: set[str] = set()
+        self._visiting = set()
 
     def of(self, e: ast.Expr | None, local: frozenset[str] | set[str] = frozenset()) -> str | None:
         """The kind of value `e` surely gives ("int", "text", ..., "none"), or None when the code
@@ -89,6 +133,8 @@ class Kinds:
             return self._attribute(e, local)
         if isinstance(e, ast.Call):
             return self._call(e, local)
+        if isinstance(e, ast.Index):
+            return self.items(e.obj, local)
         return None
 
     def _binop(self, e: ast.BinOp, local) -> str | None:
@@ -127,20 +173,258 @@ class Kinds:
             return PROPERTY_KINDS[e.name]
         return next(iter(kinds)) if len(kinds) == 1 else None
 
+    def _rule_function(self, name: str) -> ast.Function | None:
+        return self.functions.get(name)
+
     def _call(self, e: ast.Call, local) -> str | None:
         if e.func in self.zones:
             return "list"
         fn = self.functions.get(e.func)
         if fn is not None:
-            if e.func in self._visiting:  # (a function that calls itself)
+            return self._through_body("kind", e.func, lambda body: self.of(body, frozenset(fn.params)), None)
+        if e.args and self._builtin_fact(e.func, "gives_item"):
+            return self.items(e.args[0], local)
+        return self._builtin_gives(e.func)
+
+    def items(self, e: ast.Expr, local: frozenset[str] | set[str] = frozenset()) -> str | None:
+        """The kind of every item of the list `e` gives, where the code says so: a zone's cards,
+        the players (`players`, `others(p)`), a selection from such a list, the first few of one
+        or those joined from two of one kind."""
+        if isinstance(e, ast.Name):
+            return "player" if e.id == "players" and e.id not in local else None
+        if isinstance(e, ast.Select):
+            return self.items(e.source, local)
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            left = self.items(e.left, local)
+            return left if left == self.items(e.right, local) else None
+        if not isinstance(e, ast.Call):
+            return None
+        if e.func in self.zones:
+            return "card"
+        fn = self.functions.get(e.func)
+        if fn is not None:
+            return self._through_body("items", e.func, lambda body: self.items(body, frozenset(fn.params)), None)
+        if self._builtin_fact(e.func, "gives_players"):
+            return "player"
+        if e.args and self._builtin_fact(e.func, "keeps_items"):
+            return self.items(e.args[0], local)
+        return None
+
+
+class ValueKinds(KindRules):
+    """The analyses of `CodeGenerator`: what values surely are, `none` never (see the module
+    docstring). `self.names`: the compiler's name table; `self._visiting`: set by `CodeGenerator`."""
+
+    def _rule_function(self, name: str) -> ast.Function | None:
+        return self.names.functions.get(name)
+
+    def _keeps_items(self, e: ast.Call) -> bool:
+        """A call of a built-in whose list holds items of its first argument only (`take(L, n)`)."""
+        return bool(e.args) and self._builtin_fact(e.func, "keeps_items")
+
+    def new_list(self, e: ast.Expr) -> bool:
+        """Whether an expression always gives a new Python list (no copy or conversion needed)."""
+        if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
+            return True
+        if isinstance(e, ast.Call):
+            if e.func in self.names.functions:  # what the function's body gives
+                return self._through_body("new list", e.func, self.new_list, False)
+            return e.func in self.names.zones or self._builtin_gives(e.func) == "list"
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            return self.new_list(e.left) or self.new_list(e.right)
+        return False
+
+    def is_list(self, e: ast.Expr, scope: Scope | None = None) -> bool:
+        """Whether an expression always gives a Python list (new or not)."""
+        if isinstance(e, ast.Name):
+            return (e.id == "players" and (scope is None or e.id not in scope.names)
+                    or scope is not None and e.id in scope.lists)
+        return self.new_list(e)
+
+    def is_text(self, e: ast.Expr) -> bool:
+        if isinstance(e, ast.StrLit):
+            return True
+        if isinstance(e, ast.Call):
+            return e.func not in self.names.functions and self._builtin_gives(e.func) == "text"
+        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_text(e.left) and self.is_text(e.right)
+
+    def is_card_list(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a list of cards in the game: a zone's cards, a
+        selection from such a list, several of them joined, the first few of one, a function's
+        name that holds one (see `Scope.card_lists`)."""
+        if isinstance(e, ast.Name):
+            return e.id in scope.card_lists
+        if isinstance(e, ast.Call):
+            if e.func in self.names.zones:
+                return True
+            if e.func in self.names.functions:
+                return self._through_body("card list", e.func, lambda body: self.is_card_list(body, Scope(False)),
+                                          False)
+            return self._keeps_items(e) and self.is_card_list(e.args[0], scope)
+        if isinstance(e, ast.Select):
+            return self.is_card_list(e.source, scope)
+        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_card_list(e.left, scope) and self.is_card_list(
+            e.right, scope)
+
+    def _is_card(self, e: ast.Expr, scope: Scope) -> bool:
+        return isinstance(e, ast.Name) and e.id in scope.cards and e.id in scope.names
+
+    def _is_handle(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression is a name that holds a card handle (see `Scope.handles`)."""
+        return isinstance(e, ast.Name) and e.id in scope.handles
+
+    # ------------------------------------------------------------------ names that hold players
+    def is_player_list(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a list of players (`players`, `others(p)`, a
+        selection from them)."""
+        if isinstance(e, ast.Name):
+            return e.id == "players" and e.id not in scope.names
+        if isinstance(e, ast.Call):
+            return e.func not in self.names.functions and self._builtin_fact(e.func, "gives_players")
+        return isinstance(e, ast.Select) and self.is_player_list(e.source, scope)
+
+    def is_player(self, e: ast.Expr, scope: Scope) -> bool:
+        """Whether an expression always gives a player (never none): a name that only ever holds
+        one, `players[K]` for a seat that exists, `next_player(...)`, the first of `others(...)`
+        when there are several players, a function that gives one of these."""
+        if isinstance(e, ast.Name):
+            return e.id in scope.players
+        if isinstance(e, ast.Index):
+            return (isinstance(e.obj, ast.Name) and e.obj.id == "players" and e.obj.id not in scope.names
+                    and isinstance(e.index, ast.IntLit) and 1 <= e.index.value <= self.names.player_count)
+        if isinstance(e, ast.Call):
+            if e.func in self.names.functions:
+                return self._through_body("player", e.func, lambda body: self.is_player(body, Scope(False)), False)
+            if e.func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call):
+                return (e.args[0].func == "others" and "others" not in self.names.functions
+                        and self.names.player_count >= 2)
+            return self._builtin_gives(e.func) == "player"
+        return False
+
+    def player_names(self, body, params=(), given: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The local names of a block that hold a player wherever they are used: every `let`,
+        assignment and `for` that binds the name gives a player (parameters are not known,
+        except those `given` a player, as long as the block binds them only to players)."""
+        return self._names_holding(body, params, lambda v, scope: v is not None and (
+            self.is_player_list(v[1], scope) if isinstance(v, tuple) else self.is_player(v, scope)),
+            lambda known: Scope(False, players=known), given)
+
+    def list_names(self, body, params=()) -> frozenset[str]:
+        """The local names of a block that always hold a list: every `let` and assignment that
+        binds the name gives one (a selection, a list, a zone's cards; parameters and loop
+        variables are not known)."""
+        return self._names_holding(body, params, lambda v, scope: (
+            v is not None and not isinstance(v, tuple) and self.is_list(v, scope)),
+            lambda known: Scope(False, lists=known))
+
+    # ------------------------------------------------------------------ lists without repeats
+    def distinct_names(self, body, params=()) -> dict[str, frozenset]:
+        """The local names of a block that always hold a list without repeated options, with the
+        tags of what their items are drawn from (see `distinct_tags`): every `let` and `=` that
+        binds the name gives such a list (parameters and loop variables are not known)."""
+        bindings = local_bindings(body)
+        known: dict[str, frozenset] = {}
+        for _round in range(4):  # (a name bound from another: known once that one is)
+            scope = Scope(False, distinct=known)
+            found = {}
+            for name, values in bindings.items():
+                if name in params or any(v is None or isinstance(v, tuple) for v in values):
+                    continue
+                tags = [self.distinct_tags(v, scope) for v in values]
+                if all(t is not None for t in tags):
+                    found[name] = frozenset().union(*tags)
+            if found == known:
+                break
+            known = found
+        return known
+
+    def distinct_tags(self, e: ast.Expr, scope: Scope) -> frozenset | None:
+        """Tags of what a list's items are drawn from, when the list can repeat no option (None
+        when it might): a `choose` from it needs no check for repeats. Items of lists whose tags
+        never meet (`may_share`) are never the same option, so their concatenation repeats none.
+
+        A zone's cards never repeat (a card is in one place); a selection from a list, or the
+        first or last few of it, keeps that; so do the abilities of cards that never repeat, the
+        players, and a list written out of different constants or `labelled` constants."""
+        if isinstance(e, ast.Name):
+            if e.id == "players" and e.id not in scope.names:
+                return frozenset({("players",)})
+            return scope.distinct.get(e.id)
+        if isinstance(e, ast.Select):
+            return self.distinct_tags(e.source, scope)
+        if isinstance(e, ast.BinOp) and e.op == "+":
+            left, right = self.distinct_tags(e.left, scope), self.distinct_tags(e.right, scope)
+            if left is None or right is None or any(may_share(a, b) for a in left for b in right):
                 return None
-            self._visiting.add(e.func)
-            try:
-                return self.of(fn.body, frozenset(fn.params))
-            finally:
-                self._visiting.discard(e.func)
-        builtin = BUILTIN_FUNCTIONS.get(e.func)
-        return builtin.kind if builtin is not None else None
+            return left | right
+        if isinstance(e, ast.Conditional):  # (one of the two lists, whole)
+            then, orelse = self.distinct_tags(e.then, scope), self.distinct_tags(e.orelse, scope)
+            return None if then is None or orelse is None else then | orelse
+        if isinstance(e, ast.ListLit):
+            tags = [self._item_tag(item, scope) for item in e.items]
+            if None in tags or any(may_share(a, b) for i, a in enumerate(tags) for b in tags[i + 1:]):
+                return None
+            return frozenset(tags)
+        if not isinstance(e, ast.Call):
+            return None
+        if e.func in self.names.zones:
+            constants = tuple((i, a.value) for i, a in enumerate(e.args) if isinstance(a, (ast.StrLit, ast.IntLit)))
+            return frozenset({("zone", e.func, constants)})
+        if e.func in self.names.functions:
+            params = self.names.functions[e.func].params
+            return self._through_body("distinct", e.func, lambda body: self._distinct_body(body, params), None)
+        if self._keeps_items(e):
+            return self.distinct_tags(e.args[0], scope)
+        if e.func == "abilities" and len(e.args) == 1:
+            cards = self.distinct_tags(e.args[0], scope)
+            if cards is None or any(t[0] != "zone" for t in cards):
+                return None
+            return frozenset(("abilities", *t) for t in cards)
+        if self._builtin_fact(e.func, "gives_players"):
+            return frozenset({("players",)})
+        return None
+
+    def _distinct_body(self, body: ast.Expr, params: tuple[str, ...]) -> frozenset | None:
+        """`distinct_tags` of what a function gives: its expression's, or those of every value
+        its block returns (with what its `let`s hold)."""
+        if not isinstance(body, ast.BlockValue):
+            return self.distinct_tags(body, Scope(False))
+        scope = Scope(False, distinct=self.distinct_names(body.body, params))
+        tags: frozenset = frozenset()
+        for node in ast.walk(body.body):
+            if isinstance(node, ast.Return):
+                found = self.distinct_tags(node.value, scope)
+                if found is None:
+                    return None
+                tags |= found
+        return tags or None
+
+    def _item_tag(self, item: ast.Expr, scope: Scope) -> tuple | None:
+        """The tag of one item of a list written out: a constant, a `labelled` constant (both by
+        their option id), a player."""
+        if isinstance(item, (ast.StrLit, ast.IntLit)):
+            return ("id", str(item.value))
+        if (isinstance(item, ast.Call) and item.func == "labelled" and item.func not in self.names.functions
+                and item.args and isinstance(item.args[0], (ast.StrLit, ast.IntLit))):
+            return ("id", str(item.args[0].value))
+        if self.is_player(item, scope):
+            return ("players",)
+        return None
+
+    @staticmethod
+    def _names_holding(body, params, gives: Callable, scope_of: Callable,
+                       given: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The local names whose every binding `gives` the kind of value, in a scope where the
+        names still assumed to hold it do (dropped one round at a time until none is left);
+        parameters only if `given` the kind of value."""
+        bindings = local_bindings(body)
+        known = frozenset(set(bindings) - set(params)) | given
+        while True:
+            scope = scope_of(known)
+            keep = frozenset(n for n in known if all(gives(v, scope) for v in bindings.get(n, ())))
+            if keep == known:
+                return known
+            known = keep
 
 
 def fits(kind: str | None, declared: set[str] | frozenset[str]) -> bool:

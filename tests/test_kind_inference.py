@@ -1,0 +1,64 @@
+"""One kind inference (issue 31, step 3): lang/kinds.py holds both precisions, the checker's
+`Kinds` (the kind of a value when it is not `none`) and the code generator's `ValueKinds` (what a
+value surely is), on shared rules (`KindRules`: built-ins from the table, calls followed into
+rule functions once). Whatever the code generator is sure of, the checker infers too, over every
+expression of every shipped game."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from toyrules import toy_with
+
+from interpreter import load
+from interpreter.errors import CardrulesError, ErrorList
+from interpreter.lang import ast
+from interpreter.lang.codegen_scope import Scope
+from interpreter.lang.kinds import KindRules, Kinds, ValueKinds
+
+
+def test_both_precisions_are_one_inference_on_shared_rules():
+    assert issubclass(Kinds, KindRules) and issubclass(ValueKinds, KindRules)
+    for shared in ("_through_body", "_builtin_gives", "_builtin_fact"):
+        assert shared not in vars(Kinds) and shared not in vars(ValueKinds), shared
+
+
+@pytest.mark.parametrize("game", ["lanes", "initiative", "bases", "harvest", "hearts"])
+def test_what_the_code_generator_is_sure_of_the_checker_infers_too(game):
+    rules = load(game)
+    gen = rules.compiler.gen
+    kinds = gen.names.kinds
+    defs = rules.definitions
+    seen: Counter[str] = Counter()
+    for tree in [*defs.functions.values(), *defs.procedures.values(), *defs.cards.values()]:
+        for e in ast.walk(tree):
+            if not isinstance(e, (ast.Call, ast.BinOp, ast.ListLit, ast.Select, ast.Comprehension, ast.StrLit)):
+                continue  # (a name's kind depends on its scope, which each precision keeps its own way)
+            if gen.new_list(e):
+                seen["list"] += 1
+                assert kinds.of(e) == "list", ast.Node.__repr__(e)
+            if gen.is_text(e):
+                seen["text"] += 1
+                assert kinds.of(e) == "text", e
+            if gen.is_player(e, Scope(False)):
+                seen["player"] += 1
+                assert kinds.of(e) == "player", e
+    assert seen["list"] > 10 and seen["text"] > 0
+
+
+def test_the_checker_knows_the_items_the_code_generator_knows(tmp_path):
+    """An item of a zone's cards or of the players is a card or a player for the checker too:
+    written where a number is held, it is refused at load, at the value."""
+    rules = ('function rival(p) = first(others(p))\n'
+             'procedure probe() {\n  game.counter = first(hand(you))\n  game.counter = players[2]\n'
+             '  game.counter = rival(you)\n  game.counter = nth(all c in hand(you) where c.power > 1, 2)\n'
+             '  game.counter = first([1, 2])\n}\n')
+    with pytest.raises(CardrulesError) as caught:
+        load(toy_with(tmp_path, rules))
+    errors = caught.value.errors if isinstance(caught.value, ErrorList) else [caught.value]
+    assert [(e.span.line, str(e).splitlines()[0].split("validation error: ")[1]) for e in errors] == [
+        (3, "cannot set game.counter to a card: it holds a number (type: int)"),
+        (4, "cannot set game.counter to a player: it holds a number (type: int)"),
+        (5, "cannot set game.counter to a player: it holds a number (type: int)"),
+        (6, "cannot set game.counter to a card: it holds a number (type: int)")]
