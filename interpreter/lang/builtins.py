@@ -41,7 +41,7 @@ class Builtin:
 
     `implementation(game, *args)` gives a function's value (game is None when it is worked out
     at load). `inline`, when given, writes the call's Python source from its arguments' sources
-    instead of calling `implementation` (see codegen.py `builtin_call`)."""
+    instead of calling `implementation` (see codegen.py `x_Call`)."""
 
     name: str
     params: str  # the parameters as written in a call, "(L, n)": the signature shown on hover
