@@ -115,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-dir", metavar="DIR", help="write each game's log as DIR/game-SEED.jsonl (replayable)")
     p.add_argument("--records", metavar="F", help="write every game's record to F (*.jsonl, or *.parquet with "
                                                   "the extra 'report')")
+    p.add_argument("--robust", nargs="?", const="", metavar="SPEC",
+                   help="play the same seeds again with these agents (default greedy, or turn after greedy) "
+                        "and mark the verdicts that change")
     _cap_argument(p)
     from .simulate import deck_arguments
 
@@ -291,7 +294,8 @@ def run(args: argparse.Namespace) -> int:
         return run_simulate(rules, args.game, options, names, args.games, args.seed, args.workers, args.json,
                             backend=args.backend, address=args.address, report=args.report, log_dir=args.log_dir,
                             records=args.records, min_sample=args.min_sample, max_decisions=args.max_decisions,
-                            decks=args.decks, swap_seats=args.swap_seats, round_robin=args.round_robin)
+                            decks=args.decks, swap_seats=args.swap_seats, round_robin=args.round_robin,
+                            robust=args.robust)
     if command == "compare":
         from .compare import run_compare
 

@@ -10,6 +10,10 @@ GAME --seed <a record's seed>` plays that game again. A game that cannot finish 
 status 1, after the summary. Ctrl-C stops the batch and prints the summary of the games played
 so far (exit 130); the records (`--records`) are written as games finish, so it keeps those of
 the games played and says how many and where.
+
+The summary's `headline` names each seat's agent, with a caution when a seat plays `random` or
+`first`; `--robust [SPEC]` plays the same seeds again with a second agent strength (cli/robust.py)
+and adds the verdicts that change (`robust` in `--json`, a Robustness section in the report).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 
 from ..backends import BatchSpec
 from ..paths import shown_path
+from ..report.headline import headline
 from .batchrun import REPORT_FILES, writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
 
@@ -101,11 +106,13 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
                  workers: int, as_json: bool, backend: str = "local", address: str | None = None,
                  report: str | None = None, log_dir: str | None = None, records: str | None = None,
                  min_sample: int = 30, max_decisions: int | None = None, decks: str | None = None,
-                 swap_seats: bool | None = None, round_robin: bool = False) -> int:
+                 swap_seats: bool | None = None, round_robin: bool = False, robust: str | None = None) -> int:
     from .decks import plan, play_plan
+    from .robust import robust_agents
 
     report_dir, logs, records_file = check_outputs(report, log_dir, records)
-    spec = BatchSpec.of(game_arg, options, agent_names, records=bool(report_dir or records_file),
+    second = robust_agents(robust, agent_names, rules)  # (checked before any game)
+    spec = BatchSpec.of(game_arg, options, agent_names, records=bool(report_dir or records_file or second),
                         logs=logs is not None, max_decisions=max_decisions)
     seating = plan(rules, decks, swap_seats, round_robin, games,
                    balance_run=report_dir is not None or decks is not None)
@@ -132,7 +139,17 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         games_per_s=round(len(played) / batch.seconds, 2) if batch.seconds > 0 else None,
         seconds=round(batch.seconds, 3), seed=seed, options=dict(rules.options), ruleset=rules.name,
         agents=list(agent_names), workers=workers, backend=backend, interrupted=batch.interrupted,
-        seating=seating.text or None)
+        seating=seating.text or None, headline=headline(agent_names))
+    robust_played = None
+    if second is not None and not batch.interrupted:  # --robust: the same seeds at a second strength
+        from .robust import play_robust, robust_block
+
+        again = play_robust(spec, second, seating, seed, backend, workers, address, show_progress=not as_json)
+        batch.interrupted = again.interrupted
+        summary["interrupted"] = again.interrupted
+        if not again.interrupted:
+            robust_played = again.in_order()
+            summary["robust"] = robust_block(agent_names, second, played, robust_played, min_sample)
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
@@ -151,7 +168,8 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         if seating.text:
             meta["seating"] = seating.text
         index = write_report(played, report_dir, title=rules.title, meta=meta, min_sample=min_sample,
-                             card_info=card_catalogue(rules))
+                             card_info=card_catalogue(rules),
+                             robust_agents=second, robust_records=robust_played)
         if not as_json:
             err_console().print(f"report: {index}")
     return incomplete_status(summary)
@@ -186,6 +204,10 @@ def _table(rules, data: dict) -> None:
 
     for seat, (agent, wins) in enumerate(zip(data["agents"], data["wins"]), start=1):
         row(f"P{seat} wins ({agent})", wins, f"{100 * wins / n:.1f}%")
+    if data.get("robust"):
+        robust = data["robust"]
+        row(f"verdicts changed under {','.join(robust['agents'])}",
+            f"{len(robust['changed'])} of {len(robust['verdicts'])}", ", ".join(robust["changed"][:8]))
     row("draws", data["draws"], f"{100 * data['draws'] / n:.1f}%")
     for name, tally in data["decks"].items():
         row(f"deck {name} wins", tally["wins"], f"{100 * tally['wins'] / max(tally['games'], 1):.1f}% "
@@ -209,6 +231,8 @@ def _table(rules, data: dict) -> None:
     if data["options"]:
         row("options", ", ".join(f"{k}={v}" for k, v in data["options"].items()))
     out_console().print(table)
+    for caution in data["headline"]["cautions"]:
+        out_console().print(Text(caution))
 
 
 def _shown_rule(rule: str | None) -> str:

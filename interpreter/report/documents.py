@@ -35,6 +35,8 @@ class Document:
     title: str
     facts: tuple[tuple[str, str], ...]  # (label, value) shown under the title
     sections: tuple[Section, ...]
+    headline: tuple[str, ...] = ()  # lines right under the title, before anything else (the agents by seat)
+    cautions: tuple[str, ...] = ()  # shown boxed under the headline: what may make the figures mislead
 
 
 STYLE = """
@@ -48,6 +50,9 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right
 th:first-child, td:first-child { text-align: left; white-space: normal; }
 th { background: #f3f3f3; position: sticky; top: 0; }
 tr.muted td { color: #999; }
+p.headline { font-size: 1.1em; font-weight: 600; margin: 0.3em 0; }
+div.caution { border-left: 4px solid #c44e52; background: #fdf1f1; padding: 0.5em 1em; margin: 0.6em 0;
+              max-width: 60em; }
 p.note { color: #555; font-size: 0.9em; max-width: 60em; }
 figure { margin: 1em 0; } img { max-width: 100%; }
 """
@@ -78,10 +83,12 @@ def _html_chart(chart: Chart) -> str:
 def to_html(document: Document) -> str:
     facts = "\n".join(f"<dt>{_h(label)}</dt><dd>{_h(value)}</dd>" for label, value in document.facts)
     sections = [_html_table(s) if isinstance(s, Table) else _html_chart(s) for s in document.sections]
+    headline = [f'<p class="headline">{_h(line)}</p>' for line in document.headline]
+    cautions = [f'<div class="caution" role="note">{_h(line)}</div>' for line in document.cautions]
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         f"<title>{_h(document.title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
-        f"<h1>{_h(document.title)}</h1>", f'<dl class="facts">\n{facts}\n</dl>', *sections,
+        f"<h1>{_h(document.title)}</h1>", *headline, *cautions, f'<dl class="facts">\n{facts}\n</dl>', *sections,
         "</body>", "</html>", "",
     ])
 
@@ -104,8 +111,10 @@ def _md_table(table: Table) -> str:
 
 
 def to_markdown(document: Document) -> str:
-    parts = [f"# {_md(document.title)}", "\n".join(f"- **{_md(label)}**: {_md(value)}"
-                                                     for label, value in document.facts)]
+    parts = [f"# {_md(document.title)}"]
+    parts += [f"**{_md(line)}**" for line in document.headline]
+    parts += [f"> {_md(line)}" for line in document.cautions]
+    parts.append("\n".join(f"- **{_md(label)}**: {_md(value)}" for label, value in document.facts))
     for section in document.sections:
         if isinstance(section, Table):
             parts.append(_md_table(section))

@@ -83,13 +83,16 @@ def _card(name: str, effect: CardEffect | None, card: CardStats | None,
 def report_data(*, title: str, facts: Sequence[tuple[str, str]], game: GameStats, decks: Sequence[DeckResult],
                 matchups: Sequence[MatchupResult], effects: Sequence[CardEffect], cards: Sequence[CardStats],
                 pairings: Sequence[Pairing], card_info: Mapping[str, Mapping[str, Any]] | None,
-                min_sample: int) -> dict[str, Any]:
+                min_sample: int, headline: Sequence[str] = (), cautions: Sequence[str] = (),
+                robust: Sequence[Any] | None = None) -> dict[str, Any]:
     by_effect = {e.name: e for e in effects}
     by_stats = {c.name: c for c in cards}
     tested = [e for e in effects if e.p is not None]
     return {
         "format": FORMAT,
         "title": title,
+        "headline": list(headline),
+        "cautions": list(cautions),
         "facts": dict(facts),
         "games": _games(game),
         "decks": _plain(list(decks)),
@@ -105,6 +108,7 @@ def report_data(*, title: str, facts: Sequence[tuple[str, str]], game: GameStats
         },
         "cards": [_card(name, by_effect.get(name), by_stats.get(name), (card_info or {}).get(name))
                   for name in ordered_cards(effects, cards)],
+        "robust": None if robust is None else _plain(list(robust)),
     }
 
 

@@ -16,6 +16,7 @@ from .effects import card_effects
 from .errors import ReportError
 from .folder import write_folder
 from .games import game_stats, pairings
+from .headline import agent_cautions, agents_by_seat, seats_text
 from .jsonreport import FILE as JSON_FILE
 from .jsonreport import report_data, write_json
 from .records import Record, check_records
@@ -96,10 +97,16 @@ def _checked(records: Iterable[Record], side: str = "") -> list[Record]:
 
 
 def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, meta: Mapping[str, Any],
-                 min_sample: int = DEFAULT_MIN_SAMPLE, card_info: Mapping[str, Mapping[str, Any]] | None = None) -> Path:
+                 min_sample: int = DEFAULT_MIN_SAMPLE, card_info: Mapping[str, Mapping[str, Any]] | None = None,
+                 robust_agents: Sequence[str] | None = None, robust_records: Iterable[Record] | None = None) -> Path:
     """Write the balance report of these game records into `out_dir` (index.html, report.md,
     report.json, charts); returns the page's path. `card_info`: each card's type and the
-    attributes the card table shows (`{name: {"type": ..., attribute: value}}`)."""
+    attributes the card table shows (`{name: {"type": ..., attribute: value}}`).
+
+    The headline names the agents of each seat, with a caution when a seat played randomly.
+    With `robust_records` (the same seeds played by `robust_agents`), a Robustness section sets
+    the verdicts of both runs side by side and the headline names those that change.
+    """
     records = _checked(records)
     charts.require_matplotlib()
     game = game_stats(records)
@@ -109,6 +116,23 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
     agent_lines = pairings(records)
     with_picks = any(r.get("offers") for r in records)
     facts = _with_meta(_record_facts(records), meta)
+    by_seat = agents_by_seat(records)
+    headline = (f"Agents by seat: {seats_text(by_seat)}",)
+    cautions = agent_cautions(by_seat)
+    robust_section = found = None
+    if robust_records is not None:
+        from .robust import changed_caution, robustness_table, verdicts
+
+        robust = _checked(robust_records, "robust ")
+        robust_agents = list(robust_agents or [])
+        found = verdicts(records, robust, min_sample)
+        run_agents = [", ".join(names) for names in by_seat.values()]
+        robust_section = robustness_table(found, run_agents, robust_agents)
+        line = changed_caution(found, robust_agents)
+        headline += (f"Robustness: rerun on the same seeds by {' vs '.join(robust_agents)}: "
+                     f"{sum(v.changed for v in found)} of {len(found)} verdicts change.",)
+        if line:
+            cautions.append(line)
 
     def render(folder: Path) -> None:
         sections: list[Section] = [overview_table(game)]
@@ -131,10 +155,13 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
             sections.append(card_table(effects, cards, min_sample, with_picks, card_info))
             _chart(sections, "Opening-hand effect within the deck, 95% interval",
                    charts.effect_chart(effects, folder / "cards_effect.png"))
-        _write_document(folder, Document(title, facts, tuple(sections)))
+        if robust_section is not None:
+            sections.append(robust_section)
+        _write_document(folder, Document(title, facts, tuple(sections), headline, tuple(cautions)))
         write_json(folder / JSON_FILE, report_data(
             title=title, facts=facts, game=game, decks=decks, matchups=matchups, effects=effects, cards=cards,
-            pairings=agent_lines, card_info=card_info, min_sample=min_sample))
+            pairings=agent_lines, card_info=card_info, min_sample=min_sample,
+            headline=headline, cautions=cautions, robust=found))
 
     return _write(out_dir, render)
 

@@ -1,0 +1,111 @@
+"""Issue 33.1: a balance run states its agents per seat in its headline (report.md, index.html,
+`simulate --json`), cautions when a seat played randomly, and `--robust` marks the verdicts that
+change at a second agent strength on the same seeds."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from interpreter.cli.main import main
+from interpreter.report import write_report
+
+
+def _records(games: int, agents: tuple[str, str], star_wins: bool) -> list[dict]:
+    """Seat 1 sees the card Star in the even games, seat 2 in the odd ones, and the first player
+    alternates likewise. With `star_wins` the seat that saw Star wins (so Star and the first player
+    are "higher"); without, the winner alternates by pairs of games (no clear difference)."""
+    records = []
+    for i in range(games):
+        saw = 1 if i % 2 == 0 else 2
+        winner = saw if star_wins else (1 if (i // 2) % 2 == 0 else 2)
+        players = [{"seat": seat, "agent": agents[seat - 1], "won": winner == seat,
+                    "deck": {"Star": 1, "Plain": 1}, "opening": {"Plain": 1},
+                    "drawn": {"Star": 1} if seat == saw else {}, "played": {}, "picked": {}, "counters": {}}
+                   for seat in (1, 2)]
+        records.append({"seed": 100 + i, "ruleset": "toy", "title": "Toy", "options": {}, "agents": list(agents),
+                        "winner": winner, "draw": False, "aborted": False, "reason": "Goal", "rule": None,
+                        "timeout": False, "first_player": saw, "turns": 5, "decisions": 20, "lead_changes": 0,
+                        "players": players, "offers": []})
+    return records
+
+
+def _report(tmp_path, records, **kwargs) -> tuple[str, str]:
+    out = tmp_path / "report"
+    write_report(records, out, title="Toy", meta={}, min_sample=10, **kwargs)
+    return (out / "report.md").read_text(encoding="utf-8"), (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_headline_names_the_agents_of_each_seat(tmp_path):
+    markdown, page = _report(tmp_path, _records(40, ("random", "greedy"), True))
+    assert markdown.splitlines()[2] == "**Agents by seat: seat 1: random · seat 2: greedy**"
+    assert '<h1>Toy</h1>\n<p class="headline">Agents by seat: seat 1: random · seat 2: greedy</p>' in page
+
+
+def test_a_random_seat_carries_a_caution_and_greedy_seats_none(tmp_path):
+    markdown, page = _report(tmp_path / "random", _records(40, ("random", "greedy"), True))
+    caution = [line for line in markdown.splitlines() if line.startswith("> Caution:")]
+    assert len(caution) == 1 and "seat 1 was played by the agent random" in caution[0]
+    assert "first-player advantage" in caution[0] and "+12.3 under greedy" in caution[0]
+    assert page.count('<div class="caution" role="note">Caution: seat 1 was played by the agent random') == 1
+    markdown, page = _report(tmp_path / "greedy", _records(40, ("greedy", "greedy"), True))
+    assert "Caution" not in markdown and 'class="caution"' not in page
+
+
+def test_robust_marks_the_verdicts_that_change(tmp_path):
+    run = _records(40, ("random", "random"), star_wins=True)
+    second = _records(40, ("greedy", "greedy"), star_wins=False)
+    markdown, page = _report(tmp_path, run, robust_agents=["greedy", "greedy"], robust_records=second)
+    section = markdown.split("## Robustness: the same seeds played by greedy vs greedy\n", 1)[1].split("\n## ")[0]
+    rows = {cells[0]: cells for cells in ([c.strip() for c in line.strip("|").split("|")]
+                                          for line in section.splitlines() if line.startswith("| "))}
+    assert rows["Star"][4:] == ["higher", "no clear difference", "CHANGED"]
+    assert rows["first player"][4:] == ["higher", "no clear difference", "CHANGED"]
+    assert rows["seat 1"][4:] == ["no clear difference", "no clear difference", ""]
+    assert rows["Plain"][4:] == ["not measured", "not measured", ""]  # always in the opening hand: no GNS
+    assert ("> Caution: 2 verdicts change when the same seeds are played by greedy vs greedy: first player "
+            "(higher → no clear difference), Star (higher → no clear difference)") in markdown
+    assert "Robustness: rerun on the same seeds by greedy vs greedy: 2 of 5 verdicts change." in page
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_json_summary_names_the_agents_and_cautions_only_random(capsys):
+    code, out, err = run(capsys, "simulate", "bases", "--games", "3", "--json")
+    assert code == 0, err
+    headline = json.loads(out)["headline"]
+    assert headline["agents_by_seat"] == {"1": "random", "2": "random"}
+    assert len(headline["cautions"]) == 1 and headline["cautions"][0].startswith(
+        "Caution: every seat was played by the agent random")
+    code, out, err = run(capsys, "simulate", "bases", "--games", "3", "--json", "--agents", "greedy,greedy")
+    assert json.loads(out)["headline"] == {"agents_by_seat": {"1": "greedy", "2": "greedy"}, "cautions": []}
+
+
+def test_robust_plays_the_same_seeds_with_greedy_by_default(capsys, tmp_path):
+    code, out, err = run(capsys, "simulate", "bases", "--games", "6", "--seed", "4", "--json", "--robust",
+                         "--report", str(tmp_path / "r"))
+    assert code == 0, err
+    robust = json.loads(out)["robust"]
+    assert robust["agents"] == ["greedy", "greedy"] and robust["games"] == 6
+    code, out, err = run(capsys, "simulate", "bases", "--games", "6", "--seed", "4", "--json", "--agents", "greedy")
+    wins = json.loads(out)["wins"]
+    seat1 = next(v for v in robust["verdicts"] if v["name"] == "seat 1")
+    assert seat1["robust"][0] == pytest.approx(wins[0] / 6 - 0.5)  # the greedy run of the same seeds
+    text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert re.search(r"^## Robustness: the same seeds played by greedy vs greedy$", text, re.M)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--robust", "random"), "--robust random: the run already plays random,random; name another strength"),
+    (("--robust", "greedy,greedy,greedy"), "--robust: this game has 2 players, but 3 were given"),
+    (("--robust", "nosuch"), "unknown agent"),
+])
+def test_a_bad_robust_spec_is_a_usage_error_before_any_game(capsys, argv, message):
+    code, out, err = run(capsys, "simulate", "bases", "--games", "2", *argv)
+    assert code == 2 and message in err and out == ""
