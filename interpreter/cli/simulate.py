@@ -23,6 +23,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
 from ..backends import BatchSpec
 from ..paths import shown_path
 from ..report.headline import headline
@@ -117,6 +119,10 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
     seating = plan(rules, decks, swap_seats, round_robin, games,
                    balance_run=report_dir is not None or decks is not None)
     games = seating.games
+    reading = [w for w in rules.warnings if w.message.startswith("statistics:")]  # (rules/handzone.py)
+    if spec.records:  # (what the records read is a guess: say so before the games)
+        for warning in reading:
+            err_console().print(Text(str(warning)), soft_wrap=True)
     if logs is not None:
         logs.mkdir(exist_ok=True)
     stream = None
@@ -164,12 +170,13 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
 
         meta = {"ruleset": rules.name, "options": dict(rules.options), "agents": list(agent_names),
                 "seeds": f"game_seed({seed}, 0..{seating.seeds_per_arrangement - 1})", "games": games,
-                "backend": backend, "workers": workers}
+                "backend": backend, "workers": workers, "hand zone": rules.statistics.hand_source}
         if seating.text:
             meta["seating"] = seating.text
+        read_as = [f"Caution: {w.where()}: {w.message} (hint: {w.hint})" for w in reading]
         index = write_report(played, report_dir, title=rules.title, meta=meta, min_sample=min_sample,
                              card_info=card_catalogue(rules),
-                             robust_agents=second, robust_records=robust_played)
+                             robust_agents=second, robust_records=robust_played, cautions=read_as)
         if not as_json:
             err_console().print(f"report: {index}")
     return incomplete_status(summary)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules.handzone import hand_choice
 from ..rules.model import Ruleset
 
 
 @dataclass(frozen=True)
 class CompiledStatistics:
-    hand: str | None  # the per-player zone of held cards (None: the ruleset has no such zone)
+    hand: str | None  # the per-player zone of held cards (None: the ruleset has no such zone; rules/handzone.py)
     public_zones: frozenset[str]  # where a card from the hand is played to, when no event says
     played_events: tuple[str, ...]  # events whose `card` is a card played; () = moves from the hand
     picked_event: str | None
@@ -25,21 +26,19 @@ class CompiledStatistics:
     score: Any  # compiled expression in p, or None
     counters: tuple[tuple[str, Any, Any], ...]  # (name, compiled expression, its AST for spans)
     score_expr: Any = None
+    hand_source: str = ""  # how the hand zone was found, as the report states it (rules/handzone.py)
 
 
 def compile_statistics(ruleset: Ruleset, compiler, evaluate_code) -> CompiledStatistics:
     stats = ruleset.statistics
-    hand = stats.hand
-    if hand is None:
-        held = [z.name for z in ruleset.zones.values() if z.per_player and z.visibility == "owner"]
-        hand = held[0] if len(held) == 1 else None
+    choice = hand_choice(ruleset)
     score_expr = stats.score if stats.score is not None else ruleset.evaluate
     if stats.score is not None:
         score = compiler.expression(stats.score)
     else:
         score = evaluate_code
     return CompiledStatistics(
-        hand=hand,
+        hand=choice.zone, hand_source=choice.describe(),
         public_zones=frozenset(z.name for z in ruleset.zones.values() if z.visibility == "public"),
         played_events=stats.played, picked_event=stats.picked, offered_event=stats.offered,
         timeouts=frozenset(stats.timeouts), score=score, score_expr=score_expr,

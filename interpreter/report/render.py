@@ -19,6 +19,7 @@ from .games import game_stats, pairings
 from .headline import agent_cautions, agents_by_seat, seats_text
 from .jsonreport import FILE as JSON_FILE
 from .jsonreport import report_data, write_json
+from .missing import explain_all
 from .records import Record, check_records
 from .tables import (
     NONE,
@@ -98,10 +99,14 @@ def _checked(records: Iterable[Record], side: str = "") -> list[Record]:
 
 def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, meta: Mapping[str, Any],
                  min_sample: int = DEFAULT_MIN_SAMPLE, card_info: Mapping[str, Mapping[str, Any]] | None = None,
-                 robust_agents: Sequence[str] | None = None, robust_records: Iterable[Record] | None = None) -> Path:
+                 robust_agents: Sequence[str] | None = None, robust_records: Iterable[Record] | None = None,
+                 cautions: Sequence[str] = ()) -> Path:
     """Write the balance report of these game records into `out_dir` (index.html, report.md,
     report.json, charts); returns the page's path. `card_info`: each card's type and the
     attributes the card table shows (`{name: {"type": ..., attribute: value}}`).
+
+    `cautions` are shown boxed under the headline (the load warnings about what the records read,
+    `statistics:`); a figure that cannot be computed is marked with the reason (report/missing.py).
 
     The headline names the agents of each seat, with a caution when a seat played randomly.
     With `robust_records` (the same seeds played by `robust_agents`), a Robustness section sets
@@ -118,7 +123,8 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
     facts = _with_meta(_record_facts(records), meta)
     by_seat = agents_by_seat(records)
     headline = (f"Agents by seat: {seats_text(by_seat)}",)
-    cautions = agent_cautions(by_seat)
+    cautions = [*agent_cautions(by_seat), *cautions]
+    no_hand = not any(p.get("opening") or p.get("drawn") for r in records for p in r["players"])
     robust_section = found = None
     if robust_records is not None:
         from .robust import changed_caution, robustness_table, verdicts
@@ -157,6 +163,7 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
                    charts.effect_chart(effects, folder / "cards_effect.png"))
         if robust_section is not None:
             sections.append(robust_section)
+        sections = explain_all(sections, no_hand)
         _write_document(folder, Document(title, facts, tuple(sections), headline, tuple(cautions)))
         write_json(folder / JSON_FILE, report_data(
             title=title, facts=facts, game=game, decks=decks, matchups=matchups, effects=effects, cards=cards,

@@ -23,6 +23,7 @@ from ..lang.param_kinds import parameter_kinds
 from ..lang.templates import expand as expand_template
 from ..lang.templates import fold_errors
 from .context import contextless_problems
+from .handzone import hand_warning
 from .model import EVALUATED_PLAYER, Ruleset
 
 # What a card's label may show besides its type's attributes: the card properties that every card
@@ -530,7 +531,11 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
         errors.sort(key=lambda e: (e.span.file, e.span.line, e.span.column) if e.span else ("", 0, 0))
         raise ErrorList(errors) if len(errors) > 1 else errors[0]
     ruleset.definitions = defs
-    ruleset.warnings = _warnings(checker.warnings)
+    found = list(checker.warnings)
+    hand = hand_warning(ruleset)  # (the balance report's hand zone, when it is a guess)
+    if hand is not None:
+        found.append(hand)
+    ruleset.warnings = _warnings(found)
     return defs
 
 
