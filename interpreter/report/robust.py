@@ -14,12 +14,12 @@ and each ranked card's effect (CARD_MEASURE).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CardStats, card_stats
 from .documents import Table
+from .effects import card_effects
 from .games import GameStats, game_stats
 from .intervals import Difference
 from .records import Record
@@ -27,8 +27,9 @@ from .tables import difference_text
 
 HIGHER, LOWER, UNCLEAR, UNMEASURED = "higher", "lower", "no clear difference", "not measured"
 
-# The card figure whose verdict is compared: its name and how to read it off a card's statistics.
-CARD_MEASURE: tuple[str, Callable[[CardStats], Difference]] = ("IWD", lambda card: card.iwd)
+# The card figure whose verdict is compared: the opening-hand effect within the deck, the figure
+# the report ranks and flags cards by (effects.py; IWD is confounded by game length).
+CARD_MEASURE = "opening-hand effect"
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,10 @@ def _seat_advantages(game: GameStats) -> dict[str, Difference]:
     return advantages
 
 
-def _card_effects(cards: Sequence[CardStats]) -> dict[str, Difference]:
-    measure = CARD_MEASURE[1]
-    return {c.name: measure(c) if c.ranked else Difference(None, None, None) for c in cards}
+def _card_effects(records: Sequence[Record], min_sample: int) -> dict[str, Difference]:
+    """Each card's opening-hand effect; not measured for a card in fewer than `min_sample` games."""
+    return {e.name: Difference(e.estimate, e.low, e.high) if e.in_deck >= min_sample else Difference(None, None, None)
+            for e in card_effects(records)}
 
 
 def _pair(kind: str, measure: str, run: dict[str, Difference], robust: dict[str, Difference]) -> list[Verdict]:
@@ -92,8 +94,8 @@ def verdicts(records: Sequence[Record], robust_records: Sequence[Record], min_sa
     found = _pair("seat", "win rate − even share", _seat_advantages(run_game), _seat_advantages(robust_game))
     found += _pair("first player", "win rate − even share", {"first player": run_game.first_player_advantage},
                    {"first player": robust_game.first_player_advantage})
-    found += _pair("card", CARD_MEASURE[0], _card_effects(card_stats(records, min_sample)),
-                   _card_effects(card_stats(robust_records, min_sample)))
+    found += _pair("card", CARD_MEASURE, _card_effects(records, min_sample),
+                   _card_effects(robust_records, min_sample))
     kinds = ["seat", "first player", "card"]
     return sorted(found, key=lambda v: (kinds.index(v.kind), not v.changed))
 
