@@ -14,16 +14,18 @@ from interpreter.report import write_report
 
 
 def _records(games: int, agents: tuple[str, str], star_wins: bool) -> list[dict]:
-    """Seat 1 sees the card Star in the even games, seat 2 in the odd ones, and the first player
-    alternates likewise. With `star_wins` the seat that saw Star wins (so Star and the first player
-    are "higher"); without, the winner alternates by pairs of games (no clear difference)."""
+    """Seat 1 has the card Star in its opening hand in the even games, seat 2 in the odd ones (each
+    seat's deck holds Star in every game), and the first player alternates likewise. With
+    `star_wins` the seat with Star in hand wins (so Star's opening-hand effect within its deck and
+    the first player are "higher"); without, the winner alternates by pairs of games (no clear
+    difference). Plain is in every opening hand: it has no opening-hand effect."""
     records = []
     for i in range(games):
         saw = 1 if i % 2 == 0 else 2
         winner = saw if star_wins else (1 if (i // 2) % 2 == 0 else 2)
         players = [{"seat": seat, "agent": agents[seat - 1], "won": winner == seat,
-                    "deck": {"Star": 1, "Plain": 1}, "opening": {"Plain": 1},
-                    "drawn": {"Star": 1} if seat == saw else {}, "played": {}, "picked": {}, "counters": {}}
+                    "deck": {"Star": 1, "Plain": 1},
+                    "opening": {"Plain": 1, "Star": 1} if seat == saw else {"Plain": 1}, "drawn": {}, "played": {}, "picked": {}, "counters": {}}
                    for seat in (1, 2)]
         records.append({"seed": 100 + i, "ruleset": "toy", "title": "Toy", "options": {}, "agents": list(agents),
                         "winner": winner, "draw": False, "aborted": False, "reason": "Goal", "rule": None,
@@ -64,7 +66,8 @@ def test_robust_marks_the_verdicts_that_change(tmp_path):
     assert rows["Star"][4:] == ["higher", "no clear difference", "CHANGED"]
     assert rows["first player"][4:] == ["higher", "no clear difference", "CHANGED"]
     assert rows["seat 1"][4:] == ["no clear difference", "no clear difference", ""]
-    assert rows["Plain"][4:] == ["not measured", "not measured", ""]  # always in the opening hand: no GNS
+    assert rows["Star"][1] == "opening-hand effect"  # the measure the card table ranks by, not IWD
+    assert rows["Plain"][4:] == ["not measured", "not measured", ""]  # in every opening hand: nothing to compare
     assert ("> Caution: 2 verdicts change when the same seeds are played by greedy vs greedy: first player "
             "(higher → no clear difference), Star (higher → no clear difference)") in markdown
     assert "Robustness: rerun on the same seeds by greedy vs greedy: 2 of 5 verdicts change." in page
