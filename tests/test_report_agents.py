@@ -90,16 +90,25 @@ def test_the_json_summary_names_the_agents_and_cautions_only_random(capsys):
     assert json.loads(out)["headline"] == {"agents_by_seat": {"1": "greedy", "2": "greedy"}, "cautions": []}
 
 
-def test_robust_plays_the_same_seeds_with_greedy_by_default(capsys, tmp_path):
+@pytest.mark.parametrize("seating", [(), ("--no-swap-seats",)])
+def test_robust_plays_the_same_seeds_with_greedy_by_default(capsys, tmp_path, seating):
+    """The rerun plays the run's plan: a report run swaps the seats by default (each seed from
+    both seats, cli/decks.py), so the greedy rerun does too; with --no-swap-seats neither does."""
     code, out, err = run(capsys, "simulate", "bases", "--games", "6", "--seed", "4", "--json", "--robust",
-                         "--report", str(tmp_path / "r"))
+                         "--report", str(tmp_path / "r"), *seating)
     assert code == 0, err
-    robust = json.loads(out)["robust"]
+    summary = json.loads(out)
+    robust = summary["robust"]
     assert robust["agents"] == ["greedy", "greedy"] and robust["games"] == 6
-    code, out, err = run(capsys, "simulate", "bases", "--games", "6", "--seed", "4", "--json", "--agents", "greedy")
-    wins = json.loads(out)["wins"]
-    seat1 = next(v for v in robust["verdicts"] if v["name"] == "seat 1")
-    assert seat1["robust"][0] == pytest.approx(wins[0] / 6 - 0.5)  # the greedy run of the same seeds
+    # the greedy run of the same seeds in the same seats
+    same = ("--swap-seats",) if not seating else ()
+    code, out, err = run(capsys, "simulate", "bases", "--games", "6", "--seed", "4", "--json", "--agents", "greedy",
+                         *same)
+    greedy = json.loads(out)
+    assert greedy["seating"] == summary["seating"]
+    by_name = {v["name"]: v for v in robust["verdicts"]}
+    for seat, wins in enumerate(greedy["wins"], start=1):
+        assert by_name[f"seat {seat}"]["robust"][0] == pytest.approx(wins / 6 - 0.5)
     text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert re.search(r"^## Robustness: the same seeds played by greedy vs greedy$", text, re.M)
 
