@@ -69,9 +69,25 @@ def test_the_report_reads_the_chosen_hand_and_says_so(capsys, tmp_path):
     assert ("- **Hand zone**: hand (the first declared of hand, set\\_aside, all visible to their owner alone: "
             "declare statistics.hand to choose)") in text
     # the records read the hand: opening hands are there, so OH and GIH are computed
-    cards = text.split("## Cards\n", 1)[1].split("\n## ", 1)[0]
-    first_row = [c.strip() for c in cards.splitlines()[4].strip("|").split("|")]
-    assert re.fullmatch(r"\d+\.\d% \[.*\]", first_row[3]) and re.fullmatch(r"\d+\.\d% \[.*\]", first_row[4])
+    rows = _card_rows(text)
+    assert rows and all(re.fullmatch(r"\d+\.\d% \[.*\]", row["GIH WR"]) for row in rows)
+    assert any(re.fullmatch(r"\d+\.\d% \[.*\]", row["WR in OH"]) for row in rows)
+    assert any(re.fullmatch(r"[+-]\d+\.\d pp \[.*\]", row["OH effect within deck (95%)"]) for row in rows)
+
+
+def _card_rows(markdown: str) -> list[dict[str, str]]:
+    """The card table's rows, each cell by its column's header."""
+    cards = markdown.split("## Cards\n", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in cards.splitlines() if line.startswith("| ")]
+    headers = [c.strip() for c in re.split(r"(?<!\\)\|", lines[0])[1:-1]]
+    return [dict(zip(headers, (c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]))) for line in lines[1:]]
+
+
+def _reasons(markdown: str) -> dict[str, str]:
+    """The card table note's "Not computed" reasons by letter."""
+    cards = markdown.split("## Cards\n", 1)[1].split("\n## ", 1)[0]
+    said = cards.split("Not computed: ", 1)[1].strip()
+    return dict(re.findall(r"\(([a-z])\) (.*?)(?=; \([a-z]\) |\.$)", said))
 
 
 def _table_cells(markdown: str) -> list[str]:
@@ -95,7 +111,8 @@ def _records(with_hand: bool) -> list[dict]:
 
 @pytest.mark.parametrize("with_hand, reasons", [
     (False, ["no card was ever in a hand: the ruleset has no zone the records read as the hand"]),
-    (True, ["the card was seen in every game that had it in the deck", "the card was never played"]),
+    (True, ["the card was in every opening hand of its deck", "the card was never played",
+            "the card was seen (in the opening hand or drawn) in every game that had it in the deck"]),
 ])
 def test_no_figure_is_a_bare_dash(tmp_path, with_hand, reasons):
     write_report(_records(with_hand), tmp_path / "r", title="Toy", meta={}, min_sample=5)
@@ -109,3 +126,56 @@ def test_no_figure_is_a_bare_dash(tmp_path, with_hand, reasons):
     assert "no finished game names a first player (the turns have no active player)" in text
     page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     assert "<td>—</td>" not in page
+
+
+IN_EVERY_HAND = ("the card was in every opening hand of its deck: no game of its deck without it in the opening "
+                 "hand to compare with")
+
+
+@pytest.mark.parametrize("with_hand, expected", [
+    (True, {"Decks": "the records name no deck (the ruleset gives its players no named decks)",
+            "OH effect within deck (95%)": IN_EVERY_HAND, "z": IN_EVERY_HAND, "q (BH)": IN_EVERY_HAND,
+            "Flagged": IN_EVERY_HAND, "WR not in OH": IN_EVERY_HAND, "Games for a +5 pp flag": IN_EVERY_HAND,
+            "IWD (descriptive)": "the card was seen (in the opening hand or drawn) in every game that had it in "
+                                 "the deck: no game where it went unseen to compare with",
+            "WR by turn first drawn": "the card was in every opening hand of its deck: never drawn later",
+            "WR played": "the card was never played"}),
+    (False, {"Decks": "the records name no deck (the ruleset gives its players no named decks)",
+             **{h: "no card was ever in a hand: the ruleset has no zone the records read as the hand (see the "
+                   "header's hand zone; declare statistics.hand), or it is empty when the first turn begins and "
+                   "never receives a card"
+                for h in ("OH effect within deck (95%)", "z", "q (BH)", "Flagged", "WR in OH",
+                          "Games for a +5 pp flag", "GIH WR", "IWD (descriptive)", "WR by turn first drawn")},
+             "WR played": "the card was never played"}),
+])
+def test_each_card_column_says_its_own_reason(tmp_path, with_hand, expected):
+    """The card table's columns (issue 33.2's opening-hand effect and its test, the descriptive
+    figures) each get the exact reason their figure is missing, never the generic one."""
+    write_report(_records(with_hand), tmp_path / "r", title="Toy", meta={}, min_sample=5)
+    text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    reasons = _reasons(text)
+    for row in _card_rows(text):
+        got = {header: reasons[m.group(1)] for header, cell in row.items()
+               if (m := re.fullmatch(r"— \(([a-z])\)", cell))}
+        assert got == expected, row["Card"]
+
+
+def test_an_untested_effect_and_a_small_sample_say_why(tmp_path):
+    """An effect whose groups were all won (no variance: no z, q or flag), and a Robustness card
+    below the minimum sample, name those reasons."""
+    records = _records(True)
+    for i, record in enumerate(records):  # Alpha in seat 1's opening hand every other game; seat 1 always wins
+        record["winner"] = 1
+        for player in record["players"]:
+            player["won"] = player["seat"] == 1
+            player["opening"] = {"Alpha": 1, "Beta": 1} if i % 2 == 0 else {"Beta": 1}
+    write_report(records, tmp_path / "r", title="Toy", meta={}, min_sample=30,
+                 robust_agents=["turn", "turn"], robust_records=records)
+    text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    alpha = next(row for row in _card_rows(text) if row["Card"].startswith("Alpha"))
+    assert alpha["OH effect within deck (95%)"].startswith("+0.0 pp")
+    untested = {_reasons(text)[re.fullmatch(r"— \(([a-z])\)", alpha[h]).group(1)] for h in ("z", "q (BH)", "Flagged")}
+    assert untested == {"no test: in the groups compared every game was won, or every one lost (no variance "
+                        "under no difference)"}
+    assert ("not measured on that side: fewer than 30 player-games held the card in their deck (the minimum "
+            "sample), or it was in every opening hand of its deck or in none (no opening-hand effect)") in text

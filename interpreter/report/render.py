@@ -163,7 +163,7 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
                    charts.effect_chart(effects, folder / "cards_effect.png"))
         if robust_section is not None:
             sections.append(robust_section)
-        sections = explain_all(sections, no_hand)
+        sections = explain_all(sections, no_hand, min_sample)
         _write_document(folder, Document(title, facts, tuple(sections), headline, tuple(cautions)))
         write_json(folder / JSON_FILE, report_data(
             title=title, facts=facts, game=game, decks=decks, matchups=matchups, effects=effects, cards=cards,

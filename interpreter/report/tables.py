@@ -125,12 +125,12 @@ def pairings_table(lines: Sequence[Pairing]) -> Table:
 def _effect_cells(effect: CardEffect | None) -> list[str]:
     if effect is None:
         return [NONE] * 6
-    if effect.estimate is None:
-        return [f"{NONE} ({effect.why})", NONE, NONE, NONE, percent(effect.with_opening), percent(effect.without_opening)]
+    if effect.estimate is None:  # (report/missing.py says why, from the two win rates)
+        return [NONE, NONE, NONE, NONE, percent(effect.with_opening), percent(effect.without_opening)]
     return [points(effect.estimate, effect.low, effect.high),
             NONE if effect.z is None else f"{effect.z:+.2f}",
             NONE if effect.q is None else f"{effect.q:.3g}",
-            "yes" if effect.flagged else "",
+            NONE if effect.q is None else "yes" if effect.flagged else "",  # (untested: neither flagged nor not)
             percent(effect.with_opening), percent(effect.without_opening)]
 
 
