@@ -16,7 +16,7 @@ from .compare import DETECTABLE_SHIFT, ComparisonRow, compare_stats, paired_seed
 from .documents import Chart, Document, Section, Table
 from .games import game_stats
 from .intervals import Proportion, level_text
-from .render import _checked, _side_summary, _with_meta, _write, _write_document
+from .pages import checked_records, side_summary, with_meta, write_document, write_pages
 from .tables import NONE, percent, points, side_by_side_table
 
 
@@ -78,14 +78,14 @@ def write_comparison(base_records: Iterable[Any], variant_records: Iterable[Any]
     `rows` are `compare_stats(base_records, variant_records).rows()` when the caller already has
     them (e.g. printed them); they are computed when None. `flags` says how cards were flagged.
     """
-    base = _checked(base_records, "base ")
-    variant = _checked(variant_records, "variant ")
+    base = checked_records(base_records, "base ")
+    variant = checked_records(variant_records, "variant ")
     charts.require_matplotlib()
     if rows is None:
         rows = compare_stats(base, variant).rows()
     paired = len(paired_seeds(base, variant))
     base_game, variant_game = game_stats(base), game_stats(variant)
-    facts = {"Base games": _side_summary(base), "Variant games": _side_summary(variant), "Paired seeds": str(paired)}
+    facts = {"Base games": side_summary(base), "Variant games": side_summary(variant), "Paired seeds": str(paired)}
     level = _level([r for r in rows if r["kind"] == "card"])
 
     def render(folder: Path) -> None:
@@ -97,7 +97,7 @@ def write_comparison(base_records: Iterable[Any], variant_records: Iterable[Any]
         if drawn is not None:
             sections.append(Chart(f"Card GD win-rate change, variant minus base ({level} interval; the deck's "
                                   "change, context)", drawn))
-        _write_document(folder, Document(title, _with_meta(facts, meta), tuple(sections)))
+        write_document(folder, Document(title, with_meta(facts, meta), tuple(sections)))
 
-    return _write(out_dir, render)
+    return write_pages(out_dir, render)
 
