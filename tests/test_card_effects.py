@@ -162,6 +162,14 @@ def test_the_effect_is_compared_within_seat_and_deck():
     assert x.decks == ("XY",)
 
 
+def test_an_effect_interval_stays_within_a_hundred_points():
+    """Every game with X won, every game without it lost: +100 pp, and its interval cannot pass it."""
+    from interpreter.report.effects import card_effects
+
+    x = next(e for e in card_effects(_games(1, (4, 4), (0, 4), 0)) if e.name == "X")
+    assert x.estimate == pytest.approx(1.0) and x.high == 1.0 and 0 < x.low < 1.0
+
+
 def test_benjamini_hochberg_adjusts_across_the_cards():
     from interpreter.report.effects import CardEffect, _adjusted
     from interpreter.report.intervals import wilson

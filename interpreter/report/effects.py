@@ -150,7 +150,9 @@ def _effect(card: str, strata: list[_Cell], decks: tuple[str, ...], held: int, g
     half = z_for(0.05) * math.sqrt(variance)
     z = estimate / math.sqrt(null) if null > 0 else None
     p = 2 * (1 - statistics.NormalDist().cdf(abs(z))) if z is not None else None
-    return CardEffect(**common, estimate=estimate, low=estimate - half, high=estimate + half, z=z, p=p,
+    # (a difference of two win rates lies in [-1, 1]: so does its interval)
+    return CardEffect(**common, estimate=estimate, low=max(-1.0, estimate - half), high=min(1.0, estimate + half),
+                      z=z, p=p,
                       games_needed=_games_needed(x1 + x0, n1 + n0, n1, held, games), why="")
 
 
