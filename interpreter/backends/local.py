@@ -59,12 +59,18 @@ class LocalBackend:
         if pool is None:
             return
         processes = list(getattr(pool, "_processes", {}).values())  # (shutdown does not stop running work)
+        writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)  # (shutdown forgets it)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
                 process.terminate()
         for process in processes:
             process.join(timeout=5)
+        # A worker stopped while sending its result leaves the pool's reader thread waiting for the
+        # rest of the message, and the interpreter joins that thread at exit: for ever. With every
+        # worker gone, this process holds the pipe's last write end; closing it ends the read.
+        if writer is not None and not any(process.is_alive() for process in processes):
+            writer.close()
 
     def run(self, spec: BatchSpec, seeds: Sequence[int]) -> Iterator[Outcome]:
         """Every seed's outcome exactly once, in the order they finish."""
