@@ -35,7 +35,8 @@ from interpreter.paths import shipped_games
 GAMES = tuple(shipped_games())
 RULES = {name: load(name) for name in GAMES}
 # the shared fields that hold a mutable container: made with the game and never changed in place
-SHARED_CONTAINERS = {"options", "players", "decks"}
+# (but `_rng_share`: the count of the games that share a generator, shared by them on purpose)
+SHARED_CONTAINERS = {"options", "players", "decks", "_rng_share"}
 
 
 def _random_game(name: str, seed: int, decisions: int) -> Game:
@@ -106,6 +107,8 @@ def _shared_parts(original: Game, copy: Game) -> list[str]:
     shared = []
     for f in FIELDS:
         a, b = getattr(original, f.name), getattr(copy, f.name)
+        if f.kind == GENERATOR:  # (shared until one draws from it: as each game gets at it)
+            a, b = original.rng, copy.rng
         if f.kind == SHARED or not isinstance(a, (list, dict, set, Frame)) and f.kind != GENERATOR:
             continue
         if a is b:
@@ -151,6 +154,35 @@ def test_a_clone_played_on_leaves_the_original_as_it_was(name: str) -> None:
                 break
             game.apply(rng.randrange(len(game.decision()[1])))
         assert _saved(other) == before
+
+
+def _draws(rng: random.Random) -> list[int]:
+    return [rng.getrandbits(32) for _ in range(5)]
+
+
+def test_copies_share_the_generator_until_one_draws_and_each_draws_as_a_copy_would() -> None:
+    game = _random_game(GAMES[0], 3, 20)
+    state = game.rng.getstate()
+    twin = random.Random()
+    twin.setstate(state)
+    expected = _draws(twin)
+    copy = game.clone()
+    assert copy._rng is game._rng  # (no state copied: half of what a copy cost)
+    third = copy.clone()  # a copy of a copy shares it too
+    assert third._rng is game._rng and game._rng_share == [3]
+    assert _draws(copy.rng) == expected  # each draws what the original would have drawn
+    assert copy._rng is not game._rng and game._rng_share == [2]
+    assert _draws(game.rng) == expected
+    assert _draws(third.rng) == expected  # (the last one takes the generator itself)
+    assert third._rng_share is None and game._rng_share is None
+    assert third.to_json()["rng"] == copy.to_json()["rng"]
+    # a copy given a generator takes it, and leaves the original's unshared
+    given = random.Random(5)
+    other = game.clone(given)
+    assert other.rng is given and game._rng_share is None
+    # a saved copy that never drew saves the state it shares
+    shared = game.clone()
+    assert shared.to_json()["rng"] == game.to_json()["rng"]
 
 
 def test_the_generated_clone_is_written_from_the_declaration() -> None:

@@ -53,6 +53,7 @@ class _Marker:
 
 GAME = _Marker("game")
 OPTIONS = _Marker("options")
+_new_random = random.Random.__new__
 
 
 
@@ -96,7 +97,8 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         self.globals.update({"turn": 0, "phase": "", "active": None})
         self.temp_mods: list[tuple] = []
         self.temp_grants: list[tuple] = []
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_share: list[int] | None = None
         self.frames: list[Frame] = []
         self.pending: Pending | None = None
         self.result: Result | None = None
@@ -231,6 +233,27 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
     # `clone(rng=None)`, an independent copy for search, is written from engine/state_fields.py
     # (after the class)
     clone: Callable[..., Game]
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator. A copy made by `clone()` shares its original's (copying
+        the state of a generator is half the time of a copy) until either draws from it: this
+        is how both get at it, and the first of them to ask gets a copy of the state, the last
+        one the generator itself (`_rng_share`: how many games share `_rng`, or None)."""
+        share = self._rng_share
+        if share is not None:
+            self._rng_share = None
+            if share[0] > 1:
+                share[0] -= 1
+                rng = _new_random(random.Random)  # (Random() would seed itself from the OS first)
+                rng.setstate(self._rng.getstate())
+                self._rng = rng
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_share = None
 
     def determinize(self, player: int | PlayerRef, rng: random.Random) -> Game:
         """An independent copy in which everything `player` may not see (hidden cards, hidden

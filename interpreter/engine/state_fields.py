@@ -35,7 +35,8 @@ DICT_OF_DICTS = "dict of copied dicts"  # {k: v.copy()}
 DICT_OF_LISTS = "dict of copied lists"  # {k: list(v)}
 LIST_OF_DICTS = "list of copied dicts"  # [dict(v)]
 FRAMES = "frames"  # each frame copied (`Frame.copy`: its locals too)
-GENERATOR = "generator"  # a copy of the random generator's state, or the generator given to `clone`
+GENERATOR = "generator"  # the generator given to `clone`, else the original's, shared until one draws from it
+# (its partner field `<name>_share` counts the games that share it: see `Game.rng`)
 DECISION = "decision"  # the waiting decision, shared and marked `shared` (see `Pending`)
 PER_COPY = "per copy"  # each copy starts from `fresh` (who watches or plays this one game)
 CACHE = "cache"  # the runtime's: each copy starts from `fresh`, as do loaded and determinized games
@@ -109,7 +110,10 @@ FIELDS: tuple[Field, ...] = (
           Save("globals", "encoded")),
     Field("temp_mods", LIST, "temporary modifiers, until an event (tuples)", Save("temp_mods", "tuples")),
     Field("temp_grants", LIST, "temporary grants of keywords, until an event (tuples)", Save("temp_grants", "tuples")),
-    Field("rng", GENERATOR, "the game's seeded random generator", Save("rng", "generator")),
+    Field("_rng", GENERATOR, "the game's seeded random generator (read it as `Game.rng`: copies share it until "
+          "one draws from it)", Save("rng", "generator")),
+    Field("_rng_share", SHARED, "how many games share `_rng` (a list of one count, shared by them), or None: "
+          "see `Game.rng`", load=FRESH),
     # ---------------------------------------------------------------- the continuation of the rules
     Field("frames", FRAMES, "the stack of frames: where the rules stand", Save("frames", "frames")),
     Field("pending", DECISION, "the decision the game waits for (`Pending`), or None", Save("pending", "decision")),
@@ -208,9 +212,9 @@ def clone_source() -> str:
     """The Python source of `Game.clone`, written from `FIELDS` (`_FRESH`: `_fresh_constants()`)."""
     lines = [
         "def clone(self, rng=None):",
-        '    """An independent copy for search: same rules, copied state and continuation (and a copy',
-        '    of the random generator, unless one is given); caches and what plays or watches this one',
-        '    game start afresh in it. Written from engine/state_fields.py."""',
+        '    """An independent copy for search: same rules, copied state and continuation (and the',
+        '    random generator, shared until one of the two draws from it, unless one is given);',
+        '    caches and what plays or watches this one game start afresh in it. Written from engine/state_fields.py."""',
         "    if self.rolling:",
         "        self._not_rolling('copied')",
         "    s = self.__dict__",
@@ -225,10 +229,16 @@ def clone_source() -> str:
         if f.kind in _COPY_EXPRESSIONS:
             lines.append(f"    d[{f.name!r}] = " + _COPY_EXPRESSIONS[f.kind].format(x=x))
         elif f.kind == GENERATOR:
-            lines += ["    if rng is None:",
-                      "        rng = _new_random(_Random)  # (Random() would seed itself from the OS first)",
-                      f"        rng.setstate({x}.getstate())",
-                      f"    d[{f.name!r}] = rng"]
+            share = f"{f.name}_share"
+            lines += ["    if rng is None:  # (shared until one of the games draws from it: see `Game.rng`)",
+                      f"        share = s[{share!r}]",
+                      "        if share is None:",
+                      f"            share = s[{share!r}] = [1]",
+                      "        share[0] += 1",
+                      f"        d[{share!r}] = share",
+                      "    else:",
+                      f"        d[{f.name!r}] = rng",
+                      f"        d[{share!r}] = None"]
         elif f.kind == DECISION:
             lines += [f"    if {x} is not None:",
                       f"        {x}.shared = True  # (the copy shares it: see Pending)"]
@@ -250,10 +260,7 @@ def _compiled(source: str, name: str, namespace: dict[str, Any]) -> Callable:
 
 def make_clone(game_class: type) -> Callable:
     """`Game.clone`, compiled from `clone_source()` for the class."""
-    import random
-
-    namespace = {"Game": game_class, "_new": game_class.__new__, "_Random": random.Random,
-                 "_new_random": random.Random.__new__, "Frame": Frame, "_FRESH": _fresh_constants()}
+    namespace = {"Game": game_class, "_new": game_class.__new__, "Frame": Frame, "_FRESH": _fresh_constants()}
     return _compiled(clone_source(), "clone", namespace)
 
 
