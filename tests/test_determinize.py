@@ -161,3 +161,22 @@ def test_cards_every_player_saw_a_player_take_stay_that_players():
     others = [("hand", s, "") for s in range(1, 5) if s != viewer]
     copy = game.determinize(viewer, random.Random(1))
     assert all({c.id for c in copy.zones[k]} != {c.id for c in game.zones[k]} for k in others)
+
+
+def test_references_are_found_in_lists_and_plain_attributes_are_skipped():
+    """`_references` skips a card whose attributes hold only numbers, text and players (most
+    cards), and still finds a card referred to from a list in another card's attributes."""
+    from interpreter.engine.determinize import _references
+
+    game = RULES["bases"].new_game(seed=3, log=False)
+    rng = random.Random(1)
+    for _ in range(25):
+        game.apply(rng.randrange(len(game.decision()[1])))
+    holder, target, plain = sorted(game.attrs)[:3]
+    game.attrs[holder]["targets"] = ["red", [game.cards[target]]]
+    game.attrs[plain] = {k: v for k, v in game.attrs[plain].items() if type(v) is not list}
+    _pinned, referenced, holders = _references(game)
+    assert holder in holders and target in referenced
+    assert plain not in holders
+    game.attrs[holder]["targets"] = ["red", "blue"]  # (a list of text only refers to no card)
+    assert holder not in _references(game)[2]

@@ -52,6 +52,7 @@ worked out from the true state): determinize for the player who decides.
 from __future__ import annotations
 
 import random
+from itertools import chain, compress, repeat
 from typing import TYPE_CHECKING, Any
 
 from ..lang.values import (
@@ -96,18 +97,24 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
         dealt, bound = _dealt(group, cards, referenced)
         kept += bound
         # what belongs to the place, not to the card: who it went to, when (see the module)
-        at_place = [[attrs[old.id].get(k) for k in _OF_THE_PLACE] for _key, _index, old in group]
+        at_place = [tuple(map(attrs[old.id].get, _OF_THE_PLACE)) for _key, _index, old in group]
+        zones, card_zone = new.zones, new.card_zone
         for (key, index, old), card, state in zip(group, dealt, at_place):
             if card is old:
                 continue
-            new.zones[key][index] = card
-            new.card_zone[card.id] = key
+            zones[key][index] = card
+            card_zone[card.id] = key
             d = attrs[card.id]
-            for k, v in zip(_OF_THE_PLACE, state):
-                if v is None and k in _ABSENT_UNLESS_SET:
-                    d.pop(k, None)
-                else:
-                    d[k] = v
+            d.update(zip(_ALWAYS_SET, state))
+            dealt_unseen, known = state[_SET_COUNT:]  # (`_ABSENT_UNLESS_SET`, in its order)
+            if dealt_unseen is None:
+                d.pop(DEALT, None)
+            else:
+                d[DEALT] = dealt_unseen
+            if known is None:
+                d.pop(KNOWN, None)
+            else:
+                d[KNOWN] = known
             if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
@@ -121,8 +128,10 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
 # controller (the player it was dealt to), its time stamp (when it got there), whether it was
 # dealt out of view and which other players know the card at that place (the last two absent
 # unless set).
-_OF_THE_PLACE = (OWNER, CONTROLLER, STAMP, DEALT, KNOWN)
+_ALWAYS_SET = (OWNER, CONTROLLER, STAMP)
+_SET_COUNT = len(_ALWAYS_SET)
 _ABSENT_UNLESS_SET = (DEALT, KNOWN)
+_OF_THE_PLACE = _ALWAYS_SET + _ABSENT_UNLESS_SET
 
 
 def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
@@ -221,6 +230,9 @@ def _references(game: Game) -> tuple[set[int], set[int], set[int]]:
     for d in (*game.player_attrs, game.globals):
         walk(d)
     for cid, d in game.attrs.items():
+        kinds = set(map(type, d.values()))  # (most cards hold numbers and text: nothing to walk)
+        if kinds <= _PLAIN or kinds <= _PLAIN_OR_LIST and _plain_lists(d):
+            continue
         before = walk.found
         walk(d)
         if walk.found != before:
@@ -263,6 +275,15 @@ class _Walk:
 
 
 _NESTED = frozenset((list, tuple, dict, Labelled))
+# values that hold no card (nor ability): an attribute dict of these alone is not walked
+_PLAIN = frozenset((int, str, bool, float, type(None), PlayerRef))
+_PLAIN_OR_LIST = _PLAIN | {list}
+
+
+def _plain_lists(d: dict) -> bool:
+    """Whether the lists among the values of `d` hold only `_PLAIN` values."""
+    values = d.values()  # (all in C: a walk of the items in Python is what this saves)
+    return _PLAIN.issuperset(map(type, chain.from_iterable(compress(values, map(isinstance, values, repeat(list))))))
 
 
 def _follow(game: Game, mapping: dict[int, CardRef], holders: set[int]) -> None:
