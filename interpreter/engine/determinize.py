@@ -52,7 +52,6 @@ worked out from the true state): determinize for the player who decides.
 from __future__ import annotations
 
 import random
-from itertools import chain, compress, repeat
 from typing import TYPE_CHECKING, Any
 
 from ..lang.values import (
@@ -229,9 +228,9 @@ def _references(game: Game) -> tuple[set[int], set[int], set[int]]:
         walk(f.event)
     for d in (*game.player_attrs, game.globals):
         walk(d)
+    plain = _PLAIN.issuperset
     for cid, d in game.attrs.items():
-        kinds = set(map(type, d.values()))  # (most cards hold numbers and text: nothing to walk)
-        if kinds <= _PLAIN or kinds <= _PLAIN_OR_LIST and _plain_lists(d):
+        if plain(map(type, d.values())):  # (most cards hold numbers and text: nothing to walk)
             continue
         before = walk.found
         walk(d)
@@ -277,13 +276,6 @@ class _Walk:
 _NESTED = frozenset((list, tuple, dict, Labelled))
 # values that hold no card (nor ability): an attribute dict of these alone is not walked
 _PLAIN = frozenset((int, str, bool, float, type(None), PlayerRef))
-_PLAIN_OR_LIST = _PLAIN | {list}
-
-
-def _plain_lists(d: dict) -> bool:
-    """Whether the lists among the values of `d` hold only `_PLAIN` values."""
-    values = d.values()  # (all in C: a walk of the items in Python is what this saves)
-    return _PLAIN.issuperset(map(type, chain.from_iterable(compress(values, map(isinstance, values, repeat(list))))))
 
 
 def _follow(game: Game, mapping: dict[int, CardRef], holders: set[int]) -> None:
