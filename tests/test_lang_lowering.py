@@ -1,0 +1,171 @@
+"""The lowered form (issue 31, step 3): lang/lower.py lowers every definition of every shipped
+game and every test ruleset to the IR of lang/ir.py, every expression and statement form of the
+language, deterministically, once per definition, with names resolved and spans kept."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from interpreter import load
+from interpreter.errors import NO_SPAN, Span
+from interpreter.lang import ast, ir
+from interpreter.lang.lower import Lowering, LoweringError, Names, lower_ruleset
+from interpreter.lang.parser import parse
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ["initiative", "lanes", "lanes-classic", "bases", "hearts", "harvest"]
+TEST_RULESETS = sorted(str(p) for p in (ROOT / "tests" / "data").glob("*/*.yaml") if p.stem == p.parent.name)
+RULESETS = SHIPPED + TEST_RULESETS
+
+# Every form of the language once: parsed (not loaded), lowered, and its node types counted.
+EVERY_FORM = '''
+card "Sample" : unit {
+  power = 2
+  keyword guard(1)
+  part front {
+    let x = [1, none, true, "a"][0]
+    x += -1
+    self.power = x
+    game.score -= 1
+    notify(x)
+    if x > 1 { break } elif x < 0 { stop } else { tie "even" }
+    for c in hand(you) { move c to pile() at 0 }
+    repeat 2 { shuffle pile() }
+    while x < 3 { x = x + 1 }
+    create "Sample" in pile() with { power = 1 } as made
+    emit struck(card: made, amount: options.size)
+    attach made to self
+    detach made
+    delete made
+    modify self.power by 1 until turn_end
+    grant guard(2) to self until turn_end
+    may "again?" by you { win you "won" } else { lose you }
+    let pick = choose 1 "one" from [c for c in hand(you) if c.power > 1] by you
+    let many = [a + b for a in [1, 2] if a > 0 for b in [3] if b > a]
+    let best = all c in hand(you) where c.power > 0 ordered by c.power desc
+    let odd = if not (x is int) then -x else event.amount
+    let named = guard
+    return made
+  }
+  static modify self.power by 1 when x is not none
+  static grant guard(1) to self
+  on struck if event.amount > 0 { notify(self) }
+  instead of struck { notify(self) }
+  activate "use" pay 1 if true target { let t = 1 } { notify(t) }
+}
+cards for k in [1, 2]: "S{k}" : unit { power = k }
+procedure notify(v) { return v }
+function twice(n) = n * 2
+function block(n) { let m = n  return m }
+keyword guard(n) { static modify self.power by n }
+'''
+
+
+def _lowering(module: ast.Module) -> Lowering:
+    return Lowering(Names(frozenset(i.name for i in module.items if isinstance(i, ast.Function)),
+                          frozenset(i.name for i in module.items if isinstance(i, ast.Procedure)),
+                          frozenset({"hand", "pile"}),
+                          frozenset(i.name for i in module.items if isinstance(i, ast.KeywordDef))))
+
+
+def _forms(base: type) -> set[type]:
+    found, todo = set(), [base]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            found.add(sub)
+            todo.append(sub)
+    return found
+
+
+def test_every_expression_and_statement_form_of_the_language_is_lowered():
+    module = parse(EVERY_FORM, "every.cards")
+    lowering = _lowering(module)
+    lowered = [lowering.definition(item) for item in module.items]
+    seen = {type(n) for n in ast.walk(module)}
+    assert _forms(ast.Expr) | _forms(ast.Stmt) <= seen  # (the sample is every form: keep it so)
+    kinds = Counter(type(n).__name__ for n in ir.walk(tuple(lowered)))
+    assert set(kinds) >= {"Let", "Set", "CallStmt", "GameOp", "If", "Loop", "Break", "Return", "Emit", "Halt",
+                          "Ask", "Local", "Context", "KeywordName", "Global", "Option", "EventArg", "GetAttr",
+                          "GetIndex", "Call", "ListOf", "Comprehension", "Select", "IfExpr", "BinOp", "Not",
+                          "Neg", "IsType", "Const", "Ability", "StaticEffect", "Part", "Card", "Function",
+                          "Procedure", "Keyword"}
+    ops = sorted(n.op for n in ir.walk(tuple(lowered)) if isinstance(n, ir.GameOp))
+    assert ops == ["attach", "create", "delete", "detach", "grant_until", "modify_until", "move", "shuffle"]
+    halts = sorted(n.kind for n in ir.walk(tuple(lowered)) if isinstance(n, ir.Halt))
+    assert halts == ["lose", "stop", "tie", "win"]
+    loops = sorted(n.kind for n in ir.walk(tuple(lowered)) if isinstance(n, ir.Loop))
+    assert loops == ["for", "repeat", "while"]
+
+
+def test_names_are_resolved():
+    module = parse(EVERY_FORM, "every.cards")
+    card = _lowering(module).definition(module.items[0])
+    front = card.parts[0].body
+    assert front[0] == ir.Let("x", ir.GetIndex(ir.ListOf((ir.Const(1), ir.Const(None), ir.Const(True),
+                                                          ir.Const("a"))), ir.Const(0)))
+    assert front[1] == ir.Set(ir.Local("x"), "+=", ir.Neg(ir.Const(1)))
+    assert front[2].place == ir.GetAttr(ir.Context("self"), "power")
+    assert front[3].place == ir.Global("score")
+    assert front[4] == ir.CallStmt(ir.Call(ir.PROCEDURE, "notify", (ir.Local("x"),)))
+    branches = front[5]  # if / elif / else: an If in the orelse, marked chained
+    assert branches.orelse[0].chained and branches.orelse[0].orelse == (ir.Halt("tie", None, "even"),)
+    move = front[6].body[0]
+    assert move.arg("zone") == ir.Call(ir.ZONE, "pile") and move.arg("card") == ir.Local("c")
+    may = front[16]
+    assert isinstance(may, ir.If) and may.test == ir.Ask("may", None, "again?", None, ir.Context("you"))
+    grant = front[15]
+    assert grant.arg("keyword") == "guard" and front[21] == ir.Let("named", ir.KeywordName("guard"))
+    block = _lowering(module).definition(module.items[-2])
+    assert block == ir.Function("block", ("n",), None, (ir.Let("m", ir.Local("n")), ir.Return(ir.Local("m"))))
+    builtin = parse("function f(xs) = count(xs) + nope(xs) + g", "f.rules").items[0]
+    value = Lowering(Names(frozenset({"f"}))).definition(builtin).value
+    assert value.left.left.callee == ir.BUILTIN and value.left.left.builtin.name == "count"
+    assert value.left.right.callee == ir.UNKNOWN and value.right == ir.Unbound("g")
+
+
+def test_a_node_it_cannot_lower_is_an_error_naming_the_node_and_its_span():
+    class Strange(ast.Stmt):
+        pass
+
+    where = Span("x.rules", 3, 7)
+    stmt = Strange()
+    object.__setattr__(stmt, "span", where)
+    procedure = ast.Procedure("p", (), (ast.Let("a", ast.IntLit(1)), stmt))
+    with pytest.raises(LoweringError) as caught:
+        Lowering(Names()).definition(procedure)
+    assert caught.value.message == "cannot lower the statement Strange" and caught.value.span == where
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: Path(r).stem)
+def test_every_definition_of_every_ruleset_is_lowered_deterministically_with_its_spans(ruleset):
+    rules = load(ruleset)
+    defs = rules.definitions
+    first = lower_ruleset(rules.ruleset, defs)
+    assert first == lower_ruleset(rules.ruleset, defs)  # (deterministic: equal IR from a second lowering)
+    counts = {"functions": len(defs.functions), "procedures": len(defs.procedures), "cards": len(defs.cards)}
+    assert {k: len(getattr(first, k)) for k in counts} == counts
+    nodes = list(ir.walk((tuple(first.functions.values()), tuple(first.procedures.values()),
+                          tuple(first.keywords.values()), tuple(first.cards.values()), first.templates,
+                          tuple(first.steps.values()), tuple(first.rounds.values()))))
+    assert len(nodes) > 50
+    unplaced = [n for n in nodes if getattr(n, "span", None) in (None, NO_SPAN)]
+    assert unplaced == []
+    # every AST expression and statement of the ruleset's code has its lowered node, at its span
+    # (but a function's block, and the `game` of `game.x`, which is one node, a Global)
+    ast_spans = Counter(n.span for n in rules.ruleset.code_nodes() if isinstance(n, (ast.Expr, ast.Stmt))
+                        and not isinstance(n, ast.BlockValue)
+                        and not (isinstance(n, ast.Name) and n.id in ("game", "options", "event")))
+    assert set(ast_spans) <= {n.span for n in nodes}
+
+
+def test_each_definition_is_lowered_once():
+    module = parse(EVERY_FORM, "every.cards")
+    lowering = _lowering(module)
+    fn = module.items[-2]
+    assert lowering.definition(fn) is lowering.definition(fn)
+    again = parse(EVERY_FORM, "every.cards").items[-2]  # equal, elsewhere: its own IR
+    assert lowering.definition(again) == lowering.definition(fn) and lowering.definition(again) is not \
+        lowering.definition(fn)
