@@ -12,7 +12,7 @@ import pytest
 from interpreter import load
 from interpreter.errors import NO_SPAN, Span
 from interpreter.lang import ast, ir
-from interpreter.lang.lower import Lowering, LoweringError, Names, lower_ruleset
+from interpreter.lang.lower import Lowering, LoweringError, Names, lower_ruleset, lowered
 from interpreter.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,6 +145,7 @@ def test_every_definition_of_every_ruleset_is_lowered_deterministically_with_its
     defs = rules.definitions
     first = lower_ruleset(rules.ruleset, defs)
     assert first == lower_ruleset(rules.ruleset, defs)  # (deterministic: equal IR from a second lowering)
+    assert lowered(rules.ruleset, defs) is lowered(rules.ruleset, defs) == first  # (kept on the ruleset)
     counts = {"functions": len(defs.functions), "procedures": len(defs.procedures), "cards": len(defs.cards)}
     assert {k: len(getattr(first, k)) for k in counts} == counts
     nodes = list(ir.walk((tuple(first.functions.values()), tuple(first.procedures.values()),

@@ -10,9 +10,10 @@ What is bound where follows the code's order, as the evaluators keep names: a pa
 a loop's name, a `create ... as`, a name assigned to, from that statement on (a name bound inside
 an `if` stays bound after it); a comprehension's or a selection's name inside it only.
 
-`lower_ruleset(ruleset, definitions)` lowers every definition of a checked ruleset (its
-functions, procedures, keywords, cards, the templates its cards come from, its set-up and
-phases); consteval.py lowers the template's expressions and the functions they call.
+`lowered(ruleset, definitions)` lowers every definition of a checked ruleset (its functions,
+procedures, keywords, cards, the templates its cards come from, its set-up and phases), once:
+the result is kept on the ruleset. consteval.py lowers a template's expressions and the
+functions they call (once per template: card templates are worked out before the checker).
 """
 
 from __future__ import annotations
@@ -328,3 +329,11 @@ def lower_ruleset(ruleset: Any, definitions: Any) -> LoweredRuleset:
                           {n: lowering.definition(p) for n, p in definitions.procedures.items()},
                           {n: lowering.definition(k) for n, k in definitions.keywords.items()},
                           {n: lowering.definition(c) for n, c in definitions.cards.items()}, templates, steps, rounds)
+
+
+def lowered(ruleset: Any, definitions: Any) -> LoweredRuleset:
+    """`lower_ruleset`, once per checked ruleset: kept on the ruleset (as its `code_nodes` are)."""
+    found = ruleset.__dict__.get("_lowered")
+    if found is None or found[0] is not definitions:
+        found = ruleset.__dict__["_lowered"] = (definitions, lower_ruleset(ruleset, definitions))
+    return found[1]
