@@ -101,8 +101,11 @@ def test_where_hidden_cards_truly_are_does_not_change_the_copy(name, seed, steps
     if game.is_over:
         return
     viewer = game.decision()[0]
-    other = game.determinize(viewer, random.Random(seed + 1))
-    moved = sum(a is not b for key in game.zones for a, b in zip(game.zones[key], other.zones[key]))
+    for k in range(1, 21):  # (a copy that happens to put every hidden card back where it was shows nothing)
+        other = game.determinize(viewer, random.Random(seed + k))
+        moved = sum(a is not b for key in game.zones for a, b in zip(game.zones[key], other.zones[key]))
+        if moved:
+            break
     assert _state(game.determinize(viewer, random.Random(7))) == _state(other.determinize(viewer, random.Random(7)))
     assert moved > 0 or len(hidden_from(game, viewer)) < 2 or len(set(c.defn.name for c in hidden_from(game, viewer))) < 2
 
