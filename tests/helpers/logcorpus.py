@@ -83,6 +83,8 @@ TEST_CASES = [
     Case("test-twins-row", "tests/data/twins/twins.yaml", (("layout", "row"), ("picks", 2))),
     Case("test-rounds", "tests/data/rounds/rounds.yaml"),
     Case("test-rounds-asking", "tests/data/rounds/rounds.yaml", (("ask", True),)),
+    Case("test-planted", "tests/data/planted/planted.yaml"),
+    Case("test-setaside", "tests/data/setaside/setaside.yaml"),
 ]
 CASES = SHIPPED_CASES + TEST_CASES
 
