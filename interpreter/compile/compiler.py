@@ -15,6 +15,8 @@ implemented by `interpreter.engine.game.Game`; this module never imports the eng
 
 from __future__ import annotations
 
+import copy
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +43,8 @@ SET_UP_START = "$set-up"  # the main program's label after the seed-free start o
 # Arguments that a function's body may read any number of times in their place: reading a name
 # or a constant again costs nothing and gives the same.
 _SIMPLE = (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+# The names of the procedures' rollout forms in a namespace (see `Compiler.compile_rollout`).
+_ROLLOUT_NAME = re.compile(r"ru?_")
 
 
 class Compiler(NativeStatements):
@@ -64,6 +68,19 @@ class Compiler(NativeStatements):
         self._main_items: list = []  # the main program's items after the seed-free start
         self._main_bound: tuple[str, ...] = ()  # and the names that start binds
         self.main_rollout: Callable | None = None  # (g, f): their rollout form
+        self._base: Compiler | None = None  # the compiler this one extends (see `extended`)
+
+    def extended(self, names: Names) -> Compiler:
+        """A compiler for this one's ruleset with more cards: `names` must differ from this one's
+        `names` by the card names only (compile/program.py checks it), so that every procedure,
+        function and block written here is what the other would write. It has them all (shared,
+        not written again) and writes its own blocks into a namespace of its own: this one never
+        sees them. Its rollout forms are this one's, written by this one on first use."""
+        twin = _shallow_copy(self, names=names, _base=self, _native_memo={})
+        twin.gen = _shallow_copy(self.gen, host=twin, names=names)
+        twin.gen.ns = _shallow_copy(self.gen.ns)
+        twin.writer = _shallow_copy(self.writer, gen=twin.gen, host=twin)
+        return twin
 
     def compile_all(self) -> None:
         self._find_native_procedures()
@@ -109,7 +126,17 @@ class Compiler(NativeStatements):
         if self._rolled_out == len(self.codes):
             return
         gen = self.gen
-        if self._rolled_out is None:
+        base = self._base
+        if base is not None and self._rolled_out is None:
+            # the procedures' forms and the main program's are the compiler extended's (its
+            # guess of player parameters is over its blocks: a guess that only saves tests)
+            base.compile_rollout()
+            for name, value in base.gen.ns.values.items():
+                if _ROLLOUT_NAME.match(name) and name not in gen.ns.values:
+                    gen.ns.values[name] = value
+            gen._player_parameters = base.gen._player_parameters
+            self.main_rollout = base.main_rollout
+        elif self._rolled_out is None:
             for name, proc in self.names.procedures.items():
                 if name in self.native_procedures:  # (one form already)
                     gen.ns.values["r_" + name] = gen.ns.values["p_" + name]
@@ -312,6 +339,18 @@ class Compiler(NativeStatements):
 
 def _none(g, f):
     return None
+
+
+def _shallow_copy(obj: Any, **changes: Any) -> Any:
+    """A shallow copy of an object whose dicts, sets and lists are copies too (what the copy
+    adds to them stays its own), with some attributes changed."""
+    twin = copy.copy(obj)
+    for name, value in vars(obj).items():
+        if isinstance(value, (dict, set, list)):
+            setattr(twin, name, copy.copy(value))
+    for name, value in changes.items():
+        setattr(twin, name, value)
+    return twin
 
 
 def _fixed_cost(cost: ast.Expr | None) -> int | None:

@@ -14,7 +14,7 @@ The compiler inside (`Program.compiler`) keeps the code it writes on first use: 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import Span
@@ -135,8 +135,15 @@ class Program:
     codes: dict[str, Code]  # every code block by name, with `main`
 
 
-def compile_ruleset(ruleset: Ruleset) -> Program:
-    """Compile a checked ruleset (the checker has set its definitions) into its `Program`."""
+def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
+    """Compile a checked ruleset (the checker has set its definitions) into its `Program`.
+
+    `base`: the program of a ruleset this one extends with more cards (a scenario's own cards on
+    top of its shared ruleset). When the added cards change nothing the compiler reads but the
+    card names (no new trigger, replacement, static read, witnessed event...: `_extends`), the
+    base's procedures, functions, keywords, cards, main program and expressions are reused and
+    only the new cards are compiled; else the whole ruleset is, as without a base. Either way
+    the program is what a compilation of the whole would give."""
     defs = ruleset.definitions
     if defs is None:
         raise ValueError(f"the ruleset {ruleset.name!r} is not checked: load it with rules.loader.load_ruleset")
@@ -197,19 +204,27 @@ def compile_ruleset(ruleset: Ruleset) -> Program:
     names.player_valued = {"active", "controller", "owner"} | {
         a.name for a in declared_attributes(ruleset) if a.type == "player"}
     names.held = held_slots(ruleset)
-    names.kinds = value_kinds(ruleset, defs)
-    compiler = Compiler(names)
-    compiler.compile_all()
-    keyword_abilities = {name: compiler.keyword_bundle(k) for name, k in defs.keywords.items()}
-    keyword_tables: dict[str, dict] = {"triggers": {}, "replacements": {}}
-    for name, abilities in keyword_abilities.items():
-        params = defs.keywords[name].params
-        for a in abilities:
-            table = {"triggered": "triggers", "replacement": "replacements"}.get(a.kind)
-            if table:
-                keyword_tables[table].setdefault(name, {}).setdefault(a.event, []).append((a, params))
+    reuse = base is not None and _extends(ruleset, names, base)
+    if reuse:
+        assert base is not None
+        names.kinds = base.compiler.names.kinds  # (of the same declarations, functions and keywords)
+        compiler = base.compiler.extended(names)
+        keyword_abilities, keyword_tables = base.keyword_abilities, base.keyword_tables
+    else:
+        names.kinds = value_kinds(ruleset, defs)
+        compiler = Compiler(names)
+        compiler.compile_all()
+        keyword_abilities = {name: compiler.keyword_bundle(k) for name, k in defs.keywords.items()}
+        keyword_tables = {"triggers": {}, "replacements": {}}
+        for name, abilities in keyword_abilities.items():
+            params = defs.keywords[name].params
+            for a in abilities:
+                table = {"triggered": "triggers", "replacement": "replacements"}.get(a.kind)
+                if table:
+                    keyword_tables[table].setdefault(name, {}).setdefault(a.event, []).append((a, params))
 
-    card_defs = {name: _card(ruleset, defs, c, compiler, keyword_abilities) for name, c in defs.cards.items()}
+    card_defs = {name: base.card_defs[name] if reuse and name in base.card_defs
+                 else _card(ruleset, defs, c, compiler, keyword_abilities) for name, c in defs.cards.items()}
     grantable = grantable_keywords(card_defs.values())
 
     listened: set[str] = set()
@@ -224,25 +239,32 @@ def compile_ruleset(ruleset: Ruleset) -> Program:
             elif a.kind == "static":
                 statically_modified.update(e.attr for e in a.statics)
 
-    checks = []
-    for e in ruleset.end:
-        check = EndCheck(compiler.expression(e.when),
-                         compiler.expression(e.winner) if e.winner is not None else None,
-                         compiler.expression(e.loser) if e.loser is not None else None, e.draw, e.reason,
-                         (e.winner or e.loser or e.when).span)
-        checks.append((e.check_on, check))
-    events = set(ruleset.events) | {ev for on, _ in checks if on for ev in on}
-    end_checks = {ev: [c for on, c in checks if on is None or ev in on] for ev in events}
-    evaluate_code = compiler.expression(ruleset.evaluate) if ruleset.evaluate is not None else None
-    statistics = compile_statistics(ruleset, compiler, evaluate_code)
-    reward_code = compiler.expression(ruleset.reward) if ruleset.reward is not None else None
+    if reuse:  # (none of these reads a card)
+        assert base is not None
+        end_checks, end_checks_any = base.end_checks, base.end_checks_any
+        evaluate_code, statistics, reward_code = base.evaluate_code, base.statistics, base.reward_code
+        main, phase_pcs, set_up_start, set_up_pc = base.main, base.phase_pcs, base.set_up_start, base.set_up_pc
+        requirements = base.requirements
+    else:
+        checks = []
+        for e in ruleset.end:
+            check = EndCheck(compiler.expression(e.when),
+                             compiler.expression(e.winner) if e.winner is not None else None,
+                             compiler.expression(e.loser) if e.loser is not None else None, e.draw, e.reason,
+                             (e.winner or e.loser or e.when).span)
+            checks.append((e.check_on, check))
+        events = set(ruleset.events) | {ev for on, _ in checks if on for ev in on}
+        end_checks = {ev: [c for on, c in checks if on is None or ev in on] for ev in events}
+        end_checks_any = [c for on, c in checks if on is None]
+        evaluate_code = compiler.expression(ruleset.evaluate) if ruleset.evaluate is not None else None
+        statistics = compile_statistics(ruleset, compiler, evaluate_code)
+        reward_code = compiler.expression(ruleset.reward) if ruleset.reward is not None else None
+        main, phase_pcs, set_up_start = compiler.main_program(ruleset.setup, ruleset.phases, ruleset.rounds)
+        set_up_pc = phase_pcs.pop(SET_UP_START, 0)
+        requirements = tuple(Requirement(compiler.expression(req.that), req.message, req.span)
+                             for req in ruleset.requires)
     sites = decision_sites(ruleset)
     privates = private_points(ruleset)
-
-    main, phase_pcs, set_up_start = compiler.main_program(ruleset.setup, ruleset.phases, ruleset.rounds)
-    set_up_pc = phase_pcs.pop(SET_UP_START, 0)
-    requirements = tuple(Requirement(compiler.expression(req.that), req.message, req.span)
-                         for req in ruleset.requires)
     codes = dict(compiler.codes)
     codes[main.name] = main
 
@@ -275,13 +297,44 @@ def compile_ruleset(ruleset: Ruleset) -> Program:
             [*keyword_abilities.values(), *(d.abilities for d in card_defs.values())]),
         turn_read=bool({"turn", "active"} & reads),
         round_names=tuple(level.name for level in ruleset.rounds),
-        end_checks=end_checks, end_checks_any=[c for on, c in checks if on is None],
+        end_checks=end_checks, end_checks_any=end_checks_any,
         evaluate_code=evaluate_code, reward_code=reward_code, statistics=statistics,
         decision_sites=sites, sites_by_key={site_key(site.span): site for site in sites},
         private_points=privates, private_sites=frozenset(site_key(span) for span in privates),
         seen_count=ruleset.observing.seen,
         main=main, phase_pcs=phase_pcs, set_up_start=set_up_start, set_up_pc=set_up_pc,
         requirements=requirements, codes=codes)
+
+
+# What the compiler reads of a ruleset (`Names`) that cards may change, besides their names;
+# `kinds` and `held` come from the declarations, functions and keywords (checked the same by
+# `_extends`), which cards do not change.
+_NOT_COMPARED = frozenset({"card_names", "kinds"})
+# The fields of a ruleset that its cards are not: the same objects in a ruleset and its extension.
+_RULESET_FIELDS = tuple(f.name for f in fields(Ruleset) if f.name not in ("card_modules", "definitions", "warnings"))
+
+
+def _extends(ruleset: Ruleset, names: Names, base: Program) -> bool:
+    """Whether `ruleset` is `base`'s ruleset with more cards that change nothing the compiler
+    reads but the card names: the same declarations, code files, procedures, functions and
+    keywords, the base's cards first (the same definitions, in the same order), and `names` (what
+    the compiler reads) equal to the base's but for the card names. Then every procedure,
+    function, keyword, card, expression and main program the base compiled is what compiling
+    `ruleset` would write, and only the new cards need compiling."""
+    old, defs, old_defs = base.ruleset, ruleset.definitions, base.definitions
+    if defs is None or any(getattr(ruleset, f) is not getattr(old, f) for f in _RULESET_FIELDS):
+        return False
+    if old.card_modules != ruleset.card_modules[:len(old.card_modules)]:
+        return False
+    if not (defs.procedures == old_defs.procedures and defs.functions == old_defs.functions
+            and defs.keywords == old_defs.keywords):
+        return False
+    if list(old_defs.cards.items()) != list(defs.cards.items())[:len(old_defs.cards)]:
+        return False
+    old_names = base.compiler.names
+    mine, theirs = vars(names), vars(old_names)
+    return mine.keys() == theirs.keys() and all(
+        mine[key] == theirs[key] for key in mine if key not in _NOT_COMPARED)
 
 
 def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compiler,

@@ -37,8 +37,10 @@ class Rules:
     reads them as fast as plain attributes. `max_decisions` is the one a caller may change (the
     cap of decisions of the games it makes from here on)."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.program = program = compile_ruleset(ruleset)
+    def __init__(self, ruleset: Ruleset, base: Program | None = None) -> None:
+        """`base`: the program of a ruleset this one extends with more cards, whose compiled
+        code is reused where the cards change nothing it reads (see `compile_ruleset`)."""
+        self.program = program = compile_ruleset(ruleset, base)
         for name in _PROGRAM_FIELDS:
             setattr(self, name, getattr(program, name))
         self.root_frame = Frame(None, {})

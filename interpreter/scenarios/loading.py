@@ -18,8 +18,8 @@ from ..engine.rules import Rules
 from ..errors import CardrulesError, DeckError, ErrorList, RulesError, Span
 from ..rules.checker import check_ruleset
 from ..rules.decks import Deck, load_deck
+from ..rules.extra_cards import with_cards
 from ..rules.loader import load_ruleset
-from ..rules.model import Ruleset
 from ..rules.observing import observing_problems
 from ..rules.schema import validate
 from ..rules.sources import parse_text_at
@@ -30,8 +30,9 @@ _RULES_CACHE: dict[str, Rules] = {}  # by ruleset and options: shared by every s
 def rules_for(data: dict, file: str, marks) -> Rules:
     """The scenario's ruleset with its options and inline cards. The ruleset with its options is
     loaded once per process and shared; a scenario with cards of its own gets a ruleset of its
-    own, made from the shared one's (unchanged) parts plus its cards, checked and compiled anew,
-    so its cards never reach another scenario."""
+    own, made from the shared one's (unchanged) parts plus its cards, its cards checked and
+    compiled on top of the shared ones (`_with_cards`), so its cards never reach another
+    scenario."""
     options = data.get("options") or {}
     cards = data.get("cards")
     ruleset_name = data["ruleset"]
@@ -55,24 +56,30 @@ def rules_for(data: dict, file: str, marks) -> Rules:
         extra = [(cards, file, line, column)]
         if shared is not None:
             try:
-                return _with_cards(shared.program.ruleset, extra)
+                return _with_cards(shared, extra)
             except CardrulesError:
                 pass  # reported exactly as a whole load reports it: load it so
         return Rules(_load_placed(target, options, marks, extra))
     return shared
 
 
-def _with_cards(loaded: Ruleset, extra_cards: list) -> Rules:
+def _with_cards(shared: Rules, extra_cards: list) -> Rules:
     """A loaded ruleset plus card texts (text, file, line, column), checked and compiled: what
     `load_ruleset(..., extra_cards)` gives, without reading and building the ruleset's files
-    again. The loaded ruleset is not changed (its parts are immutable or only read)."""
-    modules = [*loaded.card_modules, *(parse_text_at(*card) for card in extra_cards)]
-    ruleset = replace(loaded, card_modules=modules, definitions=None, warnings=())
-    check_ruleset(ruleset)
-    problems = observing_problems(ruleset)
-    if problems:
-        raise ErrorList(problems) if len(problems) > 1 else problems[0]
-    return Rules(ruleset)
+    again, checking only the new cards when that is the same as checking the whole
+    (rules/extra_cards.py) and compiling only them when they change nothing the rest of the
+    compiled code reads (`compile_ruleset` with a base). The shared ruleset is not changed (its
+    parts are immutable or only read)."""
+    loaded = shared.program.ruleset
+    modules = [parse_text_at(*card) for card in extra_cards]
+    ruleset = with_cards(loaded, modules)
+    if ruleset is None:  # (the whole is checked: errors are found and reported as a load's)
+        ruleset = replace(loaded, card_modules=[*loaded.card_modules, *modules], definitions=None, warnings=())
+        check_ruleset(ruleset)
+        problems = observing_problems(ruleset)
+        if problems:
+            raise ErrorList(problems) if len(problems) > 1 else problems[0]
+    return Rules(ruleset, base=shared.program)
 
 
 def _load_placed(target: str, options: dict, marks, extra_cards: list = ()):

@@ -1,0 +1,86 @@
+"""Check card modules added to an already checked ruleset (a scenario's own cards), checking only
+the new cards against the ruleset's definitions.
+
+`with_cards(base, modules)` gives the ruleset `base` with `modules` added to its card modules,
+checked: its definitions and warnings set as `check_ruleset` sets them, and nothing that
+`check_ruleset` or `observing_problems` would refuse. It checks the new cards alone, which is
+the same as checking the whole because the base passed both checks and new cards can only
+take errors away from the base's code: they add card names, emitted events and callers, which
+the checks of the base's code only look up (an unknown card name or event is the error, never
+a known one); they add no procedure, function or keyword (else this gives up), so the kinds,
+parameters and callees the base's code was checked against are the same.
+
+It gives None when it cannot tell without checking the whole: the modules define something
+else than cards, a card name is taken, or a new card has an error. The caller then checks (and
+loads) the whole, which reports the errors exactly as a load reports them.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+from ..errors import ValidationError
+from ..lang import ast
+from ..lang.checker import Checker, Context
+from .checker import Definitions, _passed, _warnings, build_context, check_card, name_parameters
+from .model import Ruleset
+from .observing import observing_problems
+
+_FACTS = "_extra_cards_facts"  # (the key of what `_facts` keeps in a checked ruleset's __dict__)
+
+
+def _facts(base: Ruleset) -> tuple[Context, dict]:
+    """The name context the base's code was checked against and the procedure and keyword
+    parameters that become a created card's name: worked out once per checked ruleset."""
+    found = base.__dict__.get(_FACTS)
+    if found is None:
+        defs = base.definitions
+        assert defs is not None
+        found = base.__dict__[_FACTS] = (build_context(base, defs), name_parameters(defs))
+    return found
+
+
+def with_cards(base: Ruleset, modules: list[ast.Module]) -> Ruleset | None:
+    """`base` (checked) with card modules added, checked; None when the whole must be checked."""
+    defs = base.definitions
+    if defs is None:
+        return None
+    items = [item for module in modules for item in module.items]
+    if not all(isinstance(item, (ast.CardDef, ast.CardTemplate)) for item in items):
+        return None
+    errors: list[ValidationError] = []
+    cards = dict(defs.cards)
+    new: list[ast.CardDef] = []
+    for item in items:
+        for card in Definitions._made(item, defs.functions, errors):
+            if card.name in cards:  # ("defined twice": the whole check says where)
+                return None
+            cards[card.name] = card
+            new.append(card)
+    if errors:
+        return None
+    ruleset = replace(base, card_modules=[*base.card_modules, *modules], definitions=None, warnings=())
+    context, sinks = _facts(base)
+    events = {name: set(args) for name, args in context.events.items()}
+    nodes = [node for module in modules for node in ast.walk(module)]
+    for node in nodes:
+        if isinstance(node, ast.Emit):
+            events.setdefault(node.event, set()).update(a.name for a in node.args)
+    checker = Checker(replace(context, events=events, card_names=set(cards)))
+    for card in new:
+        check_card(ruleset, card, errors)
+        checker.card(card)
+    extended = copy.copy(defs)
+    extended.cards = cards
+    for node in nodes:  # (check_created_names, for the new code: the base's passed)
+        for callee, i, arg in _passed(node, extended):
+            if isinstance(arg, ast.StrLit) and i in sinks.get(callee, ()) and arg.value not in cards:
+                return None
+    if errors or checker.errors:
+        return None
+    ruleset.definitions = extended
+    ruleset.warnings = _warnings([*base.warnings, *checker.warnings])
+    if observing_problems(ruleset):
+        return None
+    return ruleset
