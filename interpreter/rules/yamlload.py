@@ -53,6 +53,7 @@ from .yamlsafe import (
     MERGE_TAG,
     Loader,
     Refused,
+    fast_loader,
 )
 
 __all__ = [
@@ -412,13 +413,17 @@ def load_yaml_text(text: str, file: str, error: type[CardrulesError] = RulesErro
     if not text.strip():
         raise error("the file is empty", Span(file, 1, 1), hint="expected a YAML mapping")
     loader: Loader | None = None
+    fast = _fast_load(text)
     try:
-        loader = Loader(text)
-        node = loader.get_single_node()
-        if node is None:
-            raise error("the file is empty (only comments)", Span(file, 1, 1), hint="expected a YAML mapping")
-        _check_duplicates(node, loader, file, error, set())
-        data = loader.construct_document(node)
+        if fast is not None:
+            loader, node, data = fast
+        else:
+            loader = Loader(text)
+            node = loader.get_single_node()
+            if node is None:
+                raise error("the file is empty (only comments)", Span(file, 1, 1), hint="expected a YAML mapping")
+            _check_duplicates(node, loader, file, error, set())
+            data = loader.construct_document(node)
     except ReaderError as exc:
         raise _reader_error(exc, text, file, error) from None
     except yaml.YAMLError as exc:
@@ -431,6 +436,25 @@ def load_yaml_text(text: str, file: str, error: type[CardrulesError] = RulesErro
     entries: dict[Path_, _Entry] = {(): _Entry(file, text, None, node)}
     _walk(node, loader, file, text, (), entries, set())
     return data, Marks(file, entries)
+
+
+def _fast_load(text: str) -> tuple[Loader, Node, Any] | None:
+    """(loader, node, data) of a text loaded with libyaml's scanning (`fast_loader`), or None
+    when that is not possible or meets any problem: then `Loader` loads it, and reports the
+    problem as it always has."""
+    loader = fast_loader(text)
+    if loader is None:
+        return None
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_duplicates(node, loader, "", RulesError, set())
+        return loader, node, loader.construct_document(node)
+    except Exception:  # noqa: BLE001  (any problem: the pure-Python loader finds and reports it)
+        return None
+    finally:
+        loader.dispose()
 
 
 def _read_bytes(p: Path, file: str, error: type[CardrulesError]) -> bytes:

@@ -192,6 +192,60 @@ Loader.add_constructor("tag:yaml.org,2002:float", Loader.construct_yaml_float)
 Loader.add_constructor("tag:yaml.org,2002:bool", Loader.construct_yaml_bool)
 
 
+try:
+    from yaml._yaml import CParser as _CParser  # libyaml's scanner and parser, when PyYAML has them
+except ImportError:  # (a PyYAML built without libyaml)
+    _CParser = None
+
+
+def fast_loader(text: str) -> Loader | None:
+    """A `Loader` for `text` whose scanning and parsing are libyaml's (C, several times faster)
+    and whose composing and constructing are `Loader`'s own, limits and all (the nodes, values
+    and marks are `Loader`'s: tests/test_yaml_fast.py compares them on every YAML file of the
+    checkout); None when libyaml is missing or the text has what the two count or accept
+    differently (a byte-order mark, a character YAML does not allow): the caller then uses
+    `Loader`, and does so too when this one raises anything, so that every error is `Loader`'s."""
+    if _CParser is None or "\uFEFF" in text or _NON_PRINTABLE.search(text):
+        return None
+    return _FastLoader(text)
+
+
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+
+
+if _CParser is not None:
+    from yaml.composer import Composer
+    from yaml.constructor import SafeConstructor
+    from yaml.resolver import Resolver
+
+    class _FastLoader(_CParser, Loader):  # type: ignore[misc, valid-type]
+        """`Loader` with libyaml's events (see `fast_loader`)."""
+
+        # composing is Loader's (PyYAML's composer, with this module's limits), not libyaml's
+        get_single_node = Composer.get_single_node
+        compose_document = Composer.compose_document
+        compose_node = Loader.compose_node
+        compose_sequence_node = Composer.compose_sequence_node
+        compose_mapping_node = Composer.compose_mapping_node
+        check_node = Composer.check_node
+        get_node = Composer.get_node
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self._open = []
+            self._expanded = {}
+            self._aliases = False
+
+        def compose_scalar_node(self, anchor: Any) -> ScalarNode:
+            node = Composer.compose_scalar_node(self, anchor)
+            if node.style == "":  # (libyaml's plain style; PyYAML's is None)
+                node.style = None
+            return node
+
+
 def _nested_too_deeply(mark: Mark) -> Refused:
     return Refused(f"nested too deeply, at most {MAX_DEPTH} levels of lists and mappings", mark,
                     hint="a rule file, deck or scenario needs a handful of levels")
