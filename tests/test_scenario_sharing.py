@@ -122,3 +122,22 @@ def test_many_scenarios_use_the_cpus_by_default():
     assert default_workers(MANY, None) == 1
     assert default_workers(MANY + 1, None) == min(cpu_count(), MANY + 1)
     assert default_workers(5, 3) == 3 and default_workers(2, 8) == 2
+
+
+def test_validate_reads_each_scenario_file_once(folder: Path, capsys, monkeypatch):
+    from interpreter.rules import yamlload
+    from interpreter.scenarios import plan
+
+    reads: list[str] = []
+    real = yamlload.load_yaml
+
+    def counted(path, *args, **kwargs):
+        reads.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(yamlload, "load_yaml", counted)
+    monkeypatch.setattr(plan, "load_yaml", counted)
+    code = validate.run_validate([str(folder)], None, None, 1)
+    assert code == 1 and capsys.readouterr().out.endswith("12 files checked, 1 with errors\n")
+    scenarios = sorted(p.name for p in folder.glob("*.yaml"))
+    assert sorted(r for r in reads if r in scenarios) == scenarios  # (before: each twice)

@@ -48,6 +48,11 @@ def classify(data: Any) -> str:
     return "ruleset"
 
 
+# Scenario files as `check_folder` read them to sort the folder's files, by path: each is read
+# (and its YAML parsed) once; worker processes, forked once they are read, find them here too.
+_READ: dict[Path, tuple[Any, Any]] = {}
+
+
 class Validator:
     def __init__(self, out, ruleset_arg: str | None = None, options: dict | None = None,
                  relative: bool = True) -> None:
@@ -407,7 +412,7 @@ class Validator:
         from ..scenarios import check_scenario
 
         try:
-            check_scenario(path)
+            check_scenario(path, _READ.pop(path, None))
             self.report(path, [])
         except CardrulesError as err:
             self.report(path, flat_errors(err))
@@ -441,11 +446,21 @@ class Validator:
                 groups["cards"].append(p)
             elif p.suffix in YAML_SUFFIXES:
                 try:
-                    data, _marks = load_yaml(p)
+                    data, marks = load_yaml(p)
                 except CardrulesError:
                     groups["ruleset"].append(p)  # check_yaml reports the YAML error
                     continue
-                groups[classify(data)].append(p)
+                kind = classify(data)
+                groups[kind].append(p)
+                if kind == "scenario":
+                    _READ[p] = (data, marks)
+        try:
+            self._check_groups(folder, groups)
+        finally:
+            for p in groups["scenario"]:
+                _READ.pop(p, None)
+
+    def _check_groups(self, folder: Path, groups: dict[str, list[Path]]) -> None:
         if not any(groups.values()):
             self.report(folder, [RulesError(f"{folder}: no ruleset, deck, scenario or card file in this folder")])
             return

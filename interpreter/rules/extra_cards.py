@@ -30,14 +30,16 @@ from .observing import observing_problems
 _FACTS = "_extra_cards_facts"  # (the key of what `_facts` keeps in a checked ruleset's __dict__)
 
 
-def _facts(base: Ruleset) -> tuple[Context, dict]:
-    """The name context the base's code was checked against and the procedure and keyword
-    parameters that become a created card's name: worked out once per checked ruleset."""
+def _facts(base: Ruleset) -> tuple[Context, dict, int]:
+    """The name context the base's code was checked against, the procedure and keyword
+    parameters that become a created card's name, and how many of the base's code nodes its
+    code and card files hold (its cards' come last): worked out once per checked ruleset."""
     found = base.__dict__.get(_FACTS)
     if found is None:
         defs = base.definitions
         assert defs is not None
-        found = base.__dict__[_FACTS] = (build_context(base, defs), name_parameters(defs))
+        files = sum(1 for module in [*base.modules, *base.card_modules] for _node in ast.walk(module))
+        found = base.__dict__[_FACTS] = (build_context(base, defs), name_parameters(defs), files)
     return found
 
 
@@ -61,9 +63,13 @@ def with_cards(base: Ruleset, modules: list[ast.Module]) -> Ruleset | None:
     if errors:
         return None
     ruleset = replace(base, card_modules=[*base.card_modules, *modules], definitions=None, warnings=())
-    context, sinks = _facts(base)
+    context, sinks, files = _facts(base)
+    nodes = tuple(node for module in modules for node in ast.walk(module))
+    # (`Ruleset.code_nodes`, in its order -- code and card files, then the rest -- without
+    # walking the base's code again)
+    walked = base.code_nodes()
+    ruleset.__dict__["_code_nodes"] = walked[:files] + nodes + walked[files:]
     events = {name: set(args) for name, args in context.events.items()}
-    nodes = [node for module in modules for node in ast.walk(module)]
     for node in nodes:
         if isinstance(node, ast.Emit):
             events.setdefault(node.event, set()).update(a.name for a in node.args)

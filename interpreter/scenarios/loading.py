@@ -38,13 +38,13 @@ def rules_for(data: dict, file: str, marks) -> Rules:
     ruleset_name = data["ruleset"]
     base = Path(file).parent / ruleset_name
     target = str(base) if base.suffix in (".yaml", ".yml") and base.is_file() else ruleset_name
-    try:
-        paths.ruleset_path(target)
-    except RulesError as err:
-        raise RulesError(err.message, marks.span(("ruleset",)), hint=err.hint) from None
     key = json.dumps([target, options], sort_keys=True)
     shared = _RULES_CACHE.get(key)
     if shared is None:
+        try:
+            paths.ruleset_path(target)
+        except RulesError as err:
+            raise RulesError(err.message, marks.span(("ruleset",)), hint=err.hint) from None
         try:
             shared = _RULES_CACHE[key] = Rules(_load_placed(target, options, marks))
         except CardrulesError:

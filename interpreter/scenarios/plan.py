@@ -28,10 +28,11 @@ class Scenario:
     file: str
 
 
-def read_scenario(path: str | Path) -> Scenario:
-    """The scenario file, checked against rulesets/schema/scenario.schema.json."""
+def read_scenario(path: str | Path, loaded: tuple | None = None) -> Scenario:
+    """The scenario file, checked against rulesets/schema/scenario.schema.json (`loaded`: its
+    (data, marks) when its YAML is loaded already)."""
     file = str(path)
-    data, marks = load_yaml(Path(path))
+    data, marks = loaded if loaded is not None else load_yaml(Path(path))
     validate(data, marks, "scenario", file)
     return Scenario(data, marks, file)
 

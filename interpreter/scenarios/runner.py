@@ -119,11 +119,12 @@ def _rule_error(result: ScenarioResult, run: Run, expected: ExpectedError | None
         result.failures.append(f"{run.rule_error_at}: rule error: {err}")
 
 
-def check_scenario(path: str | Path) -> Rules | None:
+def check_scenario(path: str | Path, loaded: tuple | None = None) -> Rules | None:
     """Check a scenario file without playing it: schema, ruleset with options and inline cards,
     decks, every check, and the `given` position. Returns the rules it uses (None when a load
-    error it expects ends it); raises CardrulesError when malformed."""
-    scenario = read_scenario(path)
+    error it expects ends it); raises CardrulesError when malformed. `loaded`: the file's
+    (data, marks) when its YAML is loaded already."""
+    scenario = read_scenario(path, loaded)
     data, marks = scenario.data, scenario.marks
     loaded = _load(scenario, ExpectedError.of(data, marks))
     if isinstance(loaded, CardrulesError):
