@@ -536,7 +536,21 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     if hand is not None:
         found.append(hand)
     ruleset.warnings = _warnings(found)
+    ruleset.__dict__[_CONTEXT] = ctx
     return defs
+
+
+_CONTEXT = "_checked_context"  # (where `checked_context` keeps it, in the ruleset's __dict__)
+
+
+def checked_context(ruleset: Ruleset) -> Context:
+    """The name context a checked ruleset's code was checked against (kept by `check_ruleset`,
+    else built once): for code checked against the ruleset later (a scenario's expressions)."""
+    ctx = ruleset.__dict__.get(_CONTEXT)
+    if ctx is None:
+        assert ruleset.definitions is not None, "the ruleset is not checked"
+        ctx = ruleset.__dict__[_CONTEXT] = build_context(ruleset, ruleset.definitions)
+    return ctx
 
 
 def _warnings(found: list) -> tuple:

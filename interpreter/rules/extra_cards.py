@@ -22,24 +22,33 @@ from dataclasses import replace
 
 from ..errors import ValidationError
 from ..lang import ast
-from ..lang.checker import Checker, Context
-from .checker import Definitions, _passed, _warnings, build_context, check_card, name_parameters
+from ..lang.checker import Checker
+from .checker import (
+    _CONTEXT,
+    Definitions,
+    _passed,
+    _warnings,
+    check_card,
+    checked_context,
+    emitted_events,
+    name_parameters,
+)
 from .model import Ruleset
 from .observing import observing_problems
 
 _FACTS = "_extra_cards_facts"  # (the key of what `_facts` keeps in a checked ruleset's __dict__)
 
 
-def _facts(base: Ruleset) -> tuple[Context, dict, int]:
-    """The name context the base's code was checked against, the procedure and keyword
-    parameters that become a created card's name, and how many of the base's code nodes its
-    code and card files hold (its cards' come last): worked out once per checked ruleset."""
+def _facts(base: Ruleset) -> tuple[dict, int]:
+    """The procedure and keyword parameters that become a created card's name, and how many of
+    the base's code nodes its code and card files hold (its cards' come last): worked out once
+    per checked ruleset."""
     found = base.__dict__.get(_FACTS)
     if found is None:
         defs = base.definitions
         assert defs is not None
         files = sum(1 for module in [*base.modules, *base.card_modules] for _node in ast.walk(module))
-        found = base.__dict__[_FACTS] = (build_context(base, defs), name_parameters(defs), files)
+        found = base.__dict__[_FACTS] = (name_parameters(defs), files)
     return found
 
 
@@ -63,17 +72,15 @@ def with_cards(base: Ruleset, modules: list[ast.Module]) -> Ruleset | None:
     if errors:
         return None
     ruleset = replace(base, card_modules=[*base.card_modules, *modules], definitions=None, warnings=())
-    context, sinks, files = _facts(base)
+    sinks, files = _facts(base)
     nodes = tuple(node for module in modules for node in ast.walk(module))
     # (`Ruleset.code_nodes`, in its order -- code and card files, then the rest -- without
     # walking the base's code again)
     walked = base.code_nodes()
     ruleset.__dict__["_code_nodes"] = walked[:files] + nodes + walked[files:]
-    events = {name: set(args) for name, args in context.events.items()}
-    for node in nodes:
-        if isinstance(node, ast.Emit):
-            events.setdefault(node.event, set()).update(a.name for a in node.args)
-    checker = Checker(replace(context, events=events, card_names=set(cards)))
+    # what `build_context` gives the whole: only the events and card names depend on cards
+    context = replace(checked_context(base), events=emitted_events(ruleset), card_names=set(cards))
+    checker = Checker(context)
     for card in new:
         check_card(ruleset, card, errors)
         checker.card(card)
@@ -87,6 +94,7 @@ def with_cards(base: Ruleset, modules: list[ast.Module]) -> Ruleset | None:
         return None
     ruleset.definitions = extended
     ruleset.warnings = _warnings([*base.warnings, *checker.warnings])
+    ruleset.__dict__[_CONTEXT] = context
     if observing_problems(ruleset):
         return None
     return ruleset

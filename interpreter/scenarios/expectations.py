@@ -445,11 +445,11 @@ def compile_expression(rules, text: str, file: str, line: int, column: int, labe
     from ..errors import ErrorList
     from ..lang.checker import Checker
     from ..lang.parser import parse_expression
-    from ..rules.checker import build_context
+    from ..rules.checker import checked_context
 
     node = parse_expression(text, file, line, column)
     players = [f"P{seat}" for seat in range(1, rules.player_count + 1)]
-    checker = Checker(build_context(rules.ruleset, rules.definitions))
+    checker = Checker(checked_context(rules.ruleset))
     checker.condition(node, {*players, *labels})
     if checker.errors:
         raise ErrorList(checker.errors) if len(checker.errors) > 1 else checker.errors[0]
