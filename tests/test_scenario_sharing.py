@@ -141,3 +141,16 @@ def test_validate_reads_each_scenario_file_once(folder: Path, capsys, monkeypatc
     assert code == 1 and capsys.readouterr().out.endswith("12 files checked, 1 with errors\n")
     scenarios = sorted(p.name for p in folder.glob("*.yaml"))
     assert sorted(r for r in reads if r in scenarios) == scenarios  # (before: each twice)
+
+
+def test_workers_get_the_scenarios_of_a_folder_together():
+    """Runs of one folder (mostly one ruleset, loaded by each process that meets it), cut to at
+    most half a worker's share; without groups, runs of a quarter share as before."""
+    from interpreter.cli.workers import _chunks
+
+    items = [("a", i) for i in range(30)] + [("b", i) for i in range(5)] + [("c", i) for i in range(9)]
+    chunks = _chunks(items, 2, group=lambda item: item[0])
+    assert [len(c) for c in chunks] == [11, 11, 8, 5, 9]
+    assert all(len({g for g, _i in c}) == 1 for c in chunks)
+    assert [x for c in chunks for x in c] == items
+    assert [len(c) for c in _chunks(items, 2, None)] == [5] * 8 + [4]

@@ -74,9 +74,14 @@ def run_tests(path_args: list[str], verbose: bool, workers: int | None = None) -
             failed += 1
             out.write(f"FAIL {target}\n{indent(errors_text(err))}\n")
     count = default_workers(len(files), workers)
-    for ok, text in ordered_map(partial(outcome, verbose=verbose), files, count):
+    for ok, text in ordered_map(partial(outcome, verbose=verbose), files, count, group=_folder):
         passed, failed = passed + ok, failed + (not ok)
         out.write(text)
     out.write(f"{passed} passed, {failed} failed\n")
     out.flush()
     return 1 if failed else 0
+
+
+def _folder(path: Path) -> Path:
+    """The group of a scenario for the worker processes: its folder (one ruleset, mostly)."""
+    return path.parent

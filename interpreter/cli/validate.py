@@ -481,7 +481,7 @@ class Validator:
             for p in todo:
                 self.check_scenario_now(p)
             return
-        for text, failed in ordered_map(partial(_scenario_outcome, self.relative), todo, count):
+        for text, failed in ordered_map(partial(_scenario_outcome, self.relative), todo, count, group=_folder):
             self.out.write(text)
             self.files += 1
             self.failed += failed
@@ -594,3 +594,8 @@ def _deck_format(path: Path) -> str | None:
         return None
     value = data.get("format") if isinstance(data, dict) else None
     return str(value) if value is not None else None
+
+
+def _folder(path: Path) -> Path:
+    """The group of a scenario for the worker processes: its folder (one ruleset, mostly)."""
+    return path.parent
