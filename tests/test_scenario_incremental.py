@@ -141,3 +141,23 @@ def test_expressions_are_checked_against_the_context_the_rules_were_checked_with
         assert runner.run_scenario(path).passed
     loads = len([k for k in loading._RULES_CACHE if '"hearts"' in k])
     assert built.count("hearts") <= loads  # (each load's check only; before: once more per expression)
+
+
+def test_a_scenario_does_not_walk_its_rules_code_again_for_the_events(monkeypatch) -> None:
+    """make_plan reads the emitted events from the context the rules were checked with."""
+    from interpreter.rules import checker
+    from interpreter.scenarios import plan
+
+    path = SCENARIOS / "hearts" / "rule-h-2.1-cycle-repeats-on-deal-5.yaml"
+    assert runner.run_scenario(path).passed  # (the rules loaded and shared)
+    walked: list[str] = []
+    real = checker.emitted_events
+
+    def counted(ruleset):
+        walked.append(ruleset.name)
+        return real(ruleset)
+
+    monkeypatch.setattr(checker, "emitted_events", counted)
+    monkeypatch.setattr(plan, "emitted_events", counted, raising=False)
+    assert runner.run_scenario(path).passed
+    assert walked == []  # (before: once per scenario)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import RulesError, Span, did_you_mean
 from ..lang.checker import BUILTIN_EVENTS
-from ..rules.checker import emitted_events
+from ..rules.checker import checked_context
 from ..rules.schema import validate
 from ..rules.yamlload import load_yaml
 from .expectations import Expected, compile_expression, parse_expected
@@ -96,7 +96,8 @@ class _Planner:
         self.marks = scenario.marks
         self.rules = rules
         self.labels = declared_labels(scenario.data)
-        events = emitted_events(rules.ruleset)
+        # (the events the code emits, as the rules were checked: not walked again per scenario)
+        events = {name: set(args) for name, args in checked_context(rules.ruleset).events.items()}
         for name, args in BUILTIN_EVENTS.items():
             events.setdefault(name, set()).update(args)
         self.events = events
