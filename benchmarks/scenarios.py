@@ -7,9 +7,9 @@ its wall time and its CPU time (user + system of the process and its worker proc
 last line of its output (which must be the same for every tree).
 
 --before DIR runs the same commands against another checkout as well (the code before a change:
-`git archive HEAD~1 | tar -x -C DIR`), with the same disk cache folder state (a new empty one for
-each command, warmed by one untimed run first, so both trees are measured warm), and prints the
-ratios. --workers passes `--workers K` to this checkout's commands (not to --before's, which may
+`git archive HEAD~1 | tar -x -C DIR`), interleaved with this one's command by command, with the
+same disk cache folder state (a new empty one for each command, warmed by one untimed run
+first, so both trees are measured warm), and prints the ratios. --workers passes `--workers K` to this checkout's commands (not to --before's, which may
 not have the flag; leave it out for the default: one process per CPU over 20 scenarios).
 """
 
@@ -46,12 +46,15 @@ def timed(tree: Path, args: list[str], cache: str) -> dict:
             "last": lines[-1] if lines else done.stderr.strip()[-200:]}
 
 
-def measure(tree: Path, extra: list[str]) -> dict:
-    out = {}
+def measure(trees: dict[str, tuple[Path, list[str]]]) -> dict:
+    """Each command in each tree ({label: (tree, extra arguments)}), the trees interleaved
+    command by command (on a shared machine, the load then weighs on both alike)."""
+    out: dict[str, dict] = {label: {} for label in trees}
     for name, args in COMMANDS:
-        with tempfile.TemporaryDirectory(prefix="cardrules-bench-") as cache:
-            timed(tree, [*args, *extra], cache)  # (warms the disk cache: parses, schema checks)
-            out[name] = timed(tree, [*args, *extra], cache)
+        for label, (tree, extra) in trees.items():
+            with tempfile.TemporaryDirectory(prefix="cardrules-bench-") as cache:
+                timed(tree, [*args, *extra], cache)  # (warms the disk cache: parses, schema checks)
+                out[label][name] = timed(tree, [*args, *extra], cache)
     return out
 
 
@@ -62,9 +65,10 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     extra = ["--workers", str(args.workers)] if args.workers else []
-    results = {"after": measure(ROOT, extra)}
+    trees = {"after": (ROOT, extra)}
     if args.before is not None:
-        results["before"] = measure(args.before.resolve(), [])
+        trees["before"] = (args.before.resolve(), [])
+    results = measure(trees)
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
