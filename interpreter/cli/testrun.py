@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import CardrulesError, DeckError, ErrorList, RuntimeRuleError
 from .common import capped_lines, errors_text, indent, shown
-from .workers import default_workers, ordered_map
+from .workers import default_workers, folder_of, ordered_map
 
 DEFAULT_FOLDER = Path("tests") / "scenarios"
 
@@ -74,14 +74,9 @@ def run_tests(path_args: list[str], verbose: bool, workers: int | None = None) -
             failed += 1
             out.write(f"FAIL {target}\n{indent(errors_text(err))}\n")
     count = default_workers(len(files), workers)
-    for ok, text in ordered_map(partial(outcome, verbose=verbose), files, count, group=_folder):
+    for ok, text in ordered_map(partial(outcome, verbose=verbose), files, count, group=folder_of):
         passed, failed = passed + ok, failed + (not ok)
         out.write(text)
     out.write(f"{passed} passed, {failed} failed\n")
     out.flush()
     return 1 if failed else 0
-
-
-def _folder(path: Path) -> Path:
-    """The group of a scenario for the worker processes: its folder (one ruleset, mostly)."""
-    return path.parent

@@ -25,7 +25,7 @@ from .. import paths
 from ..errors import NO_SPAN, CardrulesError, RulesError, did_you_mean, register_source, source_line
 from ..rules import rulepaths
 from .common import capped, command_line_options, flat_errors, indent, parse_option_pairs, shown
-from .workers import default_workers, ordered_map
+from .workers import default_workers, folder_of, ordered_map
 
 RULESET_KEYS = {"zones", "extends", "turn", "players", "code", "keywords", "globals", "player_attributes",
                 "card_types", "events", "setup", "end", "decks", "stack", "title", "options"}
@@ -481,7 +481,7 @@ class Validator:
             for p in todo:
                 self.check_scenario_now(p)
             return
-        for text, failed in ordered_map(partial(_scenario_outcome, self.relative), todo, count, group=_folder):
+        for text, failed in ordered_map(partial(_scenario_outcome, self.relative), todo, count, group=folder_of):
             self.out.write(text)
             self.files += 1
             self.failed += failed
@@ -594,8 +594,3 @@ def _deck_format(path: Path) -> str | None:
         return None
     value = data.get("format") if isinstance(data, dict) else None
     return str(value) if value is not None else None
-
-
-def _folder(path: Path) -> Path:
-    """The group of a scenario for the worker processes: its folder (one ruleset, mostly)."""
-    return path.parent

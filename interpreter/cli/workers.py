@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -37,6 +38,11 @@ def default_workers(count: int, asked: int | None) -> int:
     if asked is not None:
         return max(1, min(asked, count or 1))
     return min(cpu_count(), count) if count > MANY else 1
+
+
+def folder_of(path: Path) -> Path:
+    """A scenario's group for `ordered_map`: its folder (whose scenarios mostly share a ruleset)."""
+    return path.parent
 
 
 def ordered_map(fn: Callable[[T], R], items: Sequence[T], workers: int,
