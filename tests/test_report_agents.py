@@ -94,7 +94,7 @@ def test_the_json_summary_names_the_agents_and_cautions_only_random(capsys):
 def test_robust_plays_the_same_seeds_with_greedy_by_default(capsys, tmp_path, seating):
     """The rerun plays the run's plan: a report run swaps the seats by default (each seed from
     both seats, cli/decks.py), so the greedy rerun does too; with --no-swap-seats neither does."""
-    code, out, err = run(capsys, "simulate", "bases", "--games", "6", "--seed", "4", "--json", "--robust",
+    code, out, err = run(capsys, "simulate", "initiative", "--games", "6", "--seed", "4", "--json", "--robust",
                          "--report", str(tmp_path / "r"), *seating)
     assert code == 0, err
     summary = json.loads(out)
@@ -102,7 +102,7 @@ def test_robust_plays_the_same_seeds_with_greedy_by_default(capsys, tmp_path, se
     assert robust["agents"] == ["greedy", "greedy"] and robust["games"] == 6
     # the greedy run of the same seeds in the same seats
     same = ("--swap-seats",) if not seating else ()
-    code, out, err = run(capsys, "simulate", "bases", "--games", "6", "--seed", "4", "--json", "--agents", "greedy",
+    code, out, err = run(capsys, "simulate", "initiative", "--games", "6", "--seed", "4", "--json", "--agents", "greedy",
                          *same)
     greedy = json.loads(out)
     assert greedy["seating"] == summary["seating"]
