@@ -14,7 +14,7 @@ The compiler inside (`Program.compiler`) keeps the code it writes on first use: 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from ..errors import Span
@@ -133,6 +133,52 @@ class Program:
     set_up_pc: int  # where a game goes on after that start
     requirements: tuple[Requirement, ...]
     codes: dict[str, Code]  # every code block by name, with `main`
+
+    def with_options(self, options: dict[str, Any]) -> Program:
+        """This program for its ruleset loaded with other option values (`options_only_differ`
+        says when that is the program a compilation of that ruleset gives): the compiled code
+        reads the options at run time (`g.options[...]`, from `Rules.options`), and nothing
+        else compiled here depends on them (only `ruleset.options` and `options` hold them), so
+        every other field is this program's, shared. The ruleset is this one's with the options
+        replaced: its definitions and warnings kept, and what it keeps of itself once found (its
+        code nodes, the checker's name context: of its code and declarations, which name the
+        options but never read their values)."""
+        ruleset = replace(self.ruleset, options=dict(options))
+        for name, value in vars(self.ruleset).items():
+            vars(ruleset).setdefault(name, value)
+        return replace(self, ruleset=ruleset, options=dict(options))
+
+
+def options_only_differ(ruleset: Ruleset, loaded: Ruleset) -> bool:
+    """Whether `ruleset` (as built by the loader, not checked yet) is `loaded` (checked and
+    compiled) but for its option values: every other field of the two, and of everything in
+    them, exactly the same -- spans and the other fields left out of their `==` included, types
+    too (1 is not True), dicts in the same order. The number of players and the deck rules are
+    fields of their own, so a `players:` option or a deck format option that changes them makes
+    the two differ (what the checker sets, `definitions` and `warnings`, is left out: it is
+    found from the other fields alone, the option values never read)."""
+    if type(ruleset) is not type(loaded):
+        return False
+    return all(_identical(getattr(ruleset, f.name), getattr(loaded, f.name))
+               for f in fields(Ruleset) if f.name not in ("options", "definitions", "warnings"))
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Whether two values of a ruleset are the same in every field, recursively."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if is_dataclass(a):
+        return all(_identical(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(
+            _identical(ka, kb) and _identical(va, vb) for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_identical(x, y) for x, y in zip(a, b))
+    if isinstance(a, (str, int, float, bool, type(None), frozenset, set)):
+        return a == b
+    return False  # (anything else, e.g. an object compared by identity: not known to be the same)
 
 
 def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:

@@ -40,7 +40,18 @@ class Rules:
     def __init__(self, ruleset: Ruleset, base: Program | None = None) -> None:
         """`base`: the program of a ruleset this one extends with more cards, whose compiled
         code is reused where the cards change nothing it reads (see `compile_ruleset`)."""
-        self.program = program = compile_ruleset(ruleset, base)
+        self._start(compile_ruleset(ruleset, base))
+
+    @classmethod
+    def of_program(cls, program: Program) -> Rules:
+        """Rules for a compiled program (one shared with other `Rules`: `Program.with_options`),
+        with runtime caches of their own; its `requires:` are checked, as a load checks them."""
+        rules = cls.__new__(cls)
+        rules._start(program)
+        return rules
+
+    def _start(self, program: Program) -> None:
+        self.program = program
         for name in _PROGRAM_FIELDS:
             setattr(self, name, getattr(program, name))
         self.root_frame = Frame(None, {})

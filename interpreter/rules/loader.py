@@ -121,7 +121,7 @@ def _read_chain(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, _Located
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
                  extra_cards: list[tuple[str, str, int, int]] = (),
                  override_cards: list[tuple[str, str, int, int]] = (),
-                 sources: Mapping[str, str] | None = None) -> Ruleset:
+                 sources: Mapping[str, str] | None = None, checked: bool = True) -> Ruleset:
     """Read, merge, validate and check a ruleset. Raises CardrulesError on any problem.
 
     extra_cards: card texts to add to the ruleset's cards, each (text, file, line, column) of
@@ -129,6 +129,9 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     form, whose cards replace the ruleset's cards of the same names (each must name one).
     sources: texts by path that stand in for those files on disk (an editor's unsaved text; the
     source overlay, overlay.py).
+    checked=False: the ruleset as read and built, its code not checked (`definitions` None): what
+    a caller compares with a ruleset checked before (scenarios/loading.py, a ruleset with other
+    options); every error of reading and building it is raised as by a checked load.
     """
     with source_overlay(sources):
         path = paths.ruleset_path(str(name_or_path))
@@ -136,7 +139,7 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
         builder = _Builder(data, located, top)
         builder.extra_cards = list(extra_cards)
         builder.override_cards = list(override_cards)
-        return builder.build(options or {})
+        return builder.build(options or {}, checked)
 
 
 @dataclass(frozen=True)
@@ -371,7 +374,7 @@ class _Builder:
         return None
 
     # --------------------------------------------------------------- the whole ruleset
-    def build(self, option_values: dict[str, Any]) -> Ruleset:
+    def build(self, option_values: dict[str, Any], checked: bool = True) -> Ruleset:
         d = self.data
         option_specs = {}
         for name, raw in (d.get("options") or {}).items():
@@ -501,6 +504,8 @@ class _Builder:
             max_decisions=int((d.get("limits") or {}).get("max_decisions", MAX_DECISIONS)), evaluate=evaluate, statistics=statistics,
             reward=reward, rounds=rounds, observing=read_observing(d.get("events"), d.get("observation"), self.span),
             deck_format_option=self.deck_format_option)
+        if not checked:
+            return ruleset
         from .checker import check_ruleset
 
         check_ruleset(ruleset)

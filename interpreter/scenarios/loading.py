@@ -1,7 +1,9 @@
 """What a scenario loads before it plays, and the error it may expect instead.
 
 `rules_for` loads the ruleset with the scenario's options and inline cards (a ruleset's load
-errors without a place of their own are placed at the scenario's options); `scenario_decks` the
+errors without a place of their own are placed at the scenario's options), once per process
+for each ruleset and options, reusing the compiled program of the same ruleset loaded with
+other options when only the option values differ (`_shared_rules`); `scenario_decks` the
 decks of `decks:` (files, or written inline and checked as decks there); `ExpectedError` is
 `expect_error:`: the ruleset, a deck or the scenario's own cards must be refused, or a rule must
 fail while the scenario runs, with that error and no other.
@@ -14,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import paths
+from ..compile.program import options_only_differ
 from ..engine.rules import Rules
 from ..errors import CardrulesError, DeckError, ErrorList, RulesError, Span
 from ..rules.checker import check_ruleset
@@ -46,7 +49,7 @@ def rules_for(data: dict, file: str, marks) -> Rules:
         except RulesError as err:
             raise RulesError(err.message, marks.span(("ruleset",)), hint=err.hint) from None
         try:
-            shared = _RULES_CACHE[key] = Rules(_load_placed(target, options, marks))
+            shared = _RULES_CACHE[key] = _shared_rules(target, options, marks)
         except CardrulesError:
             if not cards:
                 raise
@@ -61,6 +64,23 @@ def rules_for(data: dict, file: str, marks) -> Rules:
                 pass  # reported exactly as a whole load reports it: load it so
         return Rules(_load_placed(target, options, marks, extra))
     return shared
+
+
+def _shared_rules(target: str, options: dict, marks) -> Rules:
+    """The ruleset with these options, loaded whole -- or, when this process has loaded it with
+    other options already and it is that ruleset in everything but the option values
+    (`options_only_differ`: the same declarations, code, cards, number of players, deck
+    rules...), that one's compiled program with these options (`Program.with_options`): the
+    compiled code reads the options at run time, so rulesets that differ by an option such as
+    a turn limit compile to the same code; only the YAML part is built again, not the check and
+    the compilation. Its errors are a whole load's (the same building, and the check of the
+    same ruleset found none)."""
+    loaded = next((rules for other, rules in _RULES_CACHE.items() if json.loads(other)[0] == target), None)
+    if loaded is not None:
+        ruleset = _load_placed(target, options, marks, checked=False)
+        if options_only_differ(ruleset, loaded.program.ruleset):
+            return Rules.of_program(loaded.program.with_options(ruleset.options))
+    return Rules(_load_placed(target, options, marks))
 
 
 def _with_cards(shared: Rules, extra_cards: list) -> Rules:
@@ -82,12 +102,12 @@ def _with_cards(shared: Rules, extra_cards: list) -> Rules:
     return Rules(ruleset, base=shared.program)
 
 
-def _load_placed(target: str, options: dict, marks, extra_cards: list = ()):
+def _load_placed(target: str, options: dict, marks, extra_cards: list = (), checked: bool = True):
     """load_ruleset, with its errors that have no place -- the scenario's options: one the
     ruleset does not have, or a value it does not take -- placed at the option in the scenario
     (or at its `options:`)."""
     try:
-        return load_ruleset(target, options, extra_cards)
+        return load_ruleset(target, options, extra_cards, checked=checked)
     except CardrulesError as err:
         for error in err.errors if isinstance(err, ErrorList) else [err]:
             if error.span is None:
