@@ -18,8 +18,6 @@ from typing import Any
 from ..backends import BatchSpec, open_backend
 from .common import UsageError, err_console, shown
 
-REPORT_FILES = ("index.html", "report.md", "report.json")  # with *.png: what may already be in a report folder
-
 
 @dataclass
 class BatchResult:

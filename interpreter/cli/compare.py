@@ -27,9 +27,10 @@ from typing import Any
 
 from ..backends import BatchSpec, game_seeds, open_backend, rules_for
 from ..errors import RulesError
+from ..report.folder import REPORT_FILES
 from ..rules.loader import load_ruleset
 from ..rules.yamlload import load_yaml
-from .batchrun import REPORT_FILES, run_batch, writable_folder
+from .batchrun import run_batch, writable_folder
 from .common import (
     UsageError,
     batch_agents,

@@ -27,8 +27,9 @@ from rich.text import Text
 
 from ..backends import BatchSpec
 from ..paths import shown_path
+from ..report.folder import REPORT_FILES
 from ..report.headline import headline
-from .batchrun import REPORT_FILES, writable_file, writable_folder
+from .batchrun import writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
 
 SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
