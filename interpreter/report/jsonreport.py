@@ -99,7 +99,7 @@ def report_data(*, title: str, facts: Sequence[tuple[str, str]], game: GameStats
         "matchups": _plain(list(matchups)),
         "pairings": _plain(list(pairings)),
         "card_ranking": {
-            "by": "opening-hand effect within the deck (stratified by seat, decks and agents; CMH weights)",
+            "by": "opening-hand effect within the deck (stratified by seat, deck, table of decks and agents; CMH weights)",
             "flags": {"method": "Benjamini-Hochberg", "false_discovery_rate": FDR, "tested": len(tested),
                       "flagged": [e.name for e in effects if e.flagged]},
             "power": {"effect": DETECT, "alpha": 0.05, "power": POWER_80,

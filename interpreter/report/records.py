@@ -66,6 +66,11 @@ def seat_won(record: Record, seat: int) -> int:
     return int(record["winner"] == seat)
 
 
+def player_won(record: Record, player: Player) -> bool:
+    """Whether the player won the game (a draw or a loss: False)."""
+    return bool(player["won"])
+
+
 def held(player: Player, key: str, card: str) -> bool:
     """The player's `key` tally (deck, opening, drawn, played, picked) counts the card at least once."""
     return player.get(key, {}).get(card, 0) > 0
