@@ -149,7 +149,7 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         seating=seating.text or None, headline=headline(agent_names))
     robust_played = None
     if second is not None and not batch.interrupted:  # --robust: the same seeds at a second strength
-        from .robust import play_robust, robust_block
+        from .robust import measured_block, play_robust, robust_block
 
         again = play_robust(spec, second, seating, seed, backend, workers, address, show_progress=not as_json)
         batch.interrupted = again.interrupted
@@ -157,6 +157,7 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         if not again.interrupted:
             robust_played = again.in_order()
             summary["robust"] = robust_block(agent_names, second, played, robust_played, min_sample)
+            summary["headline"] = headline(agent_names, measured_block(played, robust_played, second))
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
     else:

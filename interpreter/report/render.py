@@ -15,7 +15,7 @@ from .decks import deck_results, matchup_results
 from .documents import Chart, Document, Section
 from .effects import card_effects
 from .games import game_stats, pairings
-from .headline import agent_cautions, agents_by_seat, seats_text
+from .headline import agent_cautions, agents_by_seat, measured_change, seats_text
 from .jsonreport import FILE as JSON_FILE
 from .jsonreport import report_data, write_json
 from .missing import explain_all
@@ -50,7 +50,9 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
     `cautions` are shown boxed under the headline (the load warnings about what the records read,
     `statistics:`); a figure that cannot be computed is marked with the reason (report/missing.py).
 
-    The headline names the agents of each seat, with a caution when a seat played randomly.
+    The headline names the agents of each seat, with a caution when a seat played randomly (with
+    `robust_records`, quoting the change of the first-player advantage and the seats' gap measured
+    between the two runs).
     With `robust_records` (the same seeds played by `robust_agents`), a Robustness section sets
     the verdicts of both runs side by side and the headline names those that change.
     """
@@ -65,9 +67,9 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
     facts = with_meta(record_facts(records), meta)
     by_seat = agents_by_seat(records)
     headline = (f"Agents by seat: {seats_text(by_seat)}",)
-    cautions = [*agent_cautions(by_seat), *cautions]
     no_hand = not any(p.get("opening") or p.get("drawn") for r in records for p in r["players"])
-    robust_section = found = None
+    robust_section = found = measured = None
+    robust_lines: list[str] = []
     if robust_records is not None:
         from .robust import changed_caution, robustness_table, verdicts
 
@@ -76,11 +78,13 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
         found = verdicts(records, robust, min_sample)
         run_agents = [", ".join(names) for names in by_seat.values()]
         robust_section = robustness_table(found, run_agents, robust_agents)
+        measured = measured_change(game, game_stats(robust), robust_agents)
         line = changed_caution(found, robust_agents)
         headline += (f"Robustness: rerun on the same seeds by {' vs '.join(robust_agents)}: "
                      f"{sum(v.changed for v in found)} of {len(found)} verdicts change.",)
         if line:
-            cautions.append(line)
+            robust_lines.append(line)
+    cautions = [*agent_cautions(by_seat, measured), *cautions, *robust_lines]
 
     def render(folder: Path) -> None:
         sections: list[Section] = [overview_table(game)]
