@@ -29,6 +29,7 @@ from ..backends import BatchSpec
 from ..paths import shown_path
 from ..report.folder import REPORT_FILES
 from ..report.headline import headline
+from ..report.records import is_draw, winners_of
 from .batchrun import writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
 
@@ -47,8 +48,8 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
     return {
         "games": len(records),
-        "wins": [sum(1 for r in finished if r["winner"] == seat) for seat in range(1, players + 1)],
-        "draws": sum(1 for r in finished if r["winner"] is None),
+        "wins": [sum(1 for r in finished if seat in winners_of(r)) for seat in range(1, players + 1)],
+        "draws": sum(1 for r in finished if is_draw(r)),
         "aborted": len(aborted),
         "aborted_games": [{"seed": r["seed"], "reason": r["reason"], "rule": r.get("rule")}
                           for r in aborted[:SHOWN_ABORTED]],
@@ -58,7 +59,16 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         "mean_turns": round(sum(r["turns"] for r in finished) / n, 3),
         "decisions_per_game": round(sum(r["decisions"] for r in finished) / n, 3),
         "decks": _deck_wins(finished),
+        **_mean_scores(finished, players),
     }
+
+
+def _mean_scores(finished: list[dict], players: int) -> dict[str, Any]:
+    """`mean_scores` (per seat, over the finished games that keep scores) in a scoring game, else nothing."""
+    scored = [r["scores"] for r in finished if r.get("scores") is not None]
+    if not scored:
+        return {}
+    return {"mean_scores": [round(sum(s[seat] for s in scored) / len(scored), 3) for seat in range(players)]}
 
 
 def _deck_wins(finished: list[dict]) -> dict[str, dict[str, int]]:
@@ -68,7 +78,7 @@ def _deck_wins(finished: list[dict]) -> dict[str, dict[str, int]]:
         for seat, name in enumerate(record.get("decks") or (), start=1):
             tally = decks.setdefault(name, {"games": 0, "wins": 0})
             tally["games"] += 1
-            tally["wins"] += record["winner"] == seat
+            tally["wins"] += seat in winners_of(record)
     return dict(sorted(decks.items()))
 
 
@@ -217,6 +227,8 @@ def _table(rules, data: dict) -> None:
         robust = data["robust"]
         row(f"verdicts changed under {','.join(robust['agents'])}",
             f"{len(robust['changed'])} of {len(robust['verdicts'])}", ", ".join(robust["changed"][:8]))
+    for seat, mean in enumerate(data.get("mean_scores", ()), start=1):
+        row(f"P{seat} mean score", mean)
     row("draws", data["draws"], f"{100 * data['draws'] / n:.1f}%")
     for name, tally in data["decks"].items():
         row(f"deck {name} wins", tally["wins"], f"{100 * tally['wins'] / max(tally['games'], 1):.1f}% "

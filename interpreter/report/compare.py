@@ -13,7 +13,8 @@ comparison is randomised), by the estimator of the balance report's card table (
 same strata, weights, interval and test, so both give the same figure for the same records).
 A card is flagged when that effect changed between the sides beyond
 chance: a z test per card, Holm's step-down correction across the cards tested (family-wise error
-at most alpha).
+at most alpha). In a scoring game each seat's (or team's) mean final score is compared too,
+paired by seed (shared.py).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .errors import ReportError
 from .intervals import Z95, PairedDifference, Proportion, holm, level_of, paired_difference, wilson
 from .opening import NO_PLAYER, WIN_BOUNDS, OpeningEffect, Unit, opening_effect, units_of
 from .records import Record, card_names, check_records, held, player_won, seat_numbers, seat_won, seats
+from .shared import ScoreComparison, compare_scores
 
 DETECTABLE_SHIFT = 0.02  # the win-rate difference `games_needed` is sized to detect
 ALPHA = 0.05  # family-wise error rate of the card flags (Holm)
@@ -121,6 +123,7 @@ class Comparison:
 
     alpha: float = ALPHA  # the family-wise error rate of the card flags
     z: float = Z95
+    scores: tuple[ScoreComparison, ...] = ()  # a scoring game: each seat's (or team's) mean score, paired
 
     @property
     def level(self) -> float:
@@ -211,7 +214,8 @@ def compare_stats(base_records: Iterable[Record], variant_records: Iterable[Reco
     flags = holm([c.p for c in card_lines], alpha)
     card_lines = [dataclasses.replace(c, flagged=flag) for c, flag in zip(card_lines, flags)]
     card_lines.sort(key=lambda c: (c.p is None, c.p if c.p is not None else 1.0, c.name))
-    return Comparison(len(base_all), len(variant_all), tuple(paired), seat_lines, tuple(card_lines), alpha, z)
+    return Comparison(len(base_all), len(variant_all), tuple(paired), seat_lines, tuple(card_lines), alpha, z,
+                      tuple(compare_scores(base_games, variant_games, z)))
 
 
 def _won(record: Record, seat: int) -> int | None:

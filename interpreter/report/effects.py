@@ -125,21 +125,23 @@ def _games_needed(wins: int, n: int, n1: int, held: int, games: int) -> int | No
     return math.ceil(player_games * games / held)
 
 
-def _adjusted(effects: list[CardEffect]) -> list[CardEffect]:
-    """The effects with Benjamini-Hochberg q-values across the cards that have a p-value."""
-    tested = sorted((e for e in effects if e.p is not None), key=lambda e: e.p)
+def bh_adjusted(ps: Sequence[float | None]) -> list[float | None]:
+    """Benjamini-Hochberg q-values of these p-values (None: not tested, and left out of the count)."""
+    tested = sorted((p, i) for i, p in enumerate(ps) if p is not None)
     m = len(tested)
-    q_of: dict[str, float] = {}
+    qs: list[float | None] = [None] * len(ps)
     running = 1.0
     for rank in range(m, 0, -1):
-        effect = tested[rank - 1]
-        running = min(running, effect.p * m / rank)
-        q_of[effect.name] = running
-    out = []
-    for e in effects:
-        q = q_of.get(e.name)
-        out.append(e if q is None else replace(e, q=q, flagged=q <= FDR))
-    return out
+        p, index = tested[rank - 1]
+        running = min(running, p * m / rank)
+        qs[index] = running
+    return qs
+
+
+def _adjusted(effects: list[CardEffect]) -> list[CardEffect]:
+    """The effects with Benjamini-Hochberg q-values across the cards that have a p-value."""
+    qs = bh_adjusted([e.p for e in effects])
+    return [e if q is None else replace(e, q=q, flagged=q <= FDR) for e, q in zip(effects, qs)]
 
 
 def _order(effects: list[CardEffect]) -> list[CardEffect]:

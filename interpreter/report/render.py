@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import charts
+from . import charts, sharedpage
 from .cards import DEFAULT_MIN_SAMPLE, card_stats
 from .decks import deck_results, matchup_results
 from .documents import Chart, Document, Section
@@ -21,6 +21,7 @@ from .jsonreport import report_data, write_json
 from .missing import explain_all
 from .pages import checked_records, record_facts, with_meta, write_document, write_pages
 from .records import Record
+from .shared import shared_stats
 from .tables import (
     aborted_table,
     card_table,
@@ -44,7 +45,8 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
                  robust_agents: Sequence[str] | None = None, robust_records: Iterable[Record] | None = None,
                  cautions: Sequence[str] = ()) -> Path:
     """Write the balance report of these game records into `out_dir` (index.html, report.md,
-    report.json, charts); returns the page's path. `card_info`: each card's type and the
+    report.json, charts); returns the page's path. Records with teams or scores (shared.py) get
+    the cooperative, team and score sections too. `card_info`: each card's type and the
     attributes the card table shows (`{name: {"type": ..., attribute: value}}`).
 
     `cautions` are shown boxed under the headline (the load warnings about what the records read,
@@ -66,7 +68,8 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
     with_picks = any(r.get("offers") for r in records)
     facts = with_meta(record_facts(records), meta)
     by_seat = agents_by_seat(records)
-    headline = (f"Agents by seat: {seats_text(by_seat)}",)
+    shared = shared_stats(records)
+    headline = (f"Agents by seat: {seats_text(by_seat)}", *sharedpage.headline_lines(shared))
     no_hand = not any(p.get("opening") or p.get("drawn") for r in records for p in r["players"])
     robust_section = found = measured = None
     robust_lines: list[str] = []
@@ -91,6 +94,7 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
         if game.aborted_games:
             sections.append(aborted_table(game))
         sections.append(seat_table(game, records))
+        sections += sharedpage.sections(shared, charts.score_chart, folder)
         if decks:
             sections.append(deck_table(decks))
         if matchups:
@@ -114,7 +118,7 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
         write_json(folder / JSON_FILE, report_data(
             title=title, facts=facts, game=game, decks=decks, matchups=matchups, effects=effects, cards=cards,
             pairings=agent_lines, card_info=card_info, min_sample=min_sample,
-            headline=headline, cautions=cautions, robust=found))
+            headline=headline, cautions=cautions, robust=found, shared=shared))
 
     return write_pages(out_dir, render)
 
