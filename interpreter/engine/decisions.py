@@ -154,6 +154,17 @@ class Pending(OptionList):
             self._prompt = self._prompt()
         return self._prompt
 
+    def _make(self, index: int) -> Option:
+        """An option; one that names a card its chooser may not see is named by where the card
+        is instead (`Decisions.unseen_option`): its id and label name no hidden card."""
+        option = OptionList._make(self, index)
+        game = self._game
+        if game is not None and self.seat:
+            unseen = game.unseen_option(self._values[index], self.seat)
+            if unseen is not None:
+                option._id, option._label = unseen
+        return option
+
     def settle(self) -> None:
         """Work out the prompt and every option's label now."""
         _ = self.prompt
@@ -243,6 +254,51 @@ class Decisions:
         if self.decide is None or not self._answer_now(pending, f):
             self.halted = True
 
+    def unseen_option(self, value, seat: int) -> tuple[str, str] | None:
+        """The id and label of an option whose value is, or holds, a card `seat` may not see
+        (in a zone hidden from them, not revealed to them), or None if they see every card in it.
+        Such a card is named by its place, "the 3rd card of your hand" (id `hand.p1.3`): the
+        chooser picks a place, and neither the option nor the log names the card there. An
+        ability of such a card is named by its place too ("ability 2 of ...")."""
+        parts = value if type(value) is list else (value,)
+        found = False
+        for part in parts:
+            v = part.value if type(part) is Labelled else part
+            t = type(v)
+            card = v if t is CardRef else v.card if t is AbilityRef else None
+            if card is not None and not self.visible(card, seat):
+                found = True
+                break
+        if not found:
+            return None
+        ids, labels = [], []
+        for part in parts:
+            v = part.value if type(part) is Labelled else part
+            t = type(v)
+            card = v if t is CardRef else v.card if t is AbilityRef else None
+            if card is None or self.visible(card, seat):
+                ids.append(value_id(part))
+                labels.append(self.label(part))
+                continue
+            place_id, place = self._place(card, seat)
+            if t is AbilityRef:
+                ids.append(f"{place_id}.a{v.index + 1}")
+                labels.append(f"ability {v.index + 1} of {place}")
+            else:
+                ids.append(place_id)
+                labels.append(place)
+        return "+".join(ids) or "nothing", " + ".join(labels) or "nothing"
+
+    def _place(self, card: CardRef, seat: int) -> tuple[str, str]:
+        """A card's place as an option id and words: ("hand.p1.3", "the 3rd card of your hand")."""
+        key = self.card_zone[card.id]
+        name, owner, row = key
+        position = self.zones[key].index(card) + 1
+        zone = name.replace("_", " ") + (f" {row.replace('_', ' ')}" if row else "")
+        whose = "the" if not owner else "your" if owner == seat else f"P{owner}'s"
+        place_id = f"{name}{'.' + row if row else ''}{f'.p{owner}' if owner else ''}.{position}"
+        return place_id, f"the {ordinal(position)} card of {whose} {zone}"
+
     def label(self, value) -> str:
         if type(value) is CardRef:
             template = value.defn.label
@@ -275,6 +331,12 @@ class Decisions:
 
 
 _HANDLE_TYPES = frozenset((CardRef, PlayerRef, AbilityRef))
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def distinct_values(values: list) -> list:

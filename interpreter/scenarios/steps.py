@@ -162,7 +162,8 @@ def _decide(run: Run, step: Step) -> bool:
         return True
     choice = raw["choose"]
     if isinstance(choice, str) and choice.startswith("$") and choice[1:] in run.labels:
-        choice = f"c{run.labels[choice[1:]].id}"
+        card = run.labels[choice[1:]]  # (an option of a card the chooser cannot see is named by its place)
+        choice = next((o.id for o in pending if type(o.value) is CardRef and o.value.id == card.id), f"c{card.id}")
     if "error" in raw:
         return _refused(run, step, choice)
     try:
