@@ -51,11 +51,15 @@ def test_every_builtin_is_known_to_the_checker_with_its_arity(tmp_path):
     good += "".join(f"procedure do_{n}(a, b) {{ {n}({', '.join('ab'[:b.arity[0]])}) }}\n" for n, b in PROCEDURES.items())
     load(toy_with(tmp_path, good))
     bad = "".join(f"function use_{n}(a) = {n}({', '.join(['a'] * (b.arity[1] + 1))})\n" for n, b in FUNCTIONS.items())
+    # (`reveal`'s second argument is written `reveal c to p`: `reveal(c, p)` is a syntax error,
+    # tests/test_reveal_to.py)
     bad += "".join(f"procedure do_{n}(a) {{ {n}({', '.join(['a'] * (b.arity[0] + 1))}) }}\n"
-                   for n, b in PROCEDURES.items())
+                   for n, b in PROCEDURES.items() if n != "reveal")
     messages = [_message(e) for e in _errors(tmp_path, bad)]
     expected = []
     for n, b in BUILTINS.items():
+        if n == "reveal":
+            continue
         lo, hi = b.arity
         want = str(lo) if lo == hi else f"{lo} to {hi}"
         expected.append(f"{n!r} takes {want} argument(s), got {hi + 1}")

@@ -301,7 +301,7 @@ def test_wrong_enum_value(tmp_path):
     with pytest.raises(RulesError) as info:
         validate(data, marks, "ruleset")
     assert info.value.span.line == line_of(text, "visibility: publik")
-    assert "'publik' is not one of: public, owner, hidden (did you mean 'public'?)" in info.value.message
+    assert "'publik' is not one of: public, owner, others, hidden (did you mean 'public'?)" in info.value.message
 
 
 def test_attribute_default_must_fit_its_type(tmp_path):

@@ -4,7 +4,8 @@ A searching agent may know only its own observation. `determinize(game, seat, rn
 a full game to search that agrees with everything `seat` sees, and with nothing else of the
 true state:
 
-- the cards `seat` may not see (not in a zone public to it, not revealed) are drawn anew among
+- the cards `seat` may not see (not in a zone it sees, not revealed to it: its own cards in a zone
+  of `visibility: others` are among them) are drawn anew among
   every hidden place they could be by what `seat` saw: each card among the places of the hidden
   cards of its kin (`kinship`). Kin is origin, the zone a card was made in (`CardRef.origin`):
   the cards of a shared face-down deck mix across every hand and pile they may have been dealt
@@ -60,6 +61,7 @@ from ..lang.values import (
     DEALT,
     KNOWN,
     OWNER,
+    SHOWN,
     STAMP,
     AbilityRef,
     CardRef,
@@ -105,15 +107,11 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
             card_zone[card.id] = key
             d = attrs[card.id]
             d.update(zip(_ALWAYS_SET, state))
-            dealt_unseen, known = state[_SET_COUNT:]  # (`_ABSENT_UNLESS_SET`, in its order)
-            if dealt_unseen is None:
-                d.pop(DEALT, None)
-            else:
-                d[DEALT] = dealt_unseen
-            if known is None:
-                d.pop(KNOWN, None)
-            else:
-                d[KNOWN] = known
+            for k, v in zip(_ABSENT_UNLESS_SET, state[_SET_COUNT:]):
+                if v is None:
+                    d.pop(k, None)
+                else:
+                    d[k] = v
             if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
@@ -125,11 +123,11 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
 
 # A hidden card's attributes that tell its place's history rather than the card: its owner and
 # controller (the player it was dealt to), its time stamp (when it got there), whether it was
-# dealt out of view and which other players know the card at that place (the last two absent
-# unless set).
+# dealt out of view, which other players know the card at that place and which were shown it
+# (`reveal ... to`: the last three absent unless set).
 _ALWAYS_SET = (OWNER, CONTROLLER, STAMP)
 _SET_COUNT = len(_ALWAYS_SET)
-_ABSENT_UNLESS_SET = (DEALT, KNOWN)
+_ABSENT_UNLESS_SET = (DEALT, KNOWN, SHOWN)
 _OF_THE_PLACE = _ALWAYS_SET + _ABSENT_UNLESS_SET
 
 
@@ -201,10 +199,11 @@ def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[tuple, list[
         if not cards:
             continue
         visibility = zones[key[0]].visibility
-        if visibility == "public" or (visibility == "owner" and key[1] == seat):
+        if (visibility == "public" or (visibility == "owner" and key[1] == seat)
+                or (visibility == "others" and key[1] != seat)):
             continue
         for index, card in enumerate(cards):
-            if card.id in revealed or card.id in pinned:
+            if card.id in revealed or card.id in pinned or attrs[card.id].get(SHOWN, 0) & bit:
                 continue
             kin = ("known", key) if attrs[card.id].get(KNOWN, 0) & bit else kinship(game, card)
             groups.setdefault(kin, []).append((key, index, card))

@@ -25,6 +25,7 @@ from ..lang.values import (
     CONTROLLER,
     OWNER,
     PART,
+    SHOWN,
     CardRef,
     Labelled,
     PlayerRef,
@@ -223,12 +224,14 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         return len(self.log_entries)
 
     def visible(self, card: CardRef, seat: int) -> bool:
-        """Whether the player in `seat` may see this card (its zone's visibility, or revealed)."""
+        """Whether the player in `seat` may see this card (its zone's visibility, or revealed to
+        every player or to them)."""
         key = self.card_zone.get(card.id)
-        if key is None or card.id in self.revealed:
+        if key is None or card.id in self.revealed or self.attrs[card.id].get(SHOWN, 0) >> seat & 1:
             return True
         visibility = self.rules.zones[key[0]].visibility
-        return visibility == "public" or (visibility == "owner" and key[1] == seat)
+        return (visibility == "public" or (visibility == "owner" and key[1] == seat)
+                or (visibility == "others" and key[1] != seat))
 
     # `clone(rng=None)`, an independent copy for search, is written from engine/state_fields.py
     # (after the class)

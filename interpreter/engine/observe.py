@@ -1,8 +1,10 @@
 """What one player may see: computed from the zones' and attributes' declared visibility.
 
-Nothing here knows a game: a zone is shown card by card when it is public, or owned by the
-viewer with visibility `owner`; otherwise only its size, the cards revealed since they came
-into it, and those the viewer saw go into it (`known`, in the order of their ids: where among
+Nothing here knows a game: a zone is shown card by card when it is public, owned by the
+viewer with visibility `owner`, or owned by another player with visibility `others` (cards
+seen by every player but their holder); otherwise only its size, the cards revealed (to every
+player, or to the viewer: `reveal c to PLAYERS`) since they came into it, at their positions,
+and those the viewer saw go into it (`known`, in the order of their ids: where among
 the zone's places is not remembered; see `KNOWN` in lang/values.py). Player
 attributes with visibility `owner` are shown to their owner only, `hidden` to nobody. A card held anywhere else (a global, an attribute, an event's argument) is shown where
 the card itself may be seen: in a zone the viewer sees, revealed, or gone from the game;
@@ -16,7 +18,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.values import ATTACHED, CONTROLLER, KNOWN, OWNER, PART, AbilityRef, CardRef, Labelled, PlayerRef
+from ..lang.values import (
+    ATTACHED,
+    CONTROLLER,
+    KNOWN,
+    OWNER,
+    PART,
+    SHOWN,
+    AbilityRef,
+    CardRef,
+    Labelled,
+    PlayerRef,
+)
 from .game import Game
 
 
@@ -41,9 +54,15 @@ def _visible_card(game: Game, card: CardRef, viewer: int) -> bool:
     if key is None:
         return True
     spec = game.rules.zones[key[0]]
-    if spec.visibility == "public" or card.id in game.revealed:
+    if spec.visibility == "public" or card.id in game.revealed or game.attrs[card.id].get(SHOWN, 0) >> viewer & 1:
         return True
-    return spec.visibility == "owner" and key[1] == viewer
+    return zone_shown(spec.visibility, key[1], viewer)
+
+
+def zone_shown(visibility: str, seat: int, viewer: int) -> bool:
+    """Whether `viewer` sees the cards of a zone of this visibility owned by `seat` (0: shared)."""
+    return (visibility == "public" or (visibility == "owner" and seat == viewer)
+            or (visibility == "others" and seat != viewer))
 
 
 def _by_id(card: CardRef) -> int:
@@ -129,14 +148,16 @@ def observation(game: Game, viewer: int, detail: bool = True) -> dict:
         label = name + (f".{row}" if row else "")
         owner = f"P{seat}" if seat else "shared"
         spec = rules.zones[name]
-        visible = spec.visibility == "public" or (spec.visibility == "owner" and seat == viewer)
+        visible = zone_shown(spec.visibility, seat, viewer)
         if visible:
             content: Any = [card_view(game, c, viewer, detail) for c in cards]
         else:
-            shown = [dict(card_view(game, c, viewer, detail), position=i + 1)
-                     for i, c in enumerate(cards) if c.id in game.revealed]
+            attrs = game.attrs
+            shown = [dict(card_view(game, c, viewer, detail), position=i + 1) for i, c in enumerate(cards)
+                     if c.id in game.revealed or attrs[c.id].get(SHOWN, 0) & bit]
             known = [card_view(game, c, viewer, detail) for c in sorted(
-                (c for c in cards if game.attrs[c.id].get(KNOWN, 0) & bit and c.id not in game.revealed), key=_by_id)]
+                (c for c in cards if attrs[c.id].get(KNOWN, 0) & bit and c.id not in game.revealed
+                 and not attrs[c.id].get(SHOWN, 0) & bit), key=_by_id)]
             content = {"count": len(cards), **({"revealed": shown} if shown else {}),
                        **({"known": known} if known else {})}
         zones.setdefault(owner, {})[label] = content

@@ -10,6 +10,7 @@ from ..lang.values import (
     DEALT,
     KNOWN,
     OWNER,
+    SHOWN,
     STAMP,
     CardRef,
     PlayerRef,
@@ -114,9 +115,10 @@ class ZonesAndCards:
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
                 self._dealt_unseen(d, cid, old, key)
             revealed = self.revealed
-            if revealed and cid in revealed:
+            if revealed and cid in revealed or SHOWN in d:
                 known = self._known_mask(cid, old, key)
                 revealed.discard(cid)  # (what was shown stays shown in its zone only: see `reveal`)
+                d.pop(SHOWN, None)
             else:
                 known = rules.known_masks.get((old, key))  # (see `_known_mask`)
                 if known is None:
@@ -174,9 +176,10 @@ class ZonesAndCards:
                 if d[OWNER] is None and key[1]:
                     d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
                     self._dealt_unseen(d, cid, old, key)
-                if revealed and cid in revealed:
+                if revealed and cid in revealed or SHOWN in d:
                     known = self._known_mask(cid, old, key)
                     revealed.discard(cid)
+                    d.pop(SHOWN, None)
                 else:
                     known = known_default
                 if known:
@@ -204,22 +207,29 @@ class ZonesAndCards:
         them (`KNOWN`, a mask of seats): the players who saw it before the move (in a zone they
         see, or revealed), since they saw it go. A player who knew it only by such a memory did
         not see it move, and forgets it. The mask of a card not revealed depends on the two zones
-        alone: it is kept in `Rules.known_masks` (a revealed card's, `cid` among `revealed`, is not)."""
+        alone: it is kept in `Rules.known_masks` (a revealed card's, `cid` among `revealed` or
+        revealed to some players, `SHOWN`, is not)."""
         zones = self.rules.zones
         before = zones[old[0]].visibility
         shown = cid in self.revealed
+        shown_to = self.attrs[cid].get(SHOWN, 0) if cid >= 0 else 0
         if before == "public" or shown:
             saw = self.all_seats
         elif before == "owner" and old[1]:
             saw = 1 << old[1]
+        elif before == "others" and old[1]:
+            saw = self.all_seats & ~(1 << old[1])
         else:
             saw = 0
+        saw |= shown_to
         after = zones[key[0]].visibility
         if after == "public":
             saw = 0
         elif after == "owner" and key[1]:
             saw &= ~(1 << key[1])
-        if not shown:
+        elif after == "others" and key[1]:
+            saw &= 1 << key[1]
+        if not shown and not shown_to:
             self.rules.known_masks[(old, key)] = saw
         return saw
 
@@ -290,12 +300,35 @@ class ZonesAndCards:
         if key[0] in self.rules.watched_zones:
             self._rearranged(card.defn)
 
-    def reveal(self, what) -> None:
-        """Show cards to every player until each moves to another zone (another name, owner or
-        row: a card passed face down from one hand to another is hidden again)."""
+    def reveal(self, what, to=None) -> None:
+        """Show cards to every player (or to the players `to`: a player or a list of players)
+        until each moves to another zone (another name, owner or row: a card passed face down
+        from one hand to another is hidden again). A reveal to every player is a reveal."""
+        mask = self.all_seats if to is None else self._seats_mask(to)
         for c in what if isinstance(what, list) else [what]:
-            if isinstance(c, CardRef):
+            if not isinstance(c, CardRef):
+                continue
+            if mask == self.all_seats:
                 self.revealed.add(c.id)
+                if c.id in self.attrs:
+                    self.attrs[c.id].pop(SHOWN, None)
+            elif mask and c.id in self.card_zone and c.id not in self.revealed:
+                d = self.attrs[c.id]
+                shown = d.get(SHOWN, 0) | mask
+                if shown == self.all_seats:
+                    self.revealed.add(c.id)
+                    del d[SHOWN]
+                else:
+                    d[SHOWN] = shown
+
+    def _seats_mask(self, to) -> int:
+        """The seats of `reveal ... to PLAYERS` as a mask; anything but players is a rule error."""
+        mask = 0
+        for p in to if isinstance(to, list) else [to]:
+            if type(p) is not PlayerRef:
+                self.runtime_error(f"'reveal ... to' needs players: got {p!r}")
+            mask |= 1 << p.seat
+        return mask
 
     def part_frame(self, card: CardRef | None, part: str) -> Frame | None:
         """A frame to run a card's part in (under its controller), or None if it has no such part."""

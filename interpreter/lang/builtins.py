@@ -188,8 +188,8 @@ _TABLE: tuple[Builtin, ...] = (
     # the built-in procedures (statements: the code generator writes each, see codegen_statements.py)
     Builtin("run", '(card, "part")', "runs the statements of the card's part of that name", arity=(2, 2),
             procedure=True),
-    Builtin("reveal", "(cards)", "shows a card (or a list of cards) to every player until it changes zone",
-            procedure=True),
+    Builtin("reveal", "(cards)", "shows a card (or a list of cards) to every player until it changes zone; "
+            "`reveal c to P`: to the player P (or a list of players) alone", arity=(1, 2), procedure=True),
     Builtin("aim", "(ability)", "runs an activated ability's `target { ... }` block (its choices are made then)",
             procedure=True),
     Builtin("use", "(ability)", "runs an activated ability's effect", procedure=True),

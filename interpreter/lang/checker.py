@@ -21,6 +21,7 @@ from .builtins import PROCEDURES as BUILTIN_PROCEDURES
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
 from .param_kinds import CONTRARY, FixedBy, builtin_argument_problems
 from .printer import to_source
+from .reveal_to import reveal_target_problems
 from .runtime import CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
 
@@ -503,9 +504,13 @@ class Checker:
         elif name in BUILTIN_PROCEDURES:
             if not statement:
                 self.error(f"{name!r} does something and has no value: call it as a statement", c.span)
-            arity = BUILTIN_PROCEDURES[name].arity[0]
-            if len(c.args) != arity:
-                self.error(f"{name!r} takes {arity} argument(s), got {len(c.args)}", c.span)
+            lo, hi = BUILTIN_PROCEDURES[name].arity
+            if not lo <= len(c.args) <= hi:
+                self.error(f"{name!r} takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), got {len(c.args)}",
+                           c.span)
+            if name == "reveal" and len(c.args) == 2 and self.ctx.kinds is not None:
+                for message, span, hint in reveal_target_problems(c.args[1], self.ctx.kinds, scope):
+                    self.error(message, span, hint)
         else:
             known = [*ctx.procedures, *ctx.functions, *ctx.zones, *BUILTIN_FUNCTIONS, *BUILTIN_PROCEDURES]
             self.error(f"unknown procedure, function or zone {name!r}{did_you_mean(name, known)}", c.span)

@@ -200,8 +200,8 @@ class StatementCode:
                 raise AssertionError(f"procedure {call.func} may suspend")
             before, args = self.arguments(call, scope, mode)
             return [*before, f"p_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
-        if call.func == "reveal":
-            return [f"g.reveal({self.ex(call.args[0], scope)})"]
+        if call.func == "reveal":  # (`reveal c to P`: a second argument)
+            return [f"g.reveal({', '.join(self.ex(a, scope) for a in call.args)})"]
         if call.func in ("run", "use", "aim"):
             raise AssertionError(f"{call.func} may suspend")
         return [self.ex(call, scope)]

@@ -173,6 +173,15 @@ def _describe_expected(expected: set[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+_REVEAL_CALL = re.compile(r"(?:^|[^\w.])reveal\s*\([^()\[\]]*$")  # `reveal(c` before a comma: `reveal(c, p)`
+
+
+def _line_before(text: str, line: int, column: int) -> str:
+    """The text of line `line` (from 1) before column `column` (from 1), "" if there is none."""
+    lines = text.splitlines()
+    return lines[line - 1][:column - 1] if 0 < line <= len(lines) else ""
+
+
 def _syntax_error(err: UnexpectedInput, file: str, start: str = "start", text: str = "") -> CardSyntaxError:
     """A located CardSyntaxError for a Lark error: what was found, and what was expected."""
     import copy as _copy
@@ -199,6 +208,9 @@ def _syntax_error(err: UnexpectedInput, file: str, start: str = "start", text: s
         message = f"unexpected {found}; expected {_describe_expected(accepted)}"
         if token.type == "COMP_OP" and "COMP_OP" not in accepted:
             hint = "comparisons do not chain: write `a < b and b < c`"
+        elif token == "," and _REVEAL_CALL.search(_line_before(text, line, column)):
+            hint = ("`reveal(c)` shows cards to every player; to show them to some players alone, write "
+                    "`reveal c to p` (or `reveal c to [p, q]`)")
     elif isinstance(err, UnexpectedCharacters):
         if err.char == '"':
             message = "unterminated string"

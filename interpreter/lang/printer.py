@@ -401,6 +401,9 @@ def _stmt(node: ast.Stmt, depth: int, guard_start: bool = False, guard_end: bool
         target = _guarded_operand(node.target) if guard_start else _expr(node.target, POSTFIX)
         return f"{target} {node.op} {tail(node.value)}"
     if isinstance(node, ast.CallStmt):
+        call = node.call
+        if isinstance(call, ast.Call) and call.func == "reveal" and len(call.args) == 2:  # (only written so)
+            return f"reveal {_expr(call.args[0])} to {tail(call.args[1])}"
         if guard_end:
             return f"({_expr(node.call)})"
         return _guarded_operand(node.call) if guard_start else _expr(node.call, POSTFIX)

@@ -105,8 +105,9 @@ class RuleRuntime(Protocol):
         """`detach CARD`."""
         ...
 
-    def reveal(self, what: Any) -> None:
-        """`reveal`: a card (or list of cards) shown to every player until it changes zone."""
+    def reveal(self, what: Any, to: Any = None) -> None:
+        """`reveal`: a card (or list of cards) shown to every player, or to the players `to`
+        (`reveal c to P`), until it changes zone."""
         ...
 
     def position(self, card: CardRef) -> int | None:

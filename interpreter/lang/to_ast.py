@@ -362,6 +362,14 @@ class ToAst(Transformer):
         return ast.Shuffle(children[0], span=self._span(meta))
 
     @v_args(meta=True)
+    def reveal(self, meta, children):
+        """`reveal CARDS [to PLAYERS]`: a call of the built-in procedure `reveal`, as `reveal(c)`
+        always was (one node for both forms; the printer writes `to` back)."""
+        cards, to = children
+        span = self._span(meta)
+        return ast.CallStmt(ast.Call("reveal", (cards,) if to is None else (cards, to), span=span), span=span)
+
+    @v_args(meta=True)
     def emit(self, meta, children):
         name, kwargs = children
         return ast.Emit(str(name), tuple(kwargs or ()), span=self._span(meta))

@@ -22,6 +22,9 @@ DEALT = "$dealt"
 # it is there: set by a move out of their view, dropped when the zone is shuffled (see
 # engine/zones.py); determinization keeps such a card in that zone for them
 KNOWN = "$known"
+# the seats (a bit mask, 1 << seat) a card was revealed to (`reveal c to PLAYERS`), until it
+# changes zone, as `Game.revealed` holds the cards revealed to every player (engine/zones.py)
+SHOWN = "$shown"
 
 # What every card has besides its type's attributes (read with `card.name`, `card.zone`, ...).
 CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",

@@ -237,6 +237,16 @@ class _Builder:
         return OptionSpec(PLAYERS_OPTION, "int", default, low, high, (),
                           raw.get("description", "the number of players"), self.span("players"))
 
+    def check_others_zone(self, name: str, raw: dict) -> None:
+        """`visibility: others` hides a zone's cards from its own player alone: a shared zone has
+        no player of its own, so it would be public in all but name."""
+        if raw.get("visibility") == "others" and raw.get("per", "player") != "player":
+            self.errors.append(RulesError(
+                f"zone {name!r}: visibility others shows its cards to every player but the zone's own, "
+                "and a shared zone has no player of its own",
+                self.span("zones", name, "visibility"),
+                hint="make it `per: player`, or choose public, owner or hidden"))
+
     def check_limits(self, raw: dict, default: Any, key_path: tuple) -> None:
         """An attribute's `min` is not above its `max`, and its default is within them."""
         low, high = raw.get("min"), raw.get("max")
@@ -415,6 +425,7 @@ class _Builder:
             zones[name] = ZoneSpec(name, raw.get("per", "player") == "player", bool(raw.get("ordered", False)),
                                    raw.get("visibility", "public"), bool(raw.get("active", False)),
                                    tuple(raw.get("rows", ())), self.span("zones", name))
+            self.check_others_zone(name, raw)
         globals_ = {n: self.attr_spec(n, r, "globals", n) for n, r in (d.get("globals") or {}).items()}
         for n in globals_:
             if n in BUILTIN_GLOBALS:

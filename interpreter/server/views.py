@@ -13,11 +13,19 @@ from typing import Any
 
 from ..presentation import card_display, decision_title, distinct_moves, event_text, pick_of, value_text
 
-__all__ = ["card_face", "event_text", "option_card_ids", "result_text", "table_view", "zone_layout"]
+__all__ = ["card_face", "event_text", "option_card_ids", "option_places", "result_text", "table_view", "zone_layout"]
 
 # observation globals every game has; shown in the header, not among the game's own values
 BUILTIN_GLOBALS = ("turn", "phase", "active")
 _CARD_ID = re.compile(r"(?:^|\+)[ca](\d+)")  # card ids in an option id: c12, c3+c7, a12.1
+# the place of a card its chooser may not see, in an option id: hand.p1.3 (engine/decisions.py)
+_PLACE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*\.\d+")
+_ABILITY_ID = re.compile(r"a\d+\.\d+")
+
+
+def option_places(option_id: str) -> list[str]:
+    """The places an option id names (cards its chooser may not see): 'hand.p1.3' -> ['hand.p1.3']."""
+    return [t for t in str(option_id).split("+") if _PLACE.fullmatch(t) and not _ABILITY_ID.fullmatch(t)]
 
 
 def option_card_ids(option_id: str) -> list[int]:
@@ -59,7 +67,10 @@ def zone_layout(obs: dict, rules: Any, open_piles: bool = False) -> list[dict]:
                 if label not in contents:
                     continue
                 content = contents[label]
-                if isinstance(content, dict):
+                if isinstance(content, dict) and spec.visibility == "others" and owner == f"P{viewer}":
+                    part = {"row": row, "kind": "backs", "count": content.get("count", 0),
+                            "cards": _backs(content, rules, label, viewer)}
+                elif isinstance(content, dict):
                     revealed = [card_face(c, rules, label) for c in content.get("revealed") or []]
                     part = {"row": row, "kind": "hidden", "count": content.get("count", 0), "cards": revealed,
                             "open": open_piles}
@@ -73,11 +84,21 @@ def zone_layout(obs: dict, rules: Any, open_piles: bool = False) -> list[dict]:
     return out
 
 
+def _backs(content: dict, rules: Any, label: str, viewer: Any) -> list[dict]:
+    """The viewer's own zone of `visibility: others` (seen by every player but them): a card
+    back at each place, its id the place as options name it (`hand.p1.3`), so that a move
+    about that place marks it; a card revealed to the viewer face up at its place."""
+    faces = {c.get("position"): card_face(c, rules, label) for c in content.get("revealed") or []}
+    return [faces.get(i) or {"back": True, "id": f"{label}.p{viewer}.{i}", "position": i}
+            for i in range(1, int(content.get("count", 0)) + 1)]
+
+
 def _move(move: Any, options: list[dict]) -> dict:
     """A move for the page: `cards` the cards its option is about, `copies` the other cards
     (copies of those) that stand for the same move."""
     ids = [c.get("id") for c in move.cards]
     first = [i for i in option_card_ids(options[move.option]["id"]) if i in ids]
+    first += option_places(options[move.option]["id"])  # (the backs of the viewer's own hidden places)
     return {"label": move.label, "option": move.option, "cards": first, "copies": [i for i in ids if i not in first]}
 
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 from interpreter.engine.game import Game
-from interpreter.lang.values import CardRef, ZoneKey
+from interpreter.lang.values import SHOWN, CardRef, ZoneKey
 from interpreter.rules.observing import HIDDEN, witness_argument
 
 LONG = os.environ.get("CARDRULES_LONG") == "1"
@@ -86,6 +86,12 @@ class Arrivals:
         self.moves: dict[int, int] = {}
         self.revealed_at: dict[int, int] = {}
         self.saw_go: dict[int, tuple[ZoneKey, frozenset[int]]] = {}
+        self.shown_to: dict[int, int] = {}  # the seats a card was revealed to (`reveal ... to`), kept by `watch`
+
+    def watch(self, game: Game) -> None:
+        """Note the cards now revealed to some players (`hidden_information` calls it after each
+        decision: who was shown a card that then moves, as far as those checks can tell)."""
+        self.shown_to = {cid: d[SHOWN] for cid, d in game.attrs.items() if SHOWN in d}
 
     def turn_began(self, game: Game) -> None:
         pass
@@ -96,8 +102,9 @@ class Arrivals:
         visibility = game.rules.zones[old[0]].visibility
         shown = visibility == "public" or self.revealed_at.get(card.id) == before
         seats = range(1, len(game.players) + 1)
+        shown_to = self.shown_to.get(card.id, 0)
         self.saw_go[card.id] = (new, frozenset(s for s in seats
-                                               if shown or (visibility == "owner" and old[1] == s)))
+                                               if shown or _sees_zone(visibility, old[1], s) or shown_to >> s & 1))
 
     def shuffled(self, game: Game, key: ZoneKey) -> None:
         for card in game.zones[key]:
@@ -118,23 +125,33 @@ class Arrivals:
         return {cid for cid, at in self.revealed_at.items() if at == self.moves.get(cid, 0)}
 
 
+def _sees_zone(visibility: str, owner: int, viewer: int) -> bool:
+    """Whether `viewer` sees the cards of a zone of this visibility owned by `owner` (0: shared)."""
+    return (visibility == "public" or (visibility == "owner" and owner == viewer)
+            or (visibility == "others" and owner != viewer))
+
+
 def hidden_information(game: Game) -> None:
     """No observation names a card that stands in a zone its viewer may not see, unless it was
-    revealed since it came there or the viewer saw it go there (when the game is followed by
-    `Arrivals`; else: unless it is revealed), nor shows another player's owner-only attributes."""
+    revealed (to every player or to the viewer) since it came there or the viewer saw it go there
+    (when the game is followed by `Arrivals`; else: unless it is revealed), nor shows another
+    player's owner-only attributes; the options of the viewer's decision name no card hidden from
+    them by its id (a card they cannot see is offered by its place)."""
     rules = game.rules
     watcher = game.watcher
     followed = isinstance(watcher, Arrivals)
     revealed = watcher.revealed_here(game) if followed else game.revealed
+    if followed:
+        watcher.watch(game)
     for viewer, obs in enumerate(observations(game), start=1):
         shown = _card_ids_in(obs)
         for key, cards in game.zones.items():
             spec = rules.zones[key[0]]
-            visible = spec.visibility == "public" or (spec.visibility == "owner" and key[1] == viewer)
-            if visible:
+            if _sees_zone(spec.visibility, key[1], viewer):
                 continue
             for card in cards:
-                if card.id not in revealed and not (followed and watcher.saw_it_go(game, card, viewer)):
+                shown_to = game.attrs[card.id].get(SHOWN, 0) >> viewer & 1
+                if card.id not in revealed and not shown_to and not (followed and watcher.saw_it_go(game, card, viewer)):
                     assert card.id not in shown, f"P{viewer} sees {card!r} in hidden zone {key}"
         for p in obs["players"]:
             for name, spec in rules.ruleset.player_attributes.items():
@@ -143,6 +160,10 @@ def hidden_information(game: Game) -> None:
         decision = obs["decision"]
         if decision is not None and decision["player"] != viewer:
             assert "options" not in decision
+        elif decision is not None and "options" in decision:
+            offered = {token for o in decision["options"] for token in str(o["id"]).split("+")}
+            unseen = {f"c{c.id}" for c in game.cards.values() if not game.visible(c, viewer)}
+            assert not offered & unseen, f"P{viewer}'s options name cards hidden from them: {offered & unseen}"
 
 
 def private_decisions(game: Game) -> None:

@@ -11,7 +11,8 @@ import json
 import random
 
 from interpreter.agents import DecisionView, view_of
-from interpreter.lang.values import CONTROLLER, DEALT, KNOWN, OWNER, STAMP, CardRef, Labelled
+from interpreter.engine.decisions import Pending
+from interpreter.lang.values import CONTROLLER, DEALT, KNOWN, OWNER, SHOWN, STAMP, CardRef, Labelled
 
 
 def state(game) -> str:
@@ -107,7 +108,7 @@ def make_twin(game, viewer: int, rng: random.Random):
         da, db = twin.attrs[a.id], twin.attrs[b.id]
         for k in (OWNER, CONTROLLER, STAMP):
             da[k], db[k] = db[k], da[k]
-        for k in (DEALT, KNOWN):  # (of the place too; absent unless set)
+        for k in (DEALT, KNOWN, SHOWN):  # (of the place too; absent unless set)
             if (k in da) != (k in db) or da.get(k) != db.get(k):
                 da[k], db[k] = db.pop(k, None), da.pop(k, None)
                 for d in (da, db):
@@ -123,6 +124,10 @@ def make_twin(game, viewer: int, rng: random.Random):
             twin.attrs[cid] = {k: v if k in (OWNER, CONTROLLER) else _swapped_refs(v, swap)
                                for k, v in twin.attrs[cid].items()}
         twin.temp_mods = _swapped_refs(twin.temp_mods, swap)
+        pending = twin.pending
+        if pending is not None:  # (a choice among cards hidden from its chooser offers the places)
+            twin.pending = Pending(pending.seat, pending.var, pending.prompt, _swapped_refs(pending._values, swap),
+                                   twin, pending._unwrap, pending.span)
         twin.version += 1
         twin.layout += 1
         return twin, (a, b)

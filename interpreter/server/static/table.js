@@ -93,6 +93,13 @@ function drawZones() {
       const row = el("div", {"class": `row layout-${part.kind}`, "data-row": part.row || ""});
       if (part.row) row.append(el("div", {"class": "row-label", text: part.row}));
       if (part.kind === "hidden") row.append(facedownNode(part));
+      else if (part.kind === "backs") {  // the viewer's own cards that every other player sees: a back per place
+        for (const card of part.cards) {
+          row.append(card.back ? el("div", {"class": "card back", "data-card-id": String(card.id),
+                                            title: `position ${card.position}`}) : cardNode(card));
+        }
+        if (!part.cards.length) row.append(el("span", {"class": "empty", text: "empty"}));
+      }
       else if (!part.cards.length) row.append(el("span", {"class": "empty", text: "empty"}));
       else for (const card of part.cards) row.append(cardNode(card));
       node.append(row);
