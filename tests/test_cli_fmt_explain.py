@@ -48,6 +48,15 @@ def test_a_comment_goes_with_the_statement_below_it_and_stays_in_its_block():
         "  # at the end of the block\n}\n\nfunction f(a) = a + 1  # one more\n\n# the end\n")
 
 
+def test_a_comment_of_an_else_or_at_the_end_of_a_branch_stays_where_it_was():
+    # the first branch of an `if` spanned the whole statement, so a comment in the `else` went
+    # under the else's first statement and one at the end of the first branch went elsewhere
+    text = ("procedure f(p) {\n  if p.x > 0 {\n    p.x = 1\n    # end of the first branch\n"
+            "  } elif p.x < 0 {\n    # the elif's\n    p.x = 5\n  } else {\n    # the else's\n"
+            "    p.x = 2\n    p.x = 3\n    # end of the else\n  }\n}\n")
+    assert format_text(text) == text
+
+
 def test_doc_comments_stop_at_a_blank_line_and_a_divider():
     text = "# header\n\n# ---- section\n# what p does\nprocedure p() {}  # and more\n"
     assert doc_comment(scan_comments(text), 5) == "what p does\nand more"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
 
@@ -44,6 +45,14 @@ def _field_end(raw: str, i: int) -> int:
 def _unescape(raw: str) -> str:
     """The text of part of a string literal as written (its escapes read)."""
     return _unquote(Token("STRING", '"' + raw + '"'))
+
+
+@dataclass(frozen=True)
+class _ElseClause:
+    """`else { ... }` of an `if` while it is read: its block and where the word `else` is."""
+
+    body: tuple
+    span: Span
 
 
 # An escape of a string literal: \UXXXXXXXX, \uXXXX, or a backslash and one character (\\ too).
@@ -327,12 +336,21 @@ class ToAst(Transformer):
     def if_stmt(self, meta, children):
         condition, body, *rest = children
         orelse = rest.pop() if rest else None
-        branches = (ast.IfBranch(condition, body, span=self._span(meta)), *rest)
-        return ast.If(tuple(branches), orelse, span=self._span(meta))
+        whole = self._span(meta)
+        # the first branch ends where the next clause starts (its own `}`), not with the whole `if`:
+        # the formatter places a comment by the innermost node around it
+        after = rest[0].span if rest else orelse.span if orelse is not None else None
+        first = whole if after is None else Span(whole.file, whole.line, whole.column, after.line, after.column)
+        branches = (ast.IfBranch(condition, body, span=first), *rest)
+        return ast.If(tuple(branches), None if orelse is None else orelse.body, span=whole)
 
     @v_args(meta=True)
     def elif_clause(self, meta, children):
         return ast.IfBranch(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def else_clause(self, meta, children):
+        return _ElseClause(children[0], self._span(meta))
 
     @v_args(meta=True)
     def for_stmt(self, meta, children):
