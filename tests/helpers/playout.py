@@ -38,14 +38,19 @@ def zone_consistency(game: Game) -> None:
 
 
 def attribute_limits(game: Game) -> None:
+    """Every number within its declared min and max (`none` is stored as it is: docs/rulesets.md)."""
     for card in game.cards.values():
         for name, (lo, hi) in card.defn.clamps.items():
             value = game.read(card, name)
+            if value is None:
+                continue
             assert lo is None or value >= lo, f"{card!r}.{name} = {value} < {lo}"
             assert hi is None or value <= hi, f"{card!r}.{name} = {value} > {hi}"
     for player in game.players:
         for name, (lo, hi) in game.rules.player_clamps.items():
             value = game.read(player, name)
+            if value is None:
+                continue
             assert lo is None or value >= lo
             assert hi is None or value <= hi, f"P{player.seat}.{name} = {value} > {hi}"
 
