@@ -179,3 +179,11 @@ def test_an_untested_effect_and_a_small_sample_say_why(tmp_path):
                         "under no difference)"}
     assert ("not measured on that side: fewer than 30 player-games held the card in their deck (the minimum "
             "sample), or it was in every opening hand of its deck or in none (no opening-hand effect)") in text
+
+
+def test_a_game_whose_hands_face_out_reads_its_others_zone_as_the_hand():
+    # tests/data/sharedhands holds its hands in a zone of visibility `others` and has no owner-only zone
+    rules = load(str(SETASIDE.parent.parent / "sharedhands" / "sharedhands.yaml"))
+    assert rules.statistics.hand == "hand"
+    assert rules.statistics.hand_source == "hand (the only per-player zone seen by all but its owner)"
+    assert not [w for w in rules.warnings if w.message.startswith("statistics:")]
