@@ -31,6 +31,7 @@ from ..report.folder import REPORT_FILES
 from ..report.headline import headline
 from .batchrun import writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
+from .teamsummary import team_summary, winners_of
 
 SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
 
@@ -47,8 +48,8 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
     return {
         "games": len(records),
-        "wins": [sum(1 for r in finished if r["winner"] == seat) for seat in range(1, players + 1)],
-        "draws": sum(1 for r in finished if r["winner"] is None),
+        "wins": [sum(1 for r in finished if seat in winners_of(r)) for seat in range(1, players + 1)],
+        "draws": sum(1 for r in finished if r.get("draw", r["winner"] is None)),
         "aborted": len(aborted),
         "aborted_games": [{"seed": r["seed"], "reason": r["reason"], "rule": r.get("rule")}
                           for r in aborted[:SHOWN_ABORTED]],
@@ -58,6 +59,7 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         "mean_turns": round(sum(r["turns"] for r in finished) / n, 3),
         "decisions_per_game": round(sum(r["decisions"] for r in finished) / n, 3),
         "decks": _deck_wins(finished),
+        **team_summary(finished, players),
     }
 
 
@@ -68,7 +70,7 @@ def _deck_wins(finished: list[dict]) -> dict[str, dict[str, int]]:
         for seat, name in enumerate(record.get("decks") or (), start=1):
             tally = decks.setdefault(name, {"games": 0, "wins": 0})
             tally["games"] += 1
-            tally["wins"] += record["winner"] == seat
+            tally["wins"] += seat in winners_of(record)
     return dict(sorted(decks.items()))
 
 
@@ -217,6 +219,14 @@ def _table(rules, data: dict) -> None:
         row(f"verdicts changed under {','.join(robust['agents'])}",
             f"{len(robust['changed'])} of {len(robust['verdicts'])}", ", ".join(robust["changed"][:8]))
     row("draws", data["draws"], f"{100 * data['draws'] / n:.1f}%")
+    for team in data.get("teams") or ():
+        row(f"{team['name']} wins ({', '.join(f'P{s}' for s in team['members'])})", team["wins"],
+            _rate_text(team["win_rate"]))
+    if data.get("shared"):
+        row("lost together", data["shared"]["losses"], f"{100 * data['shared']['losses'] / n:.1f}%")
+    scores = data.get("scores") or {}
+    for entry in scores.get("teams") or [dict(e, name=f"P{e['seat']}") for e in scores.get("seats") or ()]:
+        row(f"mean score {entry['name']}", entry["mean"], _mean_text(entry))
     for name, tally in data["decks"].items():
         row(f"deck {name} wins", tally["wins"], f"{100 * tally['wins'] / max(tally['games'], 1):.1f}% "
             f"of {tally['games']}")
@@ -241,6 +251,16 @@ def _table(rules, data: dict) -> None:
     out_console().print(table)
     for caution in data["headline"]["cautions"]:
         out_console().print(Text(caution))
+
+
+def _rate_text(r: dict) -> str:
+    if r["rate"] is None:
+        return ""
+    return f"{100 * r['rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+
+
+def _mean_text(m: dict) -> str:
+    return f"[{m['low']:g}, {m['high']:g}]" if m.get("low") is not None else ""
 
 
 def _shown_rule(rule: str | None) -> str:
