@@ -67,14 +67,21 @@ class Result:
         return self.teams is None and self.scores is None and len(self.winners) <= 1 and \
             not (self.losers and not self.winners)
 
-    def value(self, seat: int) -> float:
-        """The result for the player in `seat` as a number: 1 won, 0 lost, 0.5 a draw (or a
-        seat neither won nor lost); 0.5 for every seat of an unfinished game."""
-        if seat in self.winners:
+    def outcome(self, seat: int) -> float:
+        """The result for the player in `seat`: +1 won, -1 lost, 0 a draw (0 for every seat of
+        an unfinished game). Where the ruleset has teams a seat's result is its team's: won when
+        a member is among the winners, else lost when a member is among the losers (so partners
+        always share one result, and `win p` of one member is a win for the team)."""
+        seats = next((t for t in self.teams if seat in t), (seat,)) if self.teams else (seat,)
+        if any(s in self.winners for s in seats):
             return 1.0
-        if seat in self.losers:
-            return 0.0
-        return 0.5
+        if any(s in self.losers for s in seats):
+            return -1.0
+        return 0.0
+
+    def value(self, seat: int) -> float:
+        """`outcome` from 0 to 1: 1 won, 0 lost, 0.5 a draw (what a search backs up)."""
+        return (self.outcome(seat) + 1.0) / 2.0
 
     def to_dict(self) -> dict:
         return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns,
