@@ -1,7 +1,7 @@
 """How a game's result reads, for the terminal and the browser table: one winner ("P2 wins"), a
-team ("north_south (P1, P3) win"), a cooperative game's shared win or loss ("everyone wins
+team ("team1 (P1, P3) win"), a cooperative game's shared win or loss ("everyone wins
 together", "everyone loses together"), several players ("P1, P3 win"), a draw, and a scoring
-game's scores ("scores: north_south 21, east_west 19").
+game's scores ("scores: team1 21, team2 19").
 
 It reads the result as plain JSON (`Result.to_dict()` or an observation's `result`), whose keys
 of teams and scores an observation leaves out for a plain result.
@@ -25,7 +25,7 @@ def _team_name(seats: list[int], teams: list[list[int]] | None, names: Sequence[
 
 
 def outcome_words(result: dict, team_names: Sequence[str] | None = None) -> str:
-    """Who won or lost, with the reason: "P2 wins (reason)", "north_south (P1, P3) win
+    """Who won or lost, with the reason: "P2 wins (reason)", "team1 (P1, P3) win
     (reason)", "everyone wins together (reason)", "everyone loses together (reason)", "draw
     (reason)"; an unfinished game's reason alone. `team_names`: the ruleset's, in order."""
     reason = result.get("reason")
@@ -49,7 +49,7 @@ def outcome_words(result: dict, team_names: Sequence[str] | None = None) -> str:
 
 
 def scores_words(result: dict, team_names: Sequence[str] | None = None) -> str | None:
-    """A scoring game's scores: per team ("north_south 21, east_west 19") when each team's
+    """A scoring game's scores: per team ("team1 21, team2 19") when each team's
     members carry one score, else per seat ("P1 12, P2 9, ..."); None without scores."""
     scores = result.get("scores")
     if scores is None:
@@ -66,8 +66,8 @@ def _number(value: float) -> str:
 
 
 def result_words(result: dict, team_names: Sequence[str] | None = None) -> str:
-    """The outcome and, in a scoring game, the scores: "north_south (P1, P3) win (every card is
-    played); scores: north_south 21, east_west 19"."""
+    """The outcome and, in a scoring game, the scores: "team1 (P1, P3) win (every card is
+    played); scores: team1 21, team2 19"."""
     scores = scores_words(result, team_names)
     outcome = outcome_words(result, team_names)
     return f"{outcome}; {scores}" if scores else outcome
