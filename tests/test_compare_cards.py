@@ -84,7 +84,7 @@ def test_a_card_always_in_the_opening_hand_says_why_it_has_no_test():
         for player in record["players"]:
             player["opening"] = dict(player["deck"])
     rows = {r["name"]: r for r in compare_stats(base, variant).rows()}
-    assert rows["Plain"]["change"] is None and rows["Plain"]["no_test"] == "always in the opening hand"
+    assert rows["Plain"]["change"] is None and rows["Plain"]["no_test"] == "in every opening hand of its deck"
     assert not any(r["flagged"] for r in rows.values())
 
 

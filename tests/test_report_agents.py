@@ -50,7 +50,11 @@ def test_a_random_seat_carries_a_caution_and_greedy_seats_none(tmp_path):
     markdown, page = _report(tmp_path / "random", _records(40, ("random", "greedy"), True))
     caution = [line for line in markdown.splitlines() if line.startswith("> Caution:")]
     assert len(caution) == 1 and "seat 1 was played by the agent random" in caution[0]
-    assert "first-player advantage" in caution[0] and "+12.3 under greedy" in caution[0]
+    # no figures of another game: the general fact, and where measured figures are kept
+    assert "first-player advantage" in caution[0] and not re.search(r"\d\.\d", caution[0])
+    assert ("How much depends on the game: this run did not measure it (--robust plays the same seeds at a "
+            "second strength and says); docs/balance.md, \"Which agents for which question\", gives a shipped "
+            "game's figures under random and greedy play.") in caution[0]
     assert page.count('<div class="caution" role="note">Caution: seat 1 was played by the agent random') == 1
     markdown, page = _report(tmp_path / "greedy", _records(40, ("greedy", "greedy"), True))
     assert "Caution" not in markdown and 'class="caution"' not in page
@@ -71,6 +75,23 @@ def test_robust_marks_the_verdicts_that_change(tmp_path):
     assert ("> Caution: 2 verdicts change when the same seeds are played by greedy vs greedy: first player "
             "(higher → no clear difference), Star (higher → no clear difference)") in markdown
     assert "Robustness: rerun on the same seeds by greedy vs greedy: 2 of 5 verdicts change." in page
+
+
+def test_with_robust_the_caution_quotes_the_change_measured_on_the_seeds(tmp_path):
+    """The random run's first player always wins (40 of 40: +50 points over an even share); replayed
+    by greedy, half (+0): the caution gives both, from these records, and the change."""
+    run = _records(40, ("random", "random"), star_wins=True)
+    second = _records(40, ("greedy", "greedy"), star_wins=False)
+    markdown, page = _report(tmp_path, run, robust_agents=["greedy", "greedy"], robust_records=second)
+    caution = next(line for line in markdown.splitlines() if line.startswith("> Caution: every seat"))
+    assert ("Measured on these seeds, replayed by greedy vs greedy (--robust, 95% intervals): the first-player "
+            "advantage is +50.0 pp [+41.2, +50.0] here and +0.0 pp [-14.8, +14.8] under greedy vs greedy, a change "
+            "of -50.0 points; the largest gap between seats is seat 1 − seat 2: +0.0 pp [-31.4, +31.4] here and "
+            "seat 1 − seat 2: +0.0 pp [-31.4, +31.4] under greedy vs greedy.") in caution
+    assert "docs/balance.md" not in caution and caution.endswith(
+        "trust a verdict about cards or seats only where the rerun gives the same one (Robustness).")
+    data = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))
+    assert data["cautions"][0] == caution[2:]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -111,6 +132,18 @@ def test_robust_plays_the_same_seeds_with_greedy_by_default(capsys, tmp_path, se
         assert by_name[f"seat {seat}"]["robust"][0] == pytest.approx(wins / 6 - 0.5)
     text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert re.search(r"^## Robustness: the same seeds played by greedy vs greedy$", text, re.M)
+    # the random run's caution quotes the gap between seats measured under both (Initiative's turns
+    # name no first player: no advantage to quote), the greedy one as the greedy run of these seeds gives it
+    caution = summary["headline"]["cautions"][0]
+    assert caution.startswith("Caution: every seat was played by the agent random")
+    low, high = sorted(greedy["wins"])
+    best = 1 + greedy["wins"].index(high) if low != high else 1
+    gap = f"seat {best} − seat {3 - best}: {100 * (high - low) / 6:+.1f} pp ["
+    assert re.search(r"Measured on these seeds, replayed by greedy vs greedy \(--robust, 95% intervals\): the "
+                     r"largest gap between seats is seat \d − seat \d: [-+]\d+\.\d pp \[[^]]*\] here and "
+                     + re.escape(gap), caution)
+    assert "first-player advantage is" not in caution
+    assert caution in text.replace("\n", " ")
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -13,7 +13,8 @@ plays in ten looks and stops at the first where its z crosses a group-sequential
 (O'Brien-Fleming or Pocock, report/sequential.py) whose overall false-alarm rate is alpha; it then
 gives the repeated confidence interval, and an early stop says that the estimate is biased away
 from zero and by how much at most. Games aborted or unfinished (stopped at their cap of
-decisions) on either side are left out of the pairs, and make the exit status 1.
+decisions) on either side are left out of the pairs, and make the exit status 1. In a scoring
+game each seat's (or team's) mean final score is compared too, paired by seed (`scores`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from ..backends import BatchSpec, game_seeds, open_backend, rules_for
 from ..errors import RulesError
 from ..report.folder import REPORT_FILES
+from ..report.records import winners_of
 from ..rules.loader import load_ruleset
 from ..rules.yamlload import load_yaml
 from .batchrun import run_batch, writable_folder
@@ -124,6 +126,8 @@ def run_compare(args) -> int:
         "variant_summary": summarize(variant_list, variant_rules.player_count),
         "rows": rows,
     }
+    if comparison.scores:  # (a scoring game: each seat's or team's mean final score, paired)
+        result["scores"] = [s.to_json() for s in comparison.scores]
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")
     else:
@@ -139,7 +143,7 @@ def run_compare(args) -> int:
         if result["main"] is not None and result["main"]["sequential"] is not None:
             meta["sequential test"] = _sequential_text(result["main"])
         index = write_comparison(base_list, variant_list, report_dir, title=f"{base_rules.title}: A/B", meta=meta,
-                                 rows=rows, flags=result["card_flags"])
+                                 rows=rows, flags=result["card_flags"], scores=comparison.scores)
         if not args.json:
             err_console().print(f"report: {index}")
     return max(incomplete_status(result["base_summary"]), incomplete_status(result["variant_summary"]))
@@ -239,8 +243,8 @@ def _main_pairs(base: dict[int, dict], variant: dict[int, dict], changed: list[s
             seats = [1]
         if not seats:
             continue
-        xs.append(sum(b["winner"] == s for s in seats) / len(seats))
-        ys.append(sum(v["winner"] == s for s in seats) / len(seats))
+        xs.append(sum(s in winners_of(b) for s in seats) / len(seats))
+        ys.append(sum(s in winners_of(v) for s in seats) / len(seats))
     return xs, ys
 
 
@@ -379,6 +383,17 @@ def _print(result: dict) -> None:
                       Text(f"significant at {level}" if r["significant"] else ""),
                       Text(str(r["games_needed"]) if r["games_needed"] is not None else ""))
     console.print(table)
+    if result.get("scores"):
+        table = Table(show_header=True, title="mean final score (95% intervals)")
+        for name, justify in (("", "left"), ("base", "right"), ("variant", "right"), ("difference", "right"),
+                              ("95% interval", "right"), ("", "left")):
+            table.add_column(name, justify=justify)
+        for s in result["scores"]:
+            table.add_row(Text(s["name"]), Text(_score(s["base"]["mean"])), Text(_score(s["variant"]["mean"])),
+                          Text(_score(s["difference"], signed=True)),
+                          Text(f"[{_score(s['low'], True)}, {_score(s['high'], True)}]" if s["low"] is not None else ""),
+                          Text("significant at 95%" if s["significant"] else ""))
+        console.print(table)
     cards = [r for r in result["rows"] if r["kind"] == "card"]
     if not cards:
         return
@@ -403,3 +418,7 @@ def _print(result: dict) -> None:
 
 def _rate(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _score(value: float | None, signed: bool = False) -> str:
+    return "-" if value is None else f"{value:+.2f}" if signed else f"{value:.2f}"

@@ -51,3 +51,11 @@ def robust_block(agents: Sequence[str], names: Sequence[str], records: list[dict
     from ..report.robust import robust_summary
 
     return robust_summary(agents, names, records, robust, min_sample)
+
+
+def measured_block(records: list[dict], robust: list[dict], names: Sequence[str]) -> str:
+    """The caution's measured change of the headline figures between the run and its rerun."""
+    from ..report.games import game_stats
+    from ..report.headline import measured_change
+
+    return measured_change(game_stats(records), game_stats(robust), names)

@@ -29,9 +29,10 @@ from ..backends import BatchSpec
 from ..paths import shown_path
 from ..report.folder import REPORT_FILES
 from ..report.headline import headline
+from ..report.records import is_draw, winners_of
 from .batchrun import writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
-from .teamsummary import team_summary, winners_of
+from .teamsummary import team_summary
 
 SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
 
@@ -49,7 +50,7 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
     return {
         "games": len(records),
         "wins": [sum(1 for r in finished if seat in winners_of(r)) for seat in range(1, players + 1)],
-        "draws": sum(1 for r in finished if r.get("draw", r["winner"] is None)),
+        "draws": sum(1 for r in finished if is_draw(r)),
         "aborted": len(aborted),
         "aborted_games": [{"seed": r["seed"], "reason": r["reason"], "rule": r.get("rule")}
                           for r in aborted[:SHOWN_ABORTED]],
@@ -59,8 +60,17 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         "mean_turns": round(sum(r["turns"] for r in finished) / n, 3),
         "decisions_per_game": round(sum(r["decisions"] for r in finished) / n, 3),
         "decks": _deck_wins(finished),
+        **_mean_scores(finished, players),
         **team_summary(finished, players),
     }
+
+
+def _mean_scores(finished: list[dict], players: int) -> dict[str, Any]:
+    """`mean_scores` (per seat, over the finished games that keep scores) in a scoring game, else nothing."""
+    scored = [r["scores"] for r in finished if r.get("scores") is not None]
+    if not scored:
+        return {}
+    return {"mean_scores": [round(sum(s[seat] for s in scored) / len(scored), 3) for seat in range(players)]}
 
 
 def _deck_wins(finished: list[dict]) -> dict[str, dict[str, int]]:
@@ -151,7 +161,7 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         seating=seating.text or None, headline=headline(agent_names))
     robust_played = None
     if second is not None and not batch.interrupted:  # --robust: the same seeds at a second strength
-        from .robust import play_robust, robust_block
+        from .robust import measured_block, play_robust, robust_block
 
         again = play_robust(spec, second, seating, seed, backend, workers, address, show_progress=not as_json)
         batch.interrupted = again.interrupted
@@ -159,6 +169,7 @@ def run_simulate(rules, game_arg: str, options: dict, agent_names: list[str], ga
         if not again.interrupted:
             robust_played = again.in_order()
             summary["robust"] = robust_block(agent_names, second, played, robust_played, min_sample)
+            summary["headline"] = headline(agent_names, measured_block(played, robust_played, second))
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
     else:
@@ -218,6 +229,8 @@ def _table(rules, data: dict) -> None:
         robust = data["robust"]
         row(f"verdicts changed under {','.join(robust['agents'])}",
             f"{len(robust['changed'])} of {len(robust['verdicts'])}", ", ".join(robust["changed"][:8]))
+    for seat, mean in enumerate(data.get("mean_scores", ()), start=1):
+        row(f"P{seat} mean score", mean)
     row("draws", data["draws"], f"{100 * data['draws'] / n:.1f}%")
     for team in data.get("teams") or ():
         row(f"{team['name']} wins ({', '.join(f'P{s}' for s in team['members'])})", team["wins"],
@@ -225,8 +238,8 @@ def _table(rules, data: dict) -> None:
     if data.get("shared"):
         row("lost together", data["shared"]["losses"], f"{100 * data['shared']['losses'] / n:.1f}%")
     scores = data.get("scores") or {}
-    for entry in scores.get("teams") or [dict(e, name=f"P{e['seat']}") for e in scores.get("seats") or ()]:
-        row(f"mean score {entry['name']}", entry["mean"], _mean_text(entry))
+    for entry in scores.get("teams") or ():  # (each seat's: the "mean score" rows above)
+        row(f"{entry['name']} mean score", entry["mean"], _mean_text(entry))
     for name, tally in data["decks"].items():
         row(f"deck {name} wins", tally["wins"], f"{100 * tally['wins'] / max(tally['games'], 1):.1f}% "
             f"of {tally['games']}")
@@ -260,7 +273,7 @@ def _rate_text(r: dict) -> str:
 
 
 def _mean_text(m: dict) -> str:
-    return f"[{m['low']:g}, {m['high']:g}]" if m.get("low") is not None else ""
+    return f"[{m['low']:.2f}, {m['high']:.2f}]" if m.get("low") is not None else ""
 
 
 def _shown_rule(rule: str | None) -> str:

@@ -17,14 +17,7 @@ import math
 from typing import Any
 
 from ..report.intervals import Z95, wilson
-
-
-def winners_of(record: dict) -> list[int]:
-    """The seats that won a game: its record's `winners` (a record written before teams: its
-    one `winner`)."""
-    if "winners" in record:
-        return list(record["winners"] or ())
-    return [record["winner"]] if record.get("winner") is not None else []
+from ..report.records import winners_of
 
 
 def rate(wins: int, n: int) -> dict[str, float | None]:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .intervals import Difference, Proportion, difference, wilson
-from .records import Record, card_names, check_records, finished, held
+from .records import Record, card_names, check_records, finished, held, player_won
 
 DEFAULT_MIN_SAMPLE = 30
 
@@ -59,7 +59,7 @@ def card_stats(records: Iterable[Record], min_sample: int = DEFAULT_MIN_SAMPLE) 
     times_played: dict[str, int] = defaultdict(int)
     for record in games:
         for player in record["players"]:
-            won = bool(player["won"])
+            won = player_won(record, player)
             seen = set(player.get("deck", {})) | set(player.get("opening", {})) | set(player.get("drawn", {}))
             for card in seen:
                 in_deck = held(player, "deck", card)

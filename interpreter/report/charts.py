@@ -168,3 +168,28 @@ def card_difference_chart(rows: Sequence[ComparisonRow], path: Path) -> str | No
         return None
     shown = "" if len(known) <= MOST_CARDS else f" (largest {MOST_CARDS} of {len(known)})"
     return _difference_bars(path, f"Card win-rate change, variant - base{shown}", "percentage points", lines)
+
+
+def score_chart(histogram: Any, path: Path) -> str | None:
+    """The final scores' histogram (report/shared.py `Histogram`): a group of bars per bin, one bar
+    per seat or team."""
+    names = list(histogram.counts)
+    bins = len(histogram.edges) - 1
+    if bins <= 0 or not any(any(c) for c in histogram.counts.values()):
+        return None
+    figure = _figure()
+    axes = figure.add_subplot()
+    width = 0.8 / len(names)
+    for k, name in enumerate(names):
+        axes.bar([i + (k - (len(names) - 1) / 2) * width for i in range(bins)], histogram.counts[name], width=width,
+                 label=_label(name))
+    labels = histogram.labels()
+    step = max(1, bins // 15)  # (at most about 15 labels on the axis)
+    axes.set_xticks(range(0, bins, step), [labels[i] for i in range(0, bins, step)], fontsize=7,
+                    rotation=0 if histogram.whole else 30)
+    if len(names) > 1:
+        axes.legend(fontsize=7)
+    axes.set_xlabel("final score")
+    axes.set_ylabel("games")
+    axes.set_title("Final score")
+    return _save(figure, path)

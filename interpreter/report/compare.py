@@ -9,9 +9,12 @@ A card's games-in-deck (GD) win rate is its deck's win rate: with fixed decks, e
 changed deck moves with it, so GD is context, never a flag. A card's own figure is its
 opening-hand effect: among the players whose deck holds it, the win rate of those who had it in
 the opening hand minus those who had not, within each deck (the shuffle decides which, so the
-comparison is randomised). A card is flagged when that effect changed between the sides beyond
+comparison is randomised), by the estimator of the balance report's card table (opening.py: the
+same strata, weights, interval and test, so both give the same figure for the same records).
+A card is flagged when that effect changed between the sides beyond
 chance: a z test per card, Holm's step-down correction across the cards tested (family-wise error
-at most alpha).
+at most alpha). In a scoring game each seat's (or team's) mean final score is compared too,
+paired by seed (shared.py).
 """
 
 from __future__ import annotations
@@ -24,30 +27,18 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from .errors import ReportError
-from .intervals import Z95, PairedDifference, Proportion, holm, level_of, p_value, paired_difference, wilson
-from .records import Record, card_names, check_records, held, seat_numbers, seat_won, seats
+from .intervals import Z95, PairedDifference, Proportion, holm, level_of, paired_difference, wilson
+from .opening import NO_PLAYER, WIN_BOUNDS, OpeningEffect, Unit, opening_effect, units_of
+from .records import Record, card_names, check_records, held, player_won, seat_numbers, seat_won, seats
+from .shared import ScoreComparison, compare_scores
 
 DETECTABLE_SHIFT = 0.02  # the win-rate difference `games_needed` is sized to detect
 ALPHA = 0.05  # family-wise error rate of the card flags (Holm)
+CHANGE_BOUNDS = (-2.0, 2.0)  # a change of an opening-hand effect (each in [-1, 1])
+NO_CHANGE_VARIANCE = "no test: every paired game gave the same difference (no variance under no change)"
 
 
-@dataclass(frozen=True)
-class Effect:
-    """An estimate with its standard error and interval (at `z`), or why it cannot be computed."""
-
-    estimate: float | None
-    se: float | None
-    low: float | None
-    high: float | None
-    reason: str | None = None  # why there is no estimate
-
-    @classmethod
-    def of(cls, estimate: float, se: float, z: float) -> Effect:
-        return cls(estimate, se, estimate - z * se, estimate + z * se)
-
-    @classmethod
-    def missing(cls, reason: str) -> Effect:
-        return cls(None, None, None, None, reason)
+Effect = OpeningEffect  # (an effect or a change of one: opening.py)
 
 
 @dataclass(frozen=True)
@@ -132,6 +123,7 @@ class Comparison:
 
     alpha: float = ALPHA  # the family-wise error rate of the card flags
     z: float = Z95
+    scores: tuple[ScoreComparison, ...] = ()  # a scoring game: each seat's (or team's) mean score, paired
 
     @property
     def level(self) -> float:
@@ -167,7 +159,8 @@ def _card_row(card: CardComparison, level: float) -> ComparisonRow:
                base_effect=b.estimate, base_effect_low=b.low, base_effect_high=b.high,
                variant_effect=v.estimate, variant_effect_low=v.low, variant_effect_high=v.high,
                change=c.estimate, change_low=c.low, change_high=c.high, change_p=card.p,
-               change_paired=card.change_paired, flagged=card.flagged, significant=card.flagged, no_test=c.reason)
+               change_paired=card.change_paired, flagged=card.flagged, significant=card.flagged,
+               no_test=c.reason or (NO_CHANGE_VARIANCE if card.p is None else None))
     return row
 
 
@@ -221,7 +214,8 @@ def compare_stats(base_records: Iterable[Record], variant_records: Iterable[Reco
     flags = holm([c.p for c in card_lines], alpha)
     card_lines = [dataclasses.replace(c, flagged=flag) for c, flag in zip(card_lines, flags)]
     card_lines.sort(key=lambda c: (c.p is None, c.p if c.p is not None else 1.0, c.name))
-    return Comparison(len(base_all), len(variant_all), tuple(paired), seat_lines, tuple(card_lines), alpha, z)
+    return Comparison(len(base_all), len(variant_all), tuple(paired), seat_lines, tuple(card_lines), alpha, z,
+                      tuple(compare_scores(base_games, variant_games, z)))
 
 
 def _won(record: Record, seat: int) -> int | None:
@@ -247,7 +241,7 @@ def _wins_of(games: list[Record], seat: int) -> Proportion:
 
 def _holders_wins(record: Record, card: str, seats: set[int] | None = None) -> list[int]:
     """1/0 per player of the game whose deck holds the card (of `seats` only, when given)."""
-    return [int(bool(p["won"])) for p in record["players"]
+    return [int(player_won(record, p)) for p in record["players"]
             if held(p, "deck", card) and (seats is None or p["seat"] in seats)]
 
 
@@ -276,8 +270,8 @@ def _compare_card(base_name: str, variant_name: str, base_games: list[Record], v
         if x and y:
             xs.append(statistics.fmean(x))
             ys.append(statistics.fmean(y))
-        b_units = _units(base, base_name, seats)
-        v_units = _units(variant, variant_name, seats)
+        b_units = units_of(base, base_name, seats=seats)
+        v_units = units_of(variant, variant_name, seats=seats)
         base_units += [u for _seat, u in b_units]
         variant_units += [u for _seat, u in v_units]
         v_by_seat = dict(v_units)
@@ -289,14 +283,14 @@ def _compare_card(base_name: str, variant_name: str, base_games: list[Record], v
                 paired_units.append((stratum, opened, other[2] - won))
         if len(v_units) != sum(1 for seat, _ in b_units if seat in v_by_seat):
             same_hands = False
-    base_effect = _opening_effect(base_units, z)
-    variant_effect = _opening_effect(variant_units, z)
+    base_effect = opening_effect(base_units, z, WIN_BOUNDS)
+    variant_effect = opening_effect(variant_units, z, WIN_BOUNDS)
     if same_hands and paired_units:
         # (the same players had it in the opening hand on both sides: the change of the effect is
         # the effect on the paired win differences, whose variance the shared luck has left)
-        change = _opening_effect(paired_units, z)
+        change = opening_effect(paired_units, z, CHANGE_BOUNDS)
     elif base_effect.estimate is None or variant_effect.estimate is None:
-        change = Effect.missing(base_effect.reason or variant_effect.reason or "no games")
+        change = Effect.missing(base_effect.reason or variant_effect.reason or NO_PLAYER)
     else:
         assert base_effect.se is not None and variant_effect.se is not None
         change = Effect.of(variant_effect.estimate - base_effect.estimate,
@@ -305,44 +299,4 @@ def _compare_card(base_name: str, variant_name: str, base_games: list[Record], v
     return CardComparison(name, wilson(sum(base_outcomes), len(base_outcomes)),
                           wilson(sum(variant_outcomes), len(variant_outcomes)), paired_difference(xs, ys, z),
                           base_name, variant_name, base_effect, variant_effect, change,
-                          same_hands and bool(paired_units), p_value(change.estimate, change.se))
-
-
-Unit = tuple[tuple, bool, float]  # (deck stratum, had the card in the opening hand, value)
-
-
-def _units(record: Record, card: str, seats: set[int] | None) -> list[tuple[int, Unit]]:
-    """Per player holding the card (of `seats` when given): its seat and (stratum, opened, won).
-    The stratum is the seat and the deck, so the effect is measured within a deck."""
-    out = []
-    for p in record["players"]:
-        if held(p, "deck", card) and (seats is None or p["seat"] in seats):
-            stratum = (p["seat"], tuple(sorted((str(k), v) for k, v in p["deck"].items() if k != card)))
-            out.append((p["seat"], (stratum, held(p, "opening", card), float(bool(p["won"])))))
-    return out
-
-
-def _opening_effect(units: list[Unit], z: float) -> Effect:
-    """Mean value with the card in the opening hand minus without, within each stratum, averaged
-    over the strata weighted by their players (strata with fewer than two players on a side are
-    left out: no variance)."""
-    strata: dict[tuple, tuple[list[float], list[float]]] = {}
-    for stratum, opened, value in units:
-        strata.setdefault(stratum, ([], []))[0 if opened else 1].append(value)
-    testable = {k: v for k, v in strata.items() if len(v[0]) >= 2 and len(v[1]) >= 2}
-    if not testable:
-        if not units:
-            return Effect.missing("no player held it")
-        if all(opened for _s, opened, _v in units):
-            return Effect.missing("always in the opening hand")
-        if not any(opened for _s, opened, _v in units):
-            return Effect.missing("never in an opening hand")
-        return Effect.missing("fewer than 2 players with or without it in the opening hand")
-    total = sum(len(a) + len(b) for a, b in testable.values())
-    estimate = variance = 0.0
-    for with_it, without in testable.values():
-        weight = (len(with_it) + len(without)) / total
-        estimate += weight * (statistics.fmean(with_it) - statistics.fmean(without))
-        variance += weight * weight * (statistics.variance(with_it) / len(with_it)
-                                       + statistics.variance(without) / len(without))
-    return Effect.of(estimate, math.sqrt(variance), z)
+                          same_hands and bool(paired_units), change.p)

@@ -17,6 +17,8 @@ from .documents import Chart, Document, Section, Table
 from .games import game_stats
 from .intervals import Proportion, level_text
 from .pages import checked_records, side_summary, with_meta, write_document, write_pages
+from .shared import ScoreComparison
+from .sharedpage import mean_text
 from .tables import NONE, percent, points, side_by_side_table
 
 
@@ -70,19 +72,36 @@ def card_comparison_table(rows: Sequence[ComparisonRow], flags: str) -> Table:
                       "(muted) are context.")
 
 
+def score_comparison_table(scores: Sequence[ScoreComparison]) -> Table:
+    lines = tuple((s.name, mean_text(s.base), mean_text(s.variant), str(s.difference.n),
+                   NONE if s.difference.mean is None else f"{s.difference.mean:+.2f}" + (
+                       "" if s.difference.low is None or s.difference.high is None
+                       else f" [{s.difference.low:+.2f}, {s.difference.high:+.2f}]"),
+                   "yes" if s.difference.significant else "") for s in scores)
+    return Table("Mean score, paired", ("Scorer", "Base mean score (95%)", "Variant mean score (95%)", "Pairs",
+                                        "Difference (95%)", "Significant at 95%"), lines,
+                 note="The final score of each seat (or team, when every team's seats carry the team's score), "
+                      "over each side's finished games, with its 95% normal interval; difference: variant minus "
+                      "base, paired by seed, with its 95% interval.")
+
+
 def write_comparison(base_records: Iterable[Any], variant_records: Iterable[Any], out_dir: str | Path, *,
                      title: str, meta: Mapping[str, Any], rows: Sequence[ComparisonRow] | None = None,
-                     flags: str = "Holm's correction across the cards tested, family-wise error rate 0.05") -> Path:
+                     flags: str = "Holm's correction across the cards tested, family-wise error rate 0.05",
+                     scores: Sequence[ScoreComparison] | None = None) -> Path:
     """Write the A/B comparison page of two rule variants played on the same seeds; returns its path.
 
-    `rows` are `compare_stats(base_records, variant_records).rows()` when the caller already has
-    them (e.g. printed them); they are computed when None. `flags` says how cards were flagged.
+    `rows` are `compare_stats(base_records, variant_records).rows()` and `scores` its `scores` when
+    the caller already has them (e.g. printed them); they are computed when None. `flags` says how
+    cards were flagged.
     """
     base = checked_records(base_records, "base ")
     variant = checked_records(variant_records, "variant ")
     charts.require_matplotlib()
-    if rows is None:
-        rows = compare_stats(base, variant).rows()
+    if rows is None or scores is None:
+        comparison = compare_stats(base, variant)
+        rows = comparison.rows() if rows is None else rows
+        scores = comparison.scores if scores is None else scores
     paired = len(paired_seeds(base, variant))
     base_game, variant_game = game_stats(base), game_stats(variant)
     facts = {"Base games": side_summary(base), "Variant games": side_summary(variant), "Paired seeds": str(paired)}
@@ -91,8 +110,10 @@ def write_comparison(base_records: Iterable[Any], variant_records: Iterable[Any]
     def render(folder: Path) -> None:
         sides = side_by_side_table(base_game, variant_game)
         sides = dataclasses.replace(sides, note=f"{sides.note} Rates with their 95% Wilson intervals.")
-        sections: list[Section] = [sides, seat_comparison_table(rows),
-                                   card_comparison_table(rows, flags)]
+        sections: list[Section] = [sides, seat_comparison_table(rows)]
+        if scores:
+            sections.append(score_comparison_table(scores))
+        sections.append(card_comparison_table(rows, flags))
         drawn = charts.card_difference_chart(rows, folder / "card_differences.png")
         if drawn is not None:
             sections.append(Chart(f"Card GD win-rate change, variant minus base ({level} interval; the deck's "

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .intervals import Proportion, wilson
-from .records import Record, check_records, finished, seat_won
+from .records import Record, check_records, finished, is_draw, seat_won
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def matchup_results(records: Iterable[Record]) -> list[MatchupResult]:
             for seat, name in enumerate(record["decks"], start=1):
                 wins[name][0] += seat_won(record, seat)
                 wins[name][1] += 1
-        draws = sum(1 for r in group if r["winner"] is None)
+        draws = sum(1 for r in group if is_draw(r))
         results.append(MatchupResult(table, len(group), {n: wilson(w, k) for n, (w, k) in sorted(wins.items())},
                                      wilson(draws, len(group))))
     return results

@@ -3,8 +3,9 @@
 Each proportion is `{successes, n, rate, low, high, level}` (Wilson, level 0.95); each difference
 `{estimate, low, high, level}`; the cards are in the card table's order (by the opening-hand
 effect within the deck), each with its effect, z, p, Benjamini-Hochberg q and flag, its sample
-sizes and the descriptive figures (GD, OH, GIH, GNS, IWD, by turn first drawn). docs/balance.md
-"report.json" lists the fields.
+sizes and the descriptive figures (GD, OH, GIH, GNS, IWD, by turn first drawn); with teams or
+scores, `cooperative`, `teams` and `scores` (sharedpage.py). docs/balance.md "report.json" lists
+the fields.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .decks import DeckResult, MatchupResult
 from .effects import DETECT, FDR, CardEffect, typical_games_needed
 from .games import GameStats, Pairing
 from .intervals import POWER_80, Difference, PairedDifference, Proportion
+from .shared import Shared
+from .sharedpage import json_entries
 from .tables import ordered_cards
 
 FILE = "report.json"
@@ -84,7 +87,7 @@ def report_data(*, title: str, facts: Sequence[tuple[str, str]], game: GameStats
                 matchups: Sequence[MatchupResult], effects: Sequence[CardEffect], cards: Sequence[CardStats],
                 pairings: Sequence[Pairing], card_info: Mapping[str, Mapping[str, Any]] | None,
                 min_sample: int, headline: Sequence[str] = (), cautions: Sequence[str] = (),
-                robust: Sequence[Any] | None = None) -> dict[str, Any]:
+                robust: Sequence[Any] | None = None, shared: Shared | None = None) -> dict[str, Any]:
     by_effect = {e.name: e for e in effects}
     by_stats = {c.name: c for c in cards}
     tested = [e for e in effects if e.p is not None]
@@ -99,7 +102,7 @@ def report_data(*, title: str, facts: Sequence[tuple[str, str]], game: GameStats
         "matchups": _plain(list(matchups)),
         "pairings": _plain(list(pairings)),
         "card_ranking": {
-            "by": "opening-hand effect within the deck (stratified by seat, decks and agents; CMH weights)",
+            "by": "opening-hand effect within the deck (stratified by seat, deck, table of decks and agents; CMH weights)",
             "flags": {"method": "Benjamini-Hochberg", "false_discovery_rate": FDR, "tested": len(tested),
                       "flagged": [e.name for e in effects if e.flagged]},
             "power": {"effect": DETECT, "alpha": 0.05, "power": POWER_80,
@@ -109,6 +112,7 @@ def report_data(*, title: str, facts: Sequence[tuple[str, str]], game: GameStats
         "cards": [_card(name, by_effect.get(name), by_stats.get(name), (card_info or {}).get(name))
                   for name in ordered_cards(effects, cards)],
         "robust": None if robust is None else _plain(list(robust)),
+        **({} if shared is None else json_entries(shared, _plain)),
     }
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from .documents import Section, Table
+from .sharedpage import SCORE_CARDS, SCORE_EFFECT, SCORE_WITH, SCORE_WITHOUT
 from .tables import NONE
 
 NO_HAND = ("no card was ever in a hand: the ruleset has no zone the records read as the hand (see the header's "
@@ -121,8 +122,30 @@ def _robust_reason(row: Mapping[str, str], min_sample: int) -> str:
     return "not measured on that side: no finished game"
 
 
+def _score_card_reason(header: str, row: Mapping[str, str], no_hand: bool) -> str:
+    """Why a card of the score effects' table lacks a figure (its mean scores say which case)."""
+    if header == "Decks":
+        return "the records name no deck (the ruleset gives its players no named decks)"
+    if header in ("z", "q (BH)", "Flagged") and not _missing(row, SCORE_EFFECT):
+        return NO_VARIANCE.replace("every game was won, or every one lost", "every game had the same score")
+    if no_hand:
+        return NO_HAND
+    if _missing(row, SCORE_WITH):
+        return IN_NO_HAND
+    if _missing(row, SCORE_WITHOUT):
+        return IN_EVERY_HAND
+    return NEVER_BOTH
+
+
 def _reason(table: Table, header: str, row: Mapping[str, str], no_hand: bool, min_sample: int) -> str:
     first = next(iter(row.values()), "")
+    if table.title == SCORE_CARDS:
+        return _score_card_reason(header, row, no_hand)
+    if table.title.startswith("Mean score by"):
+        return ("fewer than two finished games: no spread" if header == "SD"
+                else "no finished game gave it a score")
+    if table.title == "Win rate by team":
+        return "no finished game"
     if table.title == "Cards":
         if "Decks" in table.headers and table.headers.index(header) < table.headers.index("Decks"):
             return _info_reason(header)

@@ -1,8 +1,10 @@
 """Reading game records: the JSON dicts, one per game, that a report is made from.
 
-A record names its seed, its outcome (`winner`: a seat number or None), its agents by seat, one
-entry per seat (deck, opening hand, cards drawn, played and picked, counters) and the draft's
-offers. A short record has no per-seat entries: seat results then come from `winner` and
+A record names its seed, its outcome (`winner`: a seat number or None; with teams and shared
+results, `winners`: the seats that won, `scores`: the score per seat or null, `teams`: the
+partnerships or null), its agents by seat, one entry per seat (deck, opening hand, cards drawn,
+played and picked, counters) and the draft's offers. A record without `winners` (before shared
+results) is read from `winner` alone. A short record has no per-seat entries: seat results then come from `winner` and
 `agents`. Keys the statistics cannot do without are checked here, so a malformed record is a
 `ReportError` naming it rather than a KeyError.
 """
@@ -38,8 +40,30 @@ def check_records(records: Iterable[Record]) -> list[Record]:
             for key in REQUIRED_PLAYER_KEYS:
                 if key not in player:
                     raise ReportError(f"{where}: a player has no {key!r}")
+        _check_shared(record, where)
         checked.append(record)
     return checked
+
+
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _check_shared(record: Record, where: str) -> None:
+    """The shared results' keys, where present: `winners` a list of seats, `scores` null or a list
+    of numbers, `teams` null or a list of lists of seats."""
+    winners = record.get("winners")
+    if winners is not None and not (isinstance(winners, Sequence) and not isinstance(winners, str)
+                                    and all(_is_seat(s) for s in winners)):
+        raise ReportError(f"{where}: 'winners' is not a list of seat numbers: {winners!r}")
+    scores = record.get("scores")
+    if scores is not None and not (isinstance(scores, Sequence) and not isinstance(scores, str) and all(
+            isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores)):
+        raise ReportError(f"{where}: 'scores' is not null or a list of numbers (one per seat): {scores!r}")
+    teams = record.get("teams")
+    if teams is not None and not (isinstance(teams, Sequence) and not isinstance(teams, str) and all(
+            isinstance(t, Sequence) and not isinstance(t, str) and t and all(_is_seat(s) for s in t) for t in teams)):
+        raise ReportError(f"{where}: 'teams' is not null or a list of lists of seat numbers: {teams!r}")
 
 
 def finished(records: Iterable[Record]) -> list[Record]:
@@ -61,9 +85,42 @@ def seats(records: Iterable[Record]) -> list[int]:
     return sorted({seat for r in records for seat in seat_numbers(r)})
 
 
+def winners_of(record: Record) -> tuple[int, ...]:
+    """The seats that won: `winners` where the record has it (a shared win: several; a draw or a
+    shared loss: none), else `winner`'s seat (none for a draw)."""
+    winners = record.get("winners")
+    if winners is not None:
+        return tuple(winners)
+    return () if record["winner"] is None else (record["winner"],)
+
+
 def seat_won(record: Record, seat: int) -> int:
-    """1 when the seat won the game, else 0 (a draw or a loss)."""
-    return int(record["winner"] == seat)
+    """1 when the seat won the game (alone or with others), else 0 (a draw or a loss)."""
+    return int(seat in winners_of(record))
+
+
+def player_won(record: Record, player: Player) -> bool:
+    """Whether the player won the game (a draw or a loss: False)."""
+    if record.get("winners") is not None:
+        return player["seat"] in record["winners"]
+    return bool(player["won"])
+
+
+def is_draw(record: Record) -> bool:
+    """A finished game no seat won (its `draw`, else no winner)."""
+    return bool(record["draw"]) if "draw" in record else not winners_of(record)
+
+
+def teams_of(record: Record) -> tuple[tuple[int, ...], ...] | None:
+    """The record's partnerships (seats), or None when the ruleset declares none."""
+    teams = record.get("teams")
+    return None if teams is None else tuple(tuple(team) for team in teams)
+
+
+def scores_of(record: Record) -> list[float] | None:
+    """The record's scores, per seat (index seat - 1), or None in a game without a score."""
+    scores = record.get("scores")
+    return None if scores is None else [float(s) for s in scores]
 
 
 def held(player: Player, key: str, card: str) -> bool:

@@ -9,18 +9,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import charts
+from . import charts, sharedpage
 from .cards import DEFAULT_MIN_SAMPLE, card_stats
 from .decks import deck_results, matchup_results
 from .documents import Chart, Document, Section
 from .effects import card_effects
 from .games import game_stats, pairings
-from .headline import agent_cautions, agents_by_seat, seats_text
+from .headline import agent_cautions, agents_by_seat, measured_change, seats_text
 from .jsonreport import FILE as JSON_FILE
 from .jsonreport import report_data, write_json
 from .missing import explain_all
 from .pages import checked_records, record_facts, with_meta, write_document, write_pages
 from .records import Record
+from .shared import shared_stats
 from .tables import (
     aborted_table,
     card_table,
@@ -44,13 +45,16 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
                  robust_agents: Sequence[str] | None = None, robust_records: Iterable[Record] | None = None,
                  cautions: Sequence[str] = ()) -> Path:
     """Write the balance report of these game records into `out_dir` (index.html, report.md,
-    report.json, charts); returns the page's path. `card_info`: each card's type and the
+    report.json, charts); returns the page's path. Records with teams or scores (shared.py) get
+    the cooperative, team and score sections too. `card_info`: each card's type and the
     attributes the card table shows (`{name: {"type": ..., attribute: value}}`).
 
     `cautions` are shown boxed under the headline (the load warnings about what the records read,
     `statistics:`); a figure that cannot be computed is marked with the reason (report/missing.py).
 
-    The headline names the agents of each seat, with a caution when a seat played randomly.
+    The headline names the agents of each seat, with a caution when a seat played randomly (with
+    `robust_records`, quoting the change of the first-player advantage and the seats' gap measured
+    between the two runs).
     With `robust_records` (the same seeds played by `robust_agents`), a Robustness section sets
     the verdicts of both runs side by side and the headline names those that change.
     """
@@ -64,10 +68,11 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
     with_picks = any(r.get("offers") for r in records)
     facts = with_meta(record_facts(records), meta)
     by_seat = agents_by_seat(records)
-    headline = (f"Agents by seat: {seats_text(by_seat)}",)
-    cautions = [*agent_cautions(by_seat), *cautions]
+    shared = shared_stats(records)
+    headline = (f"Agents by seat: {seats_text(by_seat)}", *sharedpage.headline_lines(shared))
     no_hand = not any(p.get("opening") or p.get("drawn") for r in records for p in r["players"])
-    robust_section = found = None
+    robust_section = found = measured = None
+    robust_lines: list[str] = []
     if robust_records is not None:
         from .robust import changed_caution, robustness_table, verdicts
 
@@ -76,17 +81,20 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
         found = verdicts(records, robust, min_sample)
         run_agents = [", ".join(names) for names in by_seat.values()]
         robust_section = robustness_table(found, run_agents, robust_agents)
+        measured = measured_change(game, game_stats(robust), robust_agents)
         line = changed_caution(found, robust_agents)
         headline += (f"Robustness: rerun on the same seeds by {' vs '.join(robust_agents)}: "
                      f"{sum(v.changed for v in found)} of {len(found)} verdicts change.",)
         if line:
-            cautions.append(line)
+            robust_lines.append(line)
+    cautions = [*agent_cautions(by_seat, measured), *cautions, *robust_lines]
 
     def render(folder: Path) -> None:
         sections: list[Section] = [overview_table(game)]
         if game.aborted_games:
             sections.append(aborted_table(game))
         sections.append(seat_table(game, records))
+        sections += sharedpage.sections(shared, charts.score_chart, folder)
         if decks:
             sections.append(deck_table(decks))
         if matchups:
@@ -110,7 +118,7 @@ def write_report(records: Iterable[Record], out_dir: str | Path, *, title: str, 
         write_json(folder / JSON_FILE, report_data(
             title=title, facts=facts, game=game, decks=decks, matchups=matchups, effects=effects, cards=cards,
             pairings=agent_lines, card_info=card_info, min_sample=min_sample,
-            headline=headline, cautions=cautions, robust=found))
+            headline=headline, cautions=cautions, robust=found, shared=shared))
 
     return write_pages(out_dir, render)
 
