@@ -80,6 +80,12 @@ class TeamRef:
         self.name = name
         self.seats = seats
 
+    def __eq__(self, other: object) -> bool:  # (the same team of rules loaded twice is equal)
+        return type(other) is TeamRef and (other.index, other.name, other.seats) == (self.index, self.name, self.seats)
+
+    def __hash__(self) -> int:
+        return hash((self.index, self.name, self.seats))
+
     def __repr__(self) -> str:
         return self.name
 
