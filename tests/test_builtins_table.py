@@ -20,11 +20,17 @@ from interpreter.lsp.features import completions, find, hover_markdown
 from interpreter.lsp.symbols import SymbolIndex
 
 
+def _with_teams(path: Path) -> Path:
+    """The toy ruleset at path, given teams (for `team(p)` and `members(t)`)."""
+    path.write_text(path.read_text(encoding="utf-8") + "teams: {partnerships: all}\n", encoding="utf-8")
+    return path
+
+
 def _errors(tmp_path: Path, rules: str, folder: str = "refused") -> list[CardrulesError]:
-    """The errors of loading the toy ruleset with these rules, in a folder of its own."""
+    """The errors of loading the toy ruleset (with teams) with these rules, in a folder of its own."""
     (tmp_path / folder).mkdir()
     with pytest.raises(CardrulesError) as caught:
-        load(toy_with(tmp_path / folder, rules))
+        load(_with_teams(toy_with(tmp_path / folder, rules)))
     err = caught.value
     return list(err.errors) if isinstance(err, ErrorList) else [err]
 
@@ -34,7 +40,7 @@ def _message(err: CardrulesError) -> str:
 
 
 def test_every_builtin_is_well_formed_and_documented():
-    assert len(FUNCTIONS) == 38 and sorted(PROCEDURES) == ["aim", "reveal", "run", "use"]
+    assert len(FUNCTIONS) == 40 and sorted(PROCEDURES) == ["aim", "reveal", "run", "use"]
     for name, builtin in BUILTINS.items():
         assert problems(builtin) == [], name
         what, signature, doc = builtin_doc(name)
@@ -49,7 +55,7 @@ def test_every_builtin_is_known_to_the_checker_with_its_arity(tmp_path):
     good = "".join(f"function use_{n}(a, b, c) = {n}({', '.join('abc'[:b.arity[0]])})\n"
                    for n, b in FUNCTIONS.items())
     good += "".join(f"procedure do_{n}(a, b) {{ {n}({', '.join('ab'[:b.arity[0]])}) }}\n" for n, b in PROCEDURES.items())
-    load(toy_with(tmp_path, good))
+    load(_with_teams(toy_with(tmp_path, good)))
     bad = "".join(f"function use_{n}(a) = {n}({', '.join(['a'] * (b.arity[1] + 1))})\n" for n, b in FUNCTIONS.items())
     # (`reveal`'s second argument is written `reveal c to p`: `reveal(c, p)` is a syntax error,
     # tests/test_reveal_to.py)
@@ -93,8 +99,8 @@ def test_only_constant_builtins_are_worked_out_in_a_card_template(tmp_path):
     """A built-in marked `constant` (and `text`, with its meaning at load) works in a card
     template; any other is refused there as having no value before a game."""
     assert sorted(n for n, b in FUNCTIONS.items() if not b.constant) == [
-        "abilities", "ability_card", "ability_cost", "attachments", "card_names", "has", "labelled", "next_player",
-        "others", "position", "random", "shuffled", "text"]
+        "abilities", "ability_card", "ability_cost", "attachments", "card_names", "has", "labelled", "members",
+        "next_player", "others", "position", "random", "shuffled", "team", "text"]
     template = 'cards for n in [count([1, 2]), sum_of(range(1, 4))]: "Made {text(n)} {max(n, 5)}" : unit { power = n }\n'
     rules = load(toy_with(tmp_path, template))
     assert {n: d.attrs["power"] for n, d in rules.card_defs.items() if n.startswith("Made")} == {"Made 2 5": 2,

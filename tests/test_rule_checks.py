@@ -45,33 +45,42 @@ def _toy(tmp_path: Path, rules: str = "", setup: str | None = None, end: str | N
     return path
 
 
-# ---------------------------------------------------------------- a result is one player
-SHARED = ("a shared {} (a team, several players) is not supported yet: name one player, like first(...), or end "
-          "the game with 'tie'")
-
+# ---------------------------------------------------------------- who a result names
+# (issue 32: a list of players or a team is a shared result; `win players` was a draw before)
 
 @pytest.mark.parametrize("code, column, message, hint", [
-    ('win players "all of them"', 7, "'win' takes one player, not a list: the game would end as a draw",
-     SHARED.format("win")),
-    ("lose all p in players where p.score < 0", 8,
-     "'lose' takes one player, not a list: the game would end as a draw", SHARED.format("loss")),
-    ("win 1", 7, "'win' takes one player, not a number: the game would end as a draw", ""),
-    ('win "P1"', 7, "'win' takes one player, not text: the game would end as a draw", ""),
+    ("win 1", 7, "'win' takes a player, a team or a list of players, not a number",
+     "a number is not a seat: name the player, like players[3]"),
+    ('win "P1"', 7, "'win' takes a player, a team or a list of players, not text",
+     "a name in quotes is a text: name the player, like players[1]"),
+    ("lose hand(p)", 8, "'lose' takes a player, a team or a list of players, not a list of cards", ""),
 ])
-def test_a_result_that_is_not_one_player_is_refused_at_load(tmp_path, code, column, message, hint):
+def test_a_result_that_names_no_player_is_refused_at_load(tmp_path, code, column, message, hint):
     path = _toy(tmp_path, f"procedure finish(p) {{\n  {code}\n}}\n")
     err = load_error(path)
     located_at(err, tmp_path / "extra.rules", 2, column)
     assert (err.message, err.hint) == (message, hint)
 
 
-@pytest.mark.parametrize("key, word", [("winner", "win"), ("loser", "loss")])
-def test_an_end_condition_whose_result_is_a_list_is_refused_at_load(tmp_path, key, word):
+@pytest.mark.parametrize("code, winners, losers", [
+    ('win players "all of them"', (1, 2), ()),
+    ("lose all p in players where p.score >= 0", (), (1, 2)),
+    ("lose all p in players where p.seat == 2", (1,), (2,)),
+])
+def test_a_list_of_players_is_a_shared_result(tmp_path, code, winners, losers):
+    path = _toy(tmp_path, f"procedure finish() {{\n  {code}\n}}\n", setup="finish()")
+    r = load(path).new_game(seed=1).result
+    assert (r.winners, r.losers, r.draw) == (winners, losers, False)
+    assert r.winner == (winners[0] if len(winners) == 1 else None)
+
+
+@pytest.mark.parametrize("key, winners, losers", [("winner", (1, 2), ()), ("loser", (), (1, 2))])
+def test_an_end_condition_may_name_a_list_of_players(tmp_path, key, winners, losers):
     path = _toy(tmp_path, end=f'{{when: "game.turn > 1", {key}: "all p in players where p.score >= 0"}}')
-    err = load_error(path)
-    located_at(err, path, 56, 32 + len(key))
-    assert err.message == f"an end condition's {key!r} is one player, not a list: the game would end as a draw"
-    assert err.hint == SHARED.format(word)
+    game = load(path).new_game(seed=1)
+    while not game.is_over:
+        game.apply(0)
+    assert (game.result.winners, game.result.losers, game.result.draw) == (winners, losers, False)
 
 
 def test_one_player_still_wins_and_loses(tmp_path):
@@ -85,13 +94,14 @@ def test_one_player_still_wins_and_loses(tmp_path):
 
 
 def test_a_list_the_load_cannot_see_stops_the_game_where_the_result_is_given(tmp_path):
-    rules = "function everyone() {\n  let them = players\n  return them\n}\nprocedure finish() {\n  win everyone()\n}\n"
+    rules = "function numbers() {\n  let them = [1, 2]\n  return them\n}\nprocedure finish() {\n  win numbers()\n}\n"
     path = _toy(tmp_path, rules, setup="finish()")
-    message = "the winner of a game is one player, not P1 + P2 (a list) (in procedure finish)"
+    message = "the winner of a game is a player, a team or a list of players, not 1 + 2 (a list) (in procedure finish)"
     for err in both_ways(load(path), re.escape(message)):
         located_at(err, tmp_path / "extra.rules", 6, 3)
-    path = _toy(tmp_path, rules, end='{when: "game.turn > 1", loser: "everyone()"}')
-    for err in both_ways(load(path), re.escape("the loser of a game is one player, not P1 + P2 (a list)")):
+    path = _toy(tmp_path, rules, end='{when: "game.turn > 1", loser: "numbers()"}')
+    for err in both_ways(load(path), re.escape("the loser of a game is a player, a team or a list of players, "
+                                               "not 1 + 2 (a list)")):
         located_at(err, path, 56, 37)
 
 

@@ -230,7 +230,7 @@ def test_a_game_through_the_sockets_is_the_game_of_those_moves(initiative):
     assert direct.is_over and direct.result == session.game.result
     assert direct.log == session.game.log
     final = session.state(1)
-    assert final["result"] == direct.result.to_dict() and final["result_text"].startswith(("P1 wins", "P2 wins", "draw"))
+    assert final["result"] == direct.result.observed() and final["result_text"].startswith(("P1 wins", "P2 wins", "draw"))
     assert final["log"][-1].startswith("game over: ")
 
 
@@ -261,7 +261,7 @@ def test_a_replay_has_a_step_per_decision_and_shows_the_decision_taken(logged):
         assert full["taken"] == f"P{entry['player']} chooses: {entry['label']}"
         assert replay.state(k, entry["player"])["taken"] == f"you choose: {entry['label']}"
     last = replay.state(len(replay.steps) - 1, 1)
-    assert last["taken"] is None and last["result"] == game.result.to_dict()
+    assert last["taken"] is None and last["result"] == game.result.observed()
 
 
 def test_replay_views_hide_what_the_seat_could_not_see_and_the_full_view_shows_all(logged):
@@ -300,7 +300,7 @@ def test_the_command_reads_the_log_it_is_given(logged):
     path, game = logged
     replay = replay_session(str(path))
     assert replay.rules.name == "initiative" and replay.names == ["human", "human"]
-    assert replay.state(len(replay.steps) - 1, "full")["result"] == game.result.to_dict()
+    assert replay.state(len(replay.steps) - 1, "full")["result"] == game.result.observed()
     assert all(not replay.state(k, 1)["decision"]["yours"] for k in (0, 1))  # a replay takes no moves
 
 

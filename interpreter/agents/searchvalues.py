@@ -38,34 +38,65 @@ def placings(numbers: list[float]) -> list[float]:
     return out
 
 
+def normalised(numbers: list[float], low: float | None = None, high: float | None = None) -> list[float]:
+    """Each number within [low, high] as 0..1 (the range declared), or within the range of the
+    numbers themselves where none is declared (the lowest 0, the highest 1); 0.5 each when the
+    range is empty (all equal)."""
+    lo = min(numbers) if low is None else low
+    hi = max(numbers) if high is None else high
+    if hi <= lo:
+        return [0.5 for _ in numbers]
+    return [min(1.0, max(0.0, (v - lo) / (hi - lo))) for v in numbers]
+
+
+def scores(game) -> list[float] | None:
+    """Each seat's score as a value, 0..1, or None without one: the placing by the ruleset's
+    `statistics.score` (by default its `evaluate:`); else, in a scoring game (`score:`), the
+    score normalised over the score attribute's declared `min`..`max`, or over the range the
+    seats' scores span in this game where it declares neither."""
+    rules = game.rules
+    seats = range(1, len(game.players) + 1)
+    if rules.statistics.score is not None:
+        return placings([rules.score_of(game, s) for s in seats])
+    declared = rules.score
+    if declared is None:
+        return None
+    spec = (rules.teams.attributes if declared.per == "team" else rules.ruleset.player_attributes)[declared.attribute]
+    if declared.per == "team":
+        attrs = game.team_attrs
+        numbers = [attrs[t.index - 1][declared.attribute] for t in rules.team_of_seat]
+    else:
+        numbers = [d[declared.attribute] for d in game.player_attrs]
+    if spec.min is not None and spec.max is not None:
+        return normalised(numbers, spec.min, spec.max)
+    return normalised(numbers)
+
+
 def values(game, weight: float) -> list[float]:
     """Each seat's value of the game where a playout stopped, 0..1 (docs/agents.md#mcts):
 
-    - a game its rules finished: its result R, a win 1, a loss 0, a draw 0.5 for every player
-      (with `reward:`, the players' placings by their rewards instead); where the ruleset has a
-      score (`statistics.score`, by default its `evaluate:`), (1 - weight) * R + weight * S,
-      S the player's placing by score, so players with one result are still told apart;
+    - a game its rules finished: its result R, 1 for a seat among its winners (a team's win, a
+      shared win: each member), 0 for one among its losers (a shared loss: everyone), 0.5 for a
+      draw (with `reward:`, the players' placings by their rewards instead); where the ruleset
+      has a score (`scores`), (1 - weight) * R + weight * S, S the seat's score as a value, so
+      players with one result are still told apart;
     - a game stopped at its cap of decisions, or a playout cut at `depth`: S alone (0.5 each
       without a score)."""
     rules = game.rules
     seats = range(1, len(game.players) + 1)
-    stats = rules.statistics
-    has_score = stats.score is not None
     result = game.result
+    scored = scores(game)
     if result is not None and not result.unfinished:
         if rules.declares_reward:
             mine = placings([rules.reward(game, s) for s in seats])
-        elif result.winner is None:
-            mine = [0.5 for _ in seats]
         else:
-            mine = [1.0 if s == result.winner else 0.0 for s in seats]
-        if not has_score or weight == 0:
+            mine = [result.value(s) for s in seats]
+        if scored is None or weight == 0:
             return mine
-        scored = placings([rules.score_of(game, s) for s in seats])
         return [(1 - weight) * r + weight * s for r, s in zip(mine, scored)]
-    if not has_score:
+    if scored is None:
         return [0.5 for _ in seats]
-    return placings([rules.score_of(game, s) for s in seats])
+    return scored
 
 
 def load_evaluator(spec: str) -> Evaluator:

@@ -143,9 +143,10 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
     record = _base_record(rules, seed, agents)
     record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
                   timeout=result.reason in stats.timeouts, first_player=watcher.first_player,
-                  turns=result.turns, decisions=game.answered, lead_changes=watcher.lead_changes)
+                  turns=result.turns, decisions=game.answered, lead_changes=watcher.lead_changes,
+                  **shared_result(rules, result))
     record["players"] = [
-        {"seat": seat, "agent": agents[seat - 1], "won": result.winner == seat,
+        {"seat": seat, "agent": agents[seat - 1], "won": seat in result.winners,
          "deck_name": names[seat - 1] if names else None,
          "deck": _sorted(watcher.deck[seat - 1]), "opening": _sorted(watcher.opening[seat - 1]),
          "drawn": _sorted(watcher.drawn[seat - 1]), "first_drawn": dict(sorted(watcher.first_drawn[seat - 1].items())),
@@ -161,8 +162,20 @@ def result_record(rules, game, seed: int, agents: tuple[str, ...]) -> dict[str, 
     result = game.result
     record = _base_record(rules, seed, agents)
     record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
-                  timeout=result.reason in rules.statistics.timeouts, turns=result.turns, decisions=game.answered)
+                  timeout=result.reason in rules.statistics.timeouts, turns=result.turns, decisions=game.answered,
+                  **shared_result(rules, result))
     return record
+
+
+def shared_result(rules, result) -> dict[str, Any]:
+    """The keys of a record that say a result of teams, shared or scored (issue 32): `winners`
+    (the seats that won, sorted: several for a team or a shared win; [] for a draw or a shared
+    loss), `scores` (per seat, as numbers, in a ruleset with `score:`, else None), `teams` (the
+    partnerships, lists of seats, else None) and `team_names` (theirs, else None)."""
+    return {"winners": list(result.winners),
+            "scores": [float(s) for s in result.scores] if result.scores is not None else None,
+            "teams": [list(t) for t in result.teams] if result.teams is not None else None,
+            "team_names": [t.name for t in rules.team_refs] if result.teams is not None else None}
 
 
 def aborted_record(rules, seed: int, agents: tuple[str, ...], reason: str, rule: str | None,
@@ -176,7 +189,10 @@ def aborted_record(rules, seed: int, agents: tuple[str, ...], reason: str, rule:
 
 def _base_record(rules, seed: int, agents: tuple[str, ...]) -> dict[str, Any]:
     return {"seed": seed, "ruleset": rules.name, "title": rules.title, "options": dict(rules.options),
-            "agents": list(agents), "winner": None, "draw": False, "aborted": False, "unfinished": False, "reason": "", "rule": None,
+            "agents": list(agents), "winner": None, "winners": [], "scores": None,
+            "teams": [list(t.seats) for t in rules.team_refs] if rules.teams is not None else None,
+            "team_names": [t.name for t in rules.team_refs] if rules.teams is not None else None,
+            "draw": False, "aborted": False, "unfinished": False, "reason": "", "rule": None,
             "timeout": False, "first_player": None, "turns": None, "decisions": None, "lead_changes": None,
             "decks": None, "players": [], "offers": []}
 

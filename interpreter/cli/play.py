@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from ..agents import HumanQuit, answer_of, make_agent, view_of
 from ..lang.values import AbilityRef, CardRef, PlayerRef
 from ..logs import write_log
 from ..presentation.cards import ability_text, fill_label
+from ..presentation.results import outcome_words, scores_words
 from ..presentation.summary import event_line as format_event
 from ..rules.observing import witness_argument
 from .common import agent_seed, split_names
@@ -59,13 +61,14 @@ def event_line(events: dict[str, str | None], name: str, args: dict, hidden: set
     return format_event(events, name, args, {k: value_text(v, hidden, names) for k, v in args.items()})
 
 
-def result_line(result) -> str:
+def result_line(result, team_names: Sequence[str] | None = None) -> str:
+    """The printed result: who won (a player, a team, everyone together) or lost together, or
+    a draw, with the reason and the turns; a scoring game's scores after it. An unfinished
+    game's reason says so ("unfinished: the cap of N decisions was reached")."""
     turns = f"after {result.turns} turn{'s' if result.turns != 1 else ''}"
-    if result.unfinished:  # (its reason says so: "unfinished: the cap of N decisions was reached")
-        return f"result: {result.reason} {turns}"
-    if result.winner is None:
-        return f"result: draw ({result.reason}) {turns}"
-    return f"result: P{result.winner} wins ({result.reason}) {turns}"
+    d = result.to_dict()
+    scores = scores_words(d, team_names)
+    return f"result: {outcome_words(d, team_names)} {turns}" + (f"; {scores}" if scores else "")
 
 
 def _cards_in(value: Any) -> list[CardRef]:
@@ -242,6 +245,6 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
     if abandoned:
         out.write(f"game abandoned in turn {game.globals.get('turn', 0)}\n")
     else:
-        out.write(result_line(game.result) + "\n")
+        out.write(result_line(game.result, [t.name for t in game.rules.team_refs]) + "\n")
     out.flush()
     return 1 if not abandoned and game.result.unfinished else 0  # (rules that did not end: exit 1)

@@ -32,6 +32,7 @@ from ..report.headline import headline
 from ..report.records import is_draw, winners_of
 from .batchrun import writable_file, writable_folder
 from .common import UsageError, err_console, out_console, shown
+from .teamsummary import team_summary
 
 SHOWN_ABORTED = 20  # aborted games listed one by one in the summary
 
@@ -60,6 +61,7 @@ def summarize(records: list[dict], players: int) -> dict[str, Any]:
         "decisions_per_game": round(sum(r["decisions"] for r in finished) / n, 3),
         "decks": _deck_wins(finished),
         **_mean_scores(finished, players),
+        **team_summary(finished, players),
     }
 
 
@@ -230,6 +232,14 @@ def _table(rules, data: dict) -> None:
     for seat, mean in enumerate(data.get("mean_scores", ()), start=1):
         row(f"P{seat} mean score", mean)
     row("draws", data["draws"], f"{100 * data['draws'] / n:.1f}%")
+    for team in data.get("teams") or ():
+        row(f"{team['name']} wins ({', '.join(f'P{s}' for s in team['members'])})", team["wins"],
+            _rate_text(team["win_rate"]))
+    if data.get("shared"):
+        row("lost together", data["shared"]["losses"], f"{100 * data['shared']['losses'] / n:.1f}%")
+    scores = data.get("scores") or {}
+    for entry in scores.get("teams") or ():  # (each seat's: the "mean score" rows above)
+        row(f"{entry['name']} mean score", entry["mean"], _mean_text(entry))
     for name, tally in data["decks"].items():
         row(f"deck {name} wins", tally["wins"], f"{100 * tally['wins'] / max(tally['games'], 1):.1f}% "
             f"of {tally['games']}")
@@ -254,6 +264,16 @@ def _table(rules, data: dict) -> None:
     out_console().print(table)
     for caution in data["headline"]["cautions"]:
         out_console().print(Text(caution))
+
+
+def _rate_text(r: dict) -> str:
+    if r["rate"] is None:
+        return ""
+    return f"{100 * r['rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+
+
+def _mean_text(m: dict) -> str:
+    return f"[{m['low']:.2f}, {m['high']:.2f}]" if m.get("low") is not None else ""
 
 
 def _shown_rule(rule: str | None) -> str:

@@ -21,9 +21,9 @@ from ..errors import Span
 from ..lang import ast
 from ..lang.analysis import constant
 from ..lang.runtime import CardDefinition, Code, Fn, Names
-from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, ZoneKey
+from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, TeamRef, ZoneKey
 from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
-from ..rules.model import Ruleset
+from ..rules.model import Ruleset, Score, Teams
 from .analyses import (
     ability_events,
     ability_nodes,
@@ -133,6 +133,13 @@ class Program:
     set_up_pc: int  # where a game goes on after that start
     requirements: tuple[Requirement, ...]
     codes: dict[str, Code]  # every code block by name, with `main`
+    # teams and scores (`teams:`, `score:`; rules/teams.py)
+    teams: Teams | None  # the declared teams, None without
+    team_refs: list[TeamRef]  # one handle per team, in order (`teams` in the language)
+    team_of_seat: tuple[TeamRef, ...]  # each seat's team (index seat - 1); () without teams
+    team_defaults: dict[str, Any]
+    team_clamps: dict[str, tuple]
+    score: Score | None  # a scoring game's score, None for another
 
     def with_options(self, options: dict[str, Any]) -> Program:
         """This program for its ruleset loaded with other option values (`options_only_differ`
@@ -349,7 +356,20 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         private_points=privates, private_sites=frozenset(site_key(span) for span in privates),
         seen_count=ruleset.observing.seen,
         main=main, phase_pcs=phase_pcs, set_up_start=set_up_start, set_up_pc=set_up_pc,
-        requirements=requirements, codes=codes)
+        requirements=requirements, codes=codes, **_team_fields(ruleset))
+
+
+def _team_fields(ruleset: Ruleset) -> dict[str, Any]:
+    """The program's fields of teams and scores."""
+    teams = ruleset.teams
+    refs = [TeamRef(i + 1, name, seats) for i, (name, seats) in enumerate(zip(teams.names, teams.seats))] \
+        if teams is not None else []
+    attributes = teams.attributes if teams is not None else {}
+    return dict(teams=teams, team_refs=refs,
+                team_of_seat=tuple(refs[teams.team_of(s)] for s in range(1, ruleset.player_count + 1))
+                if teams is not None else (),
+                team_defaults={n: _copy(s.default) for n, s in attributes.items()},
+                team_clamps={n: s.clamp for n, s in attributes.items() if s.clamp}, score=ruleset.score)
 
 
 # What the compiler reads of a ruleset (`Names`) that cards may change, besides their names;

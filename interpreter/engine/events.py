@@ -5,6 +5,7 @@ conditions, and the end of the game. A part of `Game` (engine/game.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 from ..lang.kinds import KIND_WORDS
 from ..lang.runtime import Frame
@@ -15,6 +16,7 @@ from ..lang.values import (
     STAMP,
     CardRef,
     PlayerRef,
+    TeamRef,
     type_name,
 )
 from .playout import RULE_ERRORS
@@ -26,7 +28,13 @@ _RULE_ERRORS = RULE_ERRORS
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended: the winner's seat (None for a draw), the reason, the turns played.
+    """How a game ended.
+
+    `winners`: the seats that won (sorted; several for a shared win, `win TEAM` or `win LIST`);
+    `losers`: those that lost (`lose players`: every seat, a shared loss); neither: a draw.
+    `winner`: the one winner's seat, None when no one or several won. `scores`: per seat (index
+    seat - 1) in a scoring game (`score:`; in a game scored per team each member carries its
+    team's score), else None. `teams`: the declared partnerships (seats), else None.
     `unfinished`: the game was stopped at its cap of decisions (`Game.max_decisions`), not ended
     by its rules: no winner, and not a draw either."""
 
@@ -34,14 +42,71 @@ class Result:
     reason: str
     turns: int
     unfinished: bool = False
+    winners: tuple[int, ...] = ()
+    scores: tuple[float, ...] | None = None
+    teams: tuple[tuple[int, ...], ...] | None = None
+    losers: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.winner is not None and not self.winners:  # (made the old way: one winner)
+            object.__setattr__(self, "winners", (self.winner,))
 
     @property
     def draw(self) -> bool:
-        return self.winner is None and not self.unfinished
+        return not self.winners and not self.losers and not self.unfinished
+
+    @property
+    def shared_loss(self) -> bool:
+        """Every player lost (`lose players`): no winner, and no draw."""
+        return not self.winners and bool(self.losers)
+
+    @property
+    def plain(self) -> bool:
+        """A result the one-winner form says in full (no teams, no scores, at most one winner,
+        and every other player a loser): its log entry is the one it always was."""
+        return self.teams is None and self.scores is None and len(self.winners) <= 1 and \
+            not (self.losers and not self.winners)
+
+    def outcome(self, seat: int) -> float:
+        """The result for the player in `seat`: +1 won, -1 lost, 0 a draw (0 for every seat of
+        an unfinished game). Where the ruleset has teams a seat's result is its team's: won when
+        a member is among the winners, else lost when a member is among the losers (so partners
+        always share one result, and `win p` of one member is a win for the team)."""
+        seats = next((t for t in self.teams if seat in t), (seat,)) if self.teams else (seat,)
+        if any(s in self.winners for s in seats):
+            return 1.0
+        if any(s in self.losers for s in seats):
+            return -1.0
+        return 0.0
+
+    def value(self, seat: int) -> float:
+        """`outcome` from 0 to 1: 1 won, 0 lost, 0.5 a draw (what a search backs up)."""
+        return (self.outcome(seat) + 1.0) / 2.0
 
     def to_dict(self) -> dict:
         return {"winner": self.winner, "draw": self.draw, "reason": self.reason, "turns": self.turns,
-                "unfinished": self.unfinished}
+                "unfinished": self.unfinished, "winners": list(self.winners), "losers": list(self.losers),
+                "scores": list(self.scores) if self.scores is not None else None,
+                "teams": [list(t) for t in self.teams] if self.teams is not None else None}
+
+    def observed(self) -> dict:
+        """The result as observations show it: `to_dict`, but a plain result (see `plain`) as
+        it always was, without the keys of teams and scores."""
+        d = self.to_dict()
+        if self.plain:
+            for key in ("winners", "losers", "scores", "teams"):
+                del d[key]
+        return d
+
+    @classmethod
+    def from_dict(cls, r: dict) -> Result:
+        """The result `to_dict` gave (or one saved before teams: its winner alone)."""
+        winner = r["winner"]
+        scores, teams = r.get("scores"), r.get("teams")
+        return cls(winner, r["reason"], r["turns"], bool(r.get("unfinished")),
+                   tuple(r.get("winners") or ((winner,) if winner is not None else ())),
+                   tuple(scores) if scores is not None else None,
+                   tuple(tuple(t) for t in teams) if teams is not None else None, tuple(r.get("losers") or ()))
 
 
 class ProceduresAndEvents:
@@ -236,41 +301,73 @@ class ProceduresAndEvents:
             self.finish(loser=check.loser(self, frame), reason=check.reason, span=check.span)
 
     def finish(self, winner=None, loser=None, reason: str = "", span=None) -> None:
-        """End the game: `winner` wins, or `loser` loses (the other player wins, when there are
-        two), or neither (a draw). `span`: where the result is given (default: the statement
-        running)."""
+        """End the game: `winner` wins, or `loser` loses (the others win), or neither (a draw).
+        Each may be a player, a team (`teams:`) or a list of players (a shared result: `lose
+        players` is a loss for everyone). `span`: where the result is given (default: the
+        statement running)."""
         if self.result is not None:
             return
-        for role, who in (("winner", winner), ("loser", loser)):
-            if who is not None and type(who) is not PlayerRef:
-                self._not_one_player(role, who, span)
-        if loser is not None and winner is None:
-            others = [p for p in self.players if p is not loser]
-            winner = others[0] if len(others) == 1 else None
-        seat = winner.seat if isinstance(winner, PlayerRef) else None
-        self.result = Result(seat, reason, self.turns_before + self.globals["turn"])
+        seats = tuple(p.seat for p in self.players)
+        winners: tuple[int, ...] = ()
+        losers: tuple[int, ...] = ()
+        if winner is not None:
+            winners = self._seats_of("winner", winner, span)
+            losers = tuple(s for s in seats if s not in winners)
+        elif loser is not None:
+            losers = self._seats_of("loser", loser, span)
+            winners = tuple(s for s in seats if s not in losers)
+        seat = winners[0] if len(winners) == 1 else None
+        result = self.result = Result(seat, reason, self.turns_before + self.globals["turn"], False, winners,
+                                      self._scores(), self._partnerships(), losers)
         self.pending = None
         self.halted = True
         if self.logging:
-            self.log_entries.append(("end", seat, reason))
+            self.log_entries.append(("end", seat, reason) if result.plain else ("end", seat, reason, False, result))
 
-    def _not_one_player(self, role: str, who, span) -> None:
-        """Stop with a rule error: a result names something else than one player as its winner or
-        loser (a list, a shared result, which results cannot hold yet: the load refuses it where
-        the code says the kind, see `Checker.one_player`)."""
+    def _seats_of(self, role: str, who, span) -> tuple[int, ...]:
+        """The seats a result names as its winners or losers: a player's, a team's, or those of
+        a list of players (not empty); anything else stops with a rule error."""
+        kind = type(who)
+        if kind is PlayerRef:
+            return (who.seat,)
+        if kind is TeamRef:
+            return who.seats
+        if kind is list and who and all(type(p) is PlayerRef for p in who):
+            return tuple(sorted({p.seat for p in who}))
+        self._not_players(role, who, span)
+
+    def _scores(self) -> tuple | None:
+        """Each seat's score in a scoring game (`score:`), else None."""
+        score = self.rules.score
+        if score is None:
+            return None
+        if score.per == "player":
+            return tuple(d[score.attribute] for d in self.player_attrs)
+        attrs = self.team_attrs
+        return tuple(attrs[t.index - 1][score.attribute] for t in self.rules.team_of_seat)
+
+    def _partnerships(self) -> tuple | None:
+        return tuple(t.seats for t in self.rules.team_refs) if self.rules.teams is not None else None
+
+    def _not_players(self, role: str, who, span) -> NoReturn:
+        """Stop with a rule error: a result names something else than a player, a team or a
+        list of players as its winner or loser (the load refuses it where the code says the
+        kind, see `Checker.result_players`)."""
         shown = repr(who) if isinstance(who, str) else self.label(who)
         kind = type_name(who)
-        self.runtime_error(f"the {role} of a game is one player, not {shown} ({KIND_WORDS.get(kind, 'a ' + kind)})",
+        what = "an empty list" if type(who) is list and not who else KIND_WORDS.get(kind, 'a ' + kind)
+        self.runtime_error(f"the {role} of a game is a player, a team or a list of players, not {shown} ({what})",
                            span)
 
     def stop_unfinished(self) -> None:
         """End the game as unfinished: a decision is due past its cap (`max_decisions`)."""
         reason = f"unfinished: the cap of {self.max_decisions} decisions was reached"
-        self.result = Result(None, reason, self.turns_before + self.globals["turn"], True)
+        result = self.result = Result(None, reason, self.turns_before + self.globals["turn"], True, (),
+                                      self._scores(), self._partnerships())
         self.pending = None
         self.halted = True
         if self.logging:
-            self.log_entries.append(("end", None, reason, True))
+            self.log_entries.append(("end", None, reason, True) if result.plain else ("end", None, reason, True, result))
 
 
 # rule code that is no card's, whatever card's frame it is evaluated in (see `runtime_error`)

@@ -29,6 +29,7 @@ from ..lang.values import (
     CardRef,
     Labelled,
     PlayerRef,
+    TeamRef,
     ZoneKey,
 )
 from .abilities import ActivatedAbilities
@@ -94,6 +95,7 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         self.card_zone: dict[int, ZoneKey] = {}
         self.zones: dict[ZoneKey, list[CardRef]] = {k: [] for k in rules.zone_keys}
         self.player_attrs = [dict(rules.player_defaults) for _ in self.players]
+        self.team_attrs = [dict(rules.team_defaults) for _ in rules.team_refs]
         self.globals = dict(rules.global_defaults)
         self.globals.update({"turn": 0, "phase": "", "active": None})
         self.temp_mods: list[tuple] = []
@@ -466,6 +468,8 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             return v
         if type(obj) is list:
             return [self.read(x, name) for x in obj]
+        if type(obj) is TeamRef:
+            return self._team_attribute(obj, name)
         if type(obj) is dict:
             return obj.get(name)
         if obj is GAME:
@@ -482,6 +486,15 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
         if obj is GAME:
             return self.globals[name]
         return self.read(obj, name)
+
+    def _team_attribute(self, team: TeamRef, name: str):
+        """A team's attribute (`teams: {attributes}`), or its `name`."""
+        d = self.team_attrs[team.index - 1]
+        if name in d:
+            return d[name]
+        if name == "name":
+            return team.name
+        self.runtime_error(f"team {team.name} has no attribute '{name}'")
 
     def _card_gone(self, card: CardRef, name: str):
         if name == "name":
@@ -538,6 +551,14 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             if lo_hi is not None:
                 value = clamp(value, lo_hi)
             self.player_attrs[obj.seat - 1][name] = value
+            if name in self.rules.static_reads:
+                self.version += 1
+        elif type(obj) is TeamRef:
+            d = self.team_attrs[obj.index - 1]
+            if name not in d:
+                self.runtime_error(f"team {obj.name} has no attribute '{name}' to set")
+            lo_hi = self.rules.team_clamps.get(name)
+            d[name] = clamp(value, lo_hi) if lo_hi is not None else value
             if name in self.rules.static_reads:
                 self.version += 1
         elif obj is GAME:

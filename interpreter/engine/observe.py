@@ -29,6 +29,7 @@ from ..lang.values import (
     CardRef,
     Labelled,
     PlayerRef,
+    TeamRef,
 )
 from .game import Game
 
@@ -78,6 +79,8 @@ def _masked(game: Game, value: Any, viewer: int) -> Any:
         return _public(value) if _visible_card(game, value.card, viewer) else {"ability": "hidden"}
     if isinstance(value, Labelled):
         return _masked(game, value.value, viewer)
+    if isinstance(value, TeamRef):  # (a team is public: by its name)
+        return value.name
     if isinstance(value, (list, tuple)):
         return [_masked(game, v, viewer) for v in value]
     if isinstance(value, dict):
@@ -182,8 +185,12 @@ def observation(game: Game, viewer: int, detail: bool = True) -> dict:
         "players": players,
         "zones": zones,
         "decision": decision,
-        "result": game.result.to_dict() if game.result else None,
+        "result": game.result.observed() if game.result else None,
     }
+    if rules.team_refs:  # (teams are public: their members and attributes)
+        view["teams"] = [{"name": t.name, "members": list(t.seats),
+                          "attributes": {k: _masked(game, v, viewer) for k, v in game.team_attrs[t.index - 1].items()}}
+                         for t in rules.team_refs]
     if detail:
         view["seen"] = seen_events(game, viewer)
     return view

@@ -94,9 +94,8 @@ class Rules:
         bound to them, or 0 if it declares none."""
         result = game.result
         if result is not None:
-            if result.winner is None:
-                return 0.0
-            return math.inf if result.winner == seat else -math.inf
+            outcome = result.outcome(seat)
+            return math.inf * outcome if outcome else 0.0
         code = self.program.evaluate_code
         if code is None:
             return 0.0
@@ -115,15 +114,16 @@ class Rules:
 
     def reward(self, game: Game, seat: int) -> float:
         """What the player in `seat` scores for a finished game: the ruleset's `reward:`
-        expression with `p` bound to them, or +1 for a win, -1 for a loss, 0 for a draw; 0 for
-        every player of a game stopped unfinished at its cap of decisions."""
+        expression with `p` bound to them, or +1 for a win, -1 for a loss, 0 for a draw (in a
+        ruleset with teams, the seat's team's: `Result.outcome`); 0 for every player of a game
+        stopped unfinished at its cap of decisions."""
         result = game.result
         if result is None:
             raise ValueError("a game has a reward only when it is over")
         if result.unfinished:
             return 0.0
         if self.program.reward_code is None:
-            return 0.0 if result.winner is None else (1.0 if result.winner == seat else -1.0)
+            return result.outcome(seat)
         return float(number_of(game, seat, self.program.reward_code, self.ruleset.reward, "reward"))
 
     def score_of(self, game: Game, seat: int) -> float | None:

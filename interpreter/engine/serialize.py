@@ -13,7 +13,7 @@ from typing import Any
 from ..compile.sites import site_key
 from ..errors import RulesError
 from ..lang.runtime import Frame
-from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, ZoneKey
+from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, TeamRef, ZoneKey
 from .decisions import Option, Pending
 from .game import GAME, OPTIONS, Game, Result
 from .state_fields import DERIVED, FIELDS, SAVED, reset_caches
@@ -26,6 +26,8 @@ def encode(value: Any) -> Any:
         return {"card": value.id, "name": value.defn.name}
     if isinstance(value, PlayerRef):
         return {"player": value.seat}
+    if isinstance(value, TeamRef):
+        return {"team": value.index}
     if isinstance(value, ZoneKey):
         return {"zone": list(value)}
     if isinstance(value, Labelled):
@@ -58,6 +60,8 @@ def decode(value: Any, game: Game) -> Any:
             return card
         if "player" in value:
             return game.players[value["player"] - 1]
+        if "team" in value:
+            return game.rules.team_refs[value["team"] - 1]
         if "zone" in value:
             return ZoneKey(*value["zone"])
         if "labelled" in value:
@@ -80,6 +84,8 @@ def readable(value: Any, game: Game) -> Any:
         return f"{value.defn.name}#{value.id}"
     if isinstance(value, PlayerRef):
         return f"P{value.seat}"
+    if isinstance(value, TeamRef):
+        return value.name
     if isinstance(value, (list, tuple)):
         return [readable(v, game) for v in value]
     if isinstance(value, dict):
@@ -93,6 +99,14 @@ def log_entry(game: Game, entry: tuple) -> dict:
         return {"type": "event", "event": entry[1], "args": readable(entry[2], game)}
     if kind == "decision":
         return {"type": "decision", "player": entry[1], "option": entry[2], "label": entry[3]}
+    if len(entry) > 4:  # (a result of teams, shared or scored: see `Result.plain`)
+        out = {"type": "end", "winner": entry[1], "reason": entry[2]}
+        if entry[3]:
+            out["unfinished"] = True
+        result = entry[4]
+        out.update(winners=list(result.winners), losers=list(result.losers),
+                   scores=list(result.scores) if result.scores is not None else None)
+        return out
     if len(entry) > 3:  # (stopped at the cap of decisions: see `stop_unfinished`)
         return {"type": "end", "winner": entry[1], "reason": entry[2], "unfinished": True}
     return {"type": "end", "winner": entry[1], "reason": entry[2]}
@@ -156,7 +170,7 @@ def _generator_from_json(game: Game, data: list):
 
 
 def _result_from_json(game: Game, r: dict | None) -> Result | None:
-    return None if r is None else Result(r["winner"], r["reason"], r["turns"], bool(r.get("unfinished")))
+    return None if r is None else Result.from_dict(r)
 
 
 def _cards_from_json(game: Game, data: list) -> dict[int, CardRef]:

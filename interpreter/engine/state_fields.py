@@ -106,6 +106,8 @@ FIELDS: tuple[Field, ...] = (
     Field("card_zone", DICT, "the zone each card is in, by card id", load=DERIVED),
     Field("zones", DICT_OF_LISTS, "the cards of each zone, in order, by zone key", Save("zones", "zones")),
     Field("player_attrs", LIST_OF_DICTS, "each player's attributes (index seat - 1)", Save("players", "encoded items")),
+    Field("team_attrs", LIST_OF_DICTS, "each team's attributes (index: the team's, from 0; `teams:`)",
+          Save("teams", "encoded items", optional=True)),
     Field("globals", DICT, "the game's globals (`game.turn`, `game.phase`, `game.active`, declared globals)",
           Save("globals", "encoded")),
     Field("temp_mods", LIST, "temporary modifiers, until an event (tuples)", Save("temp_mods", "tuples")),

@@ -66,6 +66,11 @@ except ImportError as err:  # pragma: no cover (exercised with the imports hidde
 
 from .actions import ActionSpaceError, DecisionActions
 from .openspiel_spec import Spec, canonical, format_copies, parse_copies, rules_for, spec_for
+from .returns import CONSTANT_SUM, GENERAL_SUM, IDENTICAL, ZERO_SUM, seat_returns, utility, utility_range
+
+# the game type's utility for each kind of ruleset (envs/returns.py)
+_UTILITIES = {IDENTICAL: pyspiel.GameType.Utility.IDENTICAL, CONSTANT_SUM: pyspiel.GameType.Utility.CONSTANT_SUM,
+              ZERO_SUM: pyspiel.GameType.Utility.ZERO_SUM, GENERAL_SUM: pyspiel.GameType.Utility.GENERAL_SUM}
 
 SEED_BYTES = 4  # chance nodes at the start of a game, one byte of the 32-bit seed each
 SEED_PARAMETER = "seed"
@@ -306,11 +311,9 @@ class _Core:
         return "0..255" if self.fixed_seed == RANDOM_SEED else str(self.legal_actions())
 
     def returns(self) -> list[float]:
-        players = self.spec.players
-        result = None if self.game is None else self.game.result
-        if result is None or result.winner is None:
-            return [0.0] * players
-        return [1.0 if seat == result.winner else -1.0 for seat in range(1, players + 1)]
+        """Each seat's return from the result (envs/returns.py: a team's result for each
+        member, a scoring game's scores)."""
+        return seat_returns(self.spec.rules, None if self.game is None else self.game.result, self.spec.players)
 
     # ------------------------------------------------------------------ what a player knows
     def observation(self, player: int) -> dict | None:
@@ -483,13 +486,14 @@ class CardrulesGame(pyspiel.Game):
                              f"not {self.fixed_seed}")
         self.spec = spec_for(self.SOURCE, params, copies)
         players = self.spec.players
+        low, high, total = utility_range(self.spec.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spec.catalogue.size,
             max_chance_outcomes=256,
             num_players=players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0 if players == 2 else None,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
             # the game's cap of decisions (the ruleset's `limits: {max_decisions}`, else 100000):
             # past it the engine ends the game unfinished, a terminal state with returns 0
             max_game_length=self.spec.rules.max_decisions)
@@ -552,8 +556,7 @@ def register(ruleset: str | Path, options: dict[str, Any] | None = None, seed: i
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
             chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
             information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-            utility=(pyspiel.GameType.Utility.ZERO_SUM if defaults.player_count == 2
-                     else pyspiel.GameType.Utility.GENERAL_SUM),
+            utility=_UTILITIES[utility(defaults)],
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
             max_num_players=defaults.player_count,
             min_num_players=defaults.player_count,

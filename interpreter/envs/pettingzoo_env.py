@@ -19,8 +19,11 @@ the same observation as the plain dict of `game.observation`.
 
 Rewards, at the end of the game (every other step gives 0): with `reward="rules"` (the default)
 the ruleset's `reward:` expression for each player (`Rules.reward`), or, if it declares none, +1
-for the winner, -1 for every other player, 0 for everyone in a draw; `reward="win"` always gives
-the latter. A game that ends by its rules terminates every agent; a game stopped at its cap of
+for a winner, -1 for a loser, 0 for everyone in a draw; `reward="win"` always gives the latter. In
+a ruleset with teams each agent gets its team's result (`Result.outcome`: a shared win is +1 for
+every member, a shared loss -1). A scoring game whose ruleset says `score: {rewards: steps}` (with
+`reward="rules"`) rewards each agent, at every step, the change of its score (its team's) since
+the step before instead, so that its rewards add up to its final score. A game that ends by its rules terminates every agent; a game stopped at its cap of
 decisions (`max_decisions`, else the ruleset's `limits: {max_decisions}`, else 100000) truncates
 every agent instead (`truncations` True, `terminations` False, rewards 0, `infos[agent]["result"]
 ["unfinished"]` True). `infos[agent]["result"]` holds the winner's agent name (or None) and the
@@ -62,6 +65,7 @@ except ImportError as error:  # (a module set to None in sys.modules raises Impo
 from .. import CardrulesError, load
 from .actions import ActionCatalogue, ActionSpaceError, DecisionActions
 from .encoding import ObservationEncoding
+from .returns import seat_scores
 
 ILLEGAL_MODES = ("raise", "penalize")
 REWARD_SCHEMES = ("rules", "win")
@@ -99,6 +103,9 @@ class CardrulesAECEnv(AECEnv):
         self.render_mode = render_mode
         self.illegal = illegal
         self.reward_scheme = reward
+        # `score: {rewards: steps}`: each step rewards the changes of the players' scores
+        self._steps_scored = reward == "rules" and rules.score is not None and rules.score.rewards == "steps"
+        self._scores_before: list[float] | None = None
         self.catalogue = ActionCatalogue(rules, copies=copies)
         self.encoding = ObservationEncoding(rules)
         self.possible_agents = [f"player_{seat}" for seat in range(1, rules.player_count + 1)]
@@ -140,6 +147,7 @@ class CardrulesAECEnv(AECEnv):
         else:
             game_seed = self._rng.randrange(SEED_BOUND)
         self.game = self.rules.new_game(seed=game_seed, log=False, max_decisions=self.max_decisions)
+        self._scores_before = [0.0] * len(self.possible_agents) if self._steps_scored else None
         self._actions = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -181,8 +189,20 @@ class CardrulesAECEnv(AECEnv):
             if self.game.is_over:
                 self._finish()
                 return
+            if self._steps_scored:
+                self._reward_score_changes()
             self.agent_selection = self._decider()
         self._accumulate_rewards()
+
+    def _reward_score_changes(self) -> None:
+        """`score: {rewards: steps}`: reward each agent the change of its score (its team's, in a
+        game scored per team) since the last step, counted from 0 (so an agent's rewards add up
+        to its score)."""
+        now = seat_scores(self.game)
+        for agent in self.agents:
+            seat = self._seats[agent]
+            self.rewards[agent] = now[seat - 1] - self._scores_before[seat - 1]
+        self._scores_before = now
 
     def _refuse(self, agent: str, action: Any, chosen: int | None, legal: dict[int, Any]) -> None:
         shown = sorted(legal)
@@ -203,6 +223,8 @@ class CardrulesAECEnv(AECEnv):
         result = self.game.result
         if result.unfinished:
             self.rewards = dict.fromkeys(self.agents, 0.0)
+            if self._steps_scored:  # (the score changes of the last step still count)
+                self._reward_score_changes()
             self._end({"winner": None, "reason": result.reason, "unfinished": True}, truncated=True)
             return
         winner = None if result.winner is None else self.possible_agents[result.winner - 1]
@@ -210,8 +232,16 @@ class CardrulesAECEnv(AECEnv):
             if self.reward_scheme == "rules":
                 self.rewards[agent] = self.rules.reward(self.game, self._seats[agent])
             else:
-                self.rewards[agent] = 0.0 if winner is None else (1.0 if agent == winner else -1.0)
-        self._end({"winner": winner, "reason": result.reason})
+                self.rewards[agent] = result.outcome(self._seats[agent])
+        if self._steps_scored:  # (the scores are the rewards: their changes, not the result)
+            self._reward_score_changes()
+        told: dict[str, Any] = {"winner": winner, "reason": result.reason}
+        if not result.plain:  # (a team's, a shared or a scored result)
+            told["winners"] = [self.possible_agents[s - 1] for s in result.winners]
+            told["losers"] = [self.possible_agents[s - 1] for s in result.losers]
+            if result.scores is not None:
+                told["scores"] = {agent: float(result.scores[i]) for i, agent in enumerate(self.possible_agents)}
+        self._end(told)
 
     def _end(self, result: dict[str, Any], truncated: bool = False) -> None:
         self._actions = None
@@ -275,7 +305,11 @@ def render_text(observation: dict, viewer: str, agents: list[str]) -> str:
     result = observation.get("result")
     if result is not None:
         winner = result.get("winner")
-        who = ("unfinished" if result.get("unfinished") else "a draw") if winner is None else f"{agents[winner - 1]} wins"
+        winners = result.get("winners") or ([winner] if winner is not None else [])
+        who = ("unfinished" if result.get("unfinished") else "a draw") if not winners else \
+            f"{agents[winner - 1]} wins" if len(winners) == 1 else f"{', '.join(agents[s - 1] for s in winners)} win"
+        if not winners and result.get("losers"):
+            who = "everyone loses"
         lines.append(f"game over: {who} ({result.get('reason')})")
     decision = observation.get("decision")
     if decision is not None:

@@ -32,7 +32,7 @@ from .runtime import (
     _set,
     _union,
 )
-from .values import AbilityRef, Labelled
+from .values import AbilityRef, Labelled, PlayerRef, TeamRef
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,20 @@ def text_at_load(v: Any) -> str:
     return str(v)
 
 
+def _team(g: Any, p: Any) -> TeamRef:
+    """`team(p)`: the team of player p (the ruleset's `teams:`)."""
+    if type(p) is not PlayerRef:
+        g.runtime_error(f"team() takes a player, not {g.label(p)}")
+    return g.rules.team_of_seat[p.seat - 1]
+
+
+def _members(g: Any, t: Any) -> list:
+    """`members(t)`: the players of team t, in seat order."""
+    if type(t) is not TeamRef:
+        g.runtime_error(f"members() takes a team, not {g.label(t)}")
+    return [g.players[seat - 1] for seat in t.seats]
+
+
 def _f(name: str, params: str, doc: str, implementation: Callable[..., Any], arity: tuple[int, int] | int = 1, *,
        gives: str = "any", **facts: Any) -> Builtin:
     """A built-in function (`arity`: how many arguments, or the least and the most)."""
@@ -148,6 +162,9 @@ _TABLE: tuple[Builtin, ...] = (
        inline=lambda p: f"_bf_others(g, {p})"),  # (a comprehension here would make g a closure's cell)
     _f("next_player", "(p)", "the player in the next seat, after the last seat the first",
        lambda g, p: g.players[p.seat % len(g.players)], gives="player", takes=("player",)),
+    _f("team", "(p)", "the team of player p (the ruleset's `teams:`)", _team, gives="team", takes=("player",)),
+    _f("members", "(t)", "the players of team t, in seat order", _members, gives="list", takes=("team",),
+       gives_players=True),
     _f("random", "(L)", "an item chosen with the game's seeded generator, `none` if empty",
        lambda g, x: g.random_choice(_as_list(x)), random=True, inline=lambda x: f"g.random_choice({x})",
        reads_argument=True, list_arguments=True, gives_item=True),
@@ -199,8 +216,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in _TABLE}
 
 
 # The kinds a built-in may give, and those the checker can hold its arguments to (param_kinds.py).
-KINDS = ("int", "bool", "text", "list", "player", "card", "ability", "any")
-ARGUMENT_KINDS = (None, "int", "player")
+KINDS = ("int", "bool", "text", "list", "player", "card", "ability", "team", "any")
+ARGUMENT_KINDS = (None, "int", "player", "team")
 
 
 def problems(builtin: Builtin) -> list[str]:
@@ -222,7 +239,7 @@ def problems(builtin: Builtin) -> list[str]:
     if builtin.gives not in KINDS:
         found.append(f"{builtin.name!r} gives {builtin.gives!r}: one of {', '.join(KINDS)}")
     if len(builtin.takes) > hi or any(k not in ARGUMENT_KINDS for k in builtin.takes):
-        found.append(f"{builtin.name!r} takes {builtin.takes!r}: one kind (None, 'int', 'player') per parameter")
+        found.append(f"{builtin.name!r} takes {builtin.takes!r}: one kind (None, 'int', 'player', 'team') per parameter")
     return found
 
 

@@ -21,6 +21,7 @@ from .builtins import PROCEDURES as BUILTIN_PROCEDURES
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
 from .param_kinds import CONTRARY, FixedBy, builtin_argument_problems
 from .printer import to_source
+from .resultchecks import ResultChecks
 from .reveal_to import reveal_target_problems
 from .runtime import CONTEXT_NAMES, TYPE_NAMES
 from .values import CARD_PROPERTIES
@@ -51,6 +52,9 @@ class Context:
     value_procedures: set[str] = field(default_factory=set)
     # the parameters of procedures and functions whose kind their body fixes (param_kinds.py)
     parameter_kinds: dict[str, dict[str, FixedBy]] = field(default_factory=dict)
+    # the team attributes (`teams: {attributes}`); None: the ruleset declares no teams
+    team_attributes: set[str] | None = None
+    held_by_others: set[str] = field(default_factory=set)  # attributes of players and cards
 
 
 # The statements a function's block may hold: it works out a value and changes nothing.
@@ -58,7 +62,7 @@ FUNCTION_STATEMENTS = (ast.Let, ast.Assign, ast.If, ast.For, ast.Repeat, ast.Whi
 
 
 
-class Checker:
+class Checker(ResultChecks):
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.errors: list[ValidationError] = []
@@ -329,21 +333,6 @@ class Checker:
         self.error(f"{message}: it holds {held_words(declared)}", value.span,
                    f"{what} is declared{where}" if where else "")
 
-    def one_player(self, e: ast.Expr, scope: set[str], what: str) -> None:
-        """`win`/`lose` and an end condition's `winner`/`loser` give one player: a list (a shared
-        result, which results cannot hold yet) or another kind of value would end the game as a
-        draw. `what` is the statement's word or the end condition's key."""
-        kind = self.ctx.kinds.of(e, scope) if self.ctx.kinds is not None else None
-        if kind is None or kind in ("player", "none"):
-            return
-        head = f"'{what}' takes one player" if what in ("win", "lose") else f"an end condition's '{what}' is one player"
-        if kind == "list":
-            self.error(f"{head}, not a list: the game would end as a draw", e.span,
-                       f"a shared {'win' if what in ('win', 'winner') else 'loss'} (a team, several players) is not "
-                       "supported yet: name one player, like first(...), or end the game with 'tie'")
-        else:
-            self.error(f"{head}, not {KIND_WORDS[kind]}: the game would end as a draw", e.span)
-
     def glued_sign(self, s: ast.Assign) -> None:
         """`x =- 2` sets x to -2 but reads like a typo of `x -= 2`: a warning at the `=` (with a
         space, `x = -2`, nothing is said)."""
@@ -494,6 +483,8 @@ class Checker:
             self.zone_call(c, scope, need_one=False)
         elif name in BUILTIN_FUNCTIONS:
             builtin = BUILTIN_FUNCTIONS[name]
+            if name in ("team", "members"):
+                self.team_use(c, scope)
             lo, hi = builtin.arity
             if not lo <= len(c.args) <= hi:
                 want = str(lo) if lo == hi else f"{lo} to {hi}"
@@ -520,6 +511,8 @@ class Checker:
             return
         ctx = self.ctx
         if isinstance(e, ast.Name):
+            if e.id == "teams" and e.id not in scope:
+                self.team_use(e, scope)
             if e.id in scope or e.id in CONTEXT_NAMES or e.id in ctx.keywords:
                 return
             if e.id in ctx.zones:
@@ -545,6 +538,8 @@ class Checker:
             elif e.name not in ctx.attributes and e.name not in CARD_PROPERTIES:
                 self.error(f"unknown attribute {e.name!r}"
                            f"{did_you_mean(e.name, [*ctx.attributes, *CARD_PROPERTIES])}", e.span)
+            else:
+                self.team_attribute(e, scope)
         elif isinstance(e, ast.Index):
             self.expr(e.obj, scope, choose_ok)
             self.expr(e.index, scope, choose_ok)

@@ -285,7 +285,7 @@ class ExpressionCode:
         if name in scope.names:
             return scope.names[name]
         context = {"self": "f.self_card", "you": "f.controller", "event": "f.event", "players": "g.players",
-                   "game": "g.GAME", "options": "g.OPTIONS"}.get(name)
+                   "teams": "g.rules.team_refs", "game": "g.GAME", "options": "g.OPTIONS"}.get(name)
         if context is not None:
             return context
         if name in self.names.keywords:

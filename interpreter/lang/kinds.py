@@ -24,17 +24,17 @@ from . import ast
 from .analysis import local_bindings
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .codegen_scope import Scope, may_share
-from .values import AbilityRef, CardRef, PlayerRef, type_name
+from .values import AbilityRef, CardRef, PlayerRef, TeamRef, type_name
 
 # The Python types that hold a value of each declared type (`none`, NoneType, fits every type).
 PYTHON_TYPES: dict[str, tuple[type, ...]] = {
     "int": (int,), "bool": (bool,), "text": (str,), "list": (list,), "player": (PlayerRef,),
-    "card": (CardRef,), "ability": (AbilityRef,),
+    "card": (CardRef,), "ability": (AbilityRef,), "team": (TeamRef,),
 }
 
 # How a message names a value of each kind: "cannot set game.first to a number".
 KIND_WORDS = {"int": "a number", "bool": "true or false", "text": "text", "list": "a list", "player": "a player",
-              "card": "a card", "ability": "an ability", "none": "none"}
+              "card": "a card", "ability": "an ability", "team": "a team", "none": "none"}
 
 # The built-in globals and the built-in card and player properties, with the kind they hold.
 BUILTIN_GLOBAL_KINDS = {"turn": "int", "phase": "text", "active": "player"}
@@ -89,7 +89,8 @@ class Kinds(KindRules):
 
     def __init__(self, zones: Mapping, functions: Mapping[str, ast.Function], keywords: Mapping,
                  global_kinds: Mapping[str, str], player_kinds: Mapping[str, set[str]],
-                 card_kinds: Mapping[str, set[str]], option_kinds: Mapping[str, str]) -> None:
+                 card_kinds: Mapping[str, set[str]], option_kinds: Mapping[str, str],
+                 team_kinds: Mapping[str, set[str]] | None = None) -> None:
         self.zones = zones
         self.functions = functions
         self.keywords = keywords
@@ -97,6 +98,7 @@ class Kinds(KindRules):
         self.player_kinds = player_kinds
         self.card_kinds = card_kinds
         self.option_kinds = option_kinds
+        self.team_kinds = team_kinds or {}
         self._visiting = set()
 
     def of(self, e: ast.Expr | None, local: frozenset[str] | set[str] = frozenset()) -> str | None:
@@ -124,7 +126,7 @@ class Kinds(KindRules):
         if isinstance(e, ast.Name):
             if e.id in local:
                 return None
-            if e.id == "players":
+            if e.id in ("players", "teams"):
                 return "list"
             if e.id in self.keywords:
                 return "text"
@@ -167,6 +169,8 @@ class Kinds(KindRules):
             kinds = self.card_kinds.get(e.name, set())
         elif owner == "player":
             kinds = self.player_kinds.get(e.name, set())
+        elif owner == "team":
+            return "text" if e.name == "name" else next(iter(self.team_kinds.get(e.name, ())), None)
         else:
             return None
         if e.name in PROPERTY_KINDS and not kinds:
@@ -191,7 +195,9 @@ class Kinds(KindRules):
         the players (`players`, `others(p)`), a selection from such a list, the first few of one
         or those joined from two of one kind."""
         if isinstance(e, ast.Name):
-            return "player" if e.id == "players" and e.id not in local else None
+            if e.id in local:
+                return None
+            return {"players": "player", "teams": "team"}.get(e.id)
         if isinstance(e, ast.Select):
             return self.items(e.source, local)
         if isinstance(e, ast.BinOp) and e.op == "+":

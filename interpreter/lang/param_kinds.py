@@ -28,8 +28,9 @@ _ARITHMETIC = {"-", "/"}  # (`+` joins lists, `*` and `%` work on text: they fix
 _ORDER = {"<", "<=", ">", ">="}
 # the kinds of argument that cannot stand where a parameter of this kind is used
 CONTRARY = {
-    "int": frozenset({"text", "bool", "list", "player", "card", "ability"}),
-    "player": frozenset({"int", "text", "bool", "list", "card", "ability"}),
+    "int": frozenset({"text", "bool", "list", "player", "card", "ability", "team"}),
+    "player": frozenset({"int", "text", "bool", "list", "card", "ability", "team"}),
+    "team": frozenset({"int", "text", "bool", "list", "player", "card", "ability"}),
 }
 
 

@@ -199,7 +199,7 @@ class Names:
         self.card_names = card_names
 
 
-CONTEXT_NAMES = {"self", "you", "event", "players", "game", "options"}
+CONTEXT_NAMES = {"self", "you", "event", "players", "teams", "game", "options"}
 TYPE_NAMES = {"player", "card", "list", "int", "text", "bool", "none", "ability"}
 
 

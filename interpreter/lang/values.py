@@ -1,4 +1,4 @@
-"""Run-time values the compiled language works with: card and player handles, zone keys.
+"""Run-time values the compiled language works with: card, player and team handles, zone keys.
 
 Handles are immutable and shared between a game and its clones: all mutable state of a card
 (its zone, attributes, part) lives in the game state, keyed by the handle's id. That keeps
@@ -70,6 +70,27 @@ class PlayerRef:
 
     def __repr__(self) -> str:
         return f"P{self.seat}"
+
+
+class TeamRef:
+    """A team of the ruleset's `teams:` (its index from 1, its name and its seats, sorted): one
+    handle per team, made with the compiled rules and shared by all their games."""
+
+    __slots__ = ("index", "name", "seats")
+
+    def __init__(self, index: int, name: str, seats: tuple[int, ...]) -> None:
+        self.index = index
+        self.name = name
+        self.seats = seats
+
+    def __eq__(self, other: object) -> bool:  # (the same team of rules loaded twice is equal)
+        return type(other) is TeamRef and (other.index, other.name, other.seats) == (self.index, self.name, self.seats)
+
+    def __hash__(self) -> int:
+        return hash((self.index, self.name, self.seats))
+
+    def __repr__(self) -> str:
+        return self.name
 
 
 class ZoneKey(tuple):
@@ -163,6 +184,8 @@ def value_id(value: Any) -> str:
         return f"a{value.card.id}.{value.index + 1}"
     if isinstance(value, PlayerRef):
         return f"p{value.seat}"
+    if isinstance(value, TeamRef):
+        return f"t{value.index}"
     if value is True:
         return "yes"
     if value is False:
@@ -181,6 +204,8 @@ def type_name(value: Any) -> str:
         return "player"
     if isinstance(value, AbilityRef):
         return "ability"
+    if isinstance(value, TeamRef):
+        return "team"
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):

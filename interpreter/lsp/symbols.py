@@ -23,7 +23,7 @@ from ..rules.sources import parsed, read_text
 from .rulesets import RulesetFiles
 
 # YAML sections that declare attributes: (key path of the section, who has them)
-ATTRIBUTE_SECTIONS = (("player_attributes",), "player"), (("globals",), "game")
+ATTRIBUTE_SECTIONS = (("player_attributes",), "player"), (("globals",), "game"), (("teams", "attributes"), "team")
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,10 @@ def _read_yaml(index: SymbolIndex, data: dict, marks: Any) -> None:
         for aname, aspec in _entries(spec.get("attributes")):
             _put_attribute(index, aname, aspec, tname, ("card_types", tname, "attributes", aname), marks)
     for section, owner in ATTRIBUTE_SECTIONS:
-        for aname, aspec in _entries(data.get(section[0])):
+        declared = data.get(section[0])
+        for key in section[1:]:  # (teams: {attributes: ...})
+            declared = declared.get(key) if isinstance(declared, dict) else None
+        for aname, aspec in _entries(declared):
             _put_attribute(index, aname, aspec, owner, (*section, aname), marks)
     for name, spec in _entries(data.get("options")):
         _put(index.options, "option", name, ("options", name), spec, marks,

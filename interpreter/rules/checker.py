@@ -148,9 +148,15 @@ def value_kinds(ruleset: Ruleset, defs: Definitions) -> Kinds:
     for ct in ruleset.card_types.values():
         for name, spec in ct.attributes.items():
             card_kinds.setdefault(name, set()).add(spec.type)
+    team_kinds = {name: {spec.type} for name, spec in _team_attributes(ruleset).items()}
     return Kinds(ruleset.zones, defs.functions, defs.keywords, {n: a.type for n, a in ruleset.globals.items()},
                  player_kinds, card_kinds,
-                 {n: _OPTION_KINDS[o.type] for n, o in ruleset.option_specs.items() if o.type in _OPTION_KINDS})
+                 {n: _OPTION_KINDS[o.type] for n, o in ruleset.option_specs.items() if o.type in _OPTION_KINDS},
+                 team_kinds)
+
+
+def _team_attributes(ruleset: Ruleset) -> dict:
+    return ruleset.teams.attributes if ruleset.teams is not None else {}
 
 
 def held_slots(ruleset: Ruleset) -> dict[tuple[str, str], Held]:
@@ -161,7 +167,8 @@ def held_slots(ruleset: Ruleset) -> dict[tuple[str, str], Held]:
         slots["game", name] = Held.of(f"game.{name}", [spec.type])
     declared: dict[str, set[str]] = {}
     for spec in [*ruleset.player_attributes.values(),
-                 *(a for ct in ruleset.card_types.values() for a in ct.attributes.values())]:
+                 *(a for ct in ruleset.card_types.values() for a in ct.attributes.values()),
+                 *_team_attributes(ruleset).values()]:
         declared.setdefault(spec.name, set()).add(spec.type)
     for name, types in declared.items():
         slots["attribute", name] = Held.of(f"attribute {name!r}", types)
@@ -173,7 +180,8 @@ def _declared_at(ruleset: Ruleset, kind: str, name: str) -> Span | None:
     if kind == "game":
         spec = ruleset.globals.get(name)
         return spec.span if spec is not None else None
-    specs = [ruleset.player_attributes.get(name), *(ct.attributes.get(name) for ct in ruleset.card_types.values())]
+    specs = [ruleset.player_attributes.get(name), *(ct.attributes.get(name) for ct in ruleset.card_types.values()),
+             _team_attributes(ruleset).get(name)]
     return next(spec.span for spec in specs if spec is not None)
 
 
@@ -181,6 +189,8 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
     attributes = set(ruleset.player_attributes)
     for ct in ruleset.card_types.values():
         attributes.update(ct.attributes)
+    held_by_others = set(attributes)
+    attributes.update(_team_attributes(ruleset))
     held = {slot: (h, _declared_at(ruleset, *slot)) for slot, h in held_slots(ruleset).items()}
     return Context(
         kinds=value_kinds(ruleset, defs),
@@ -197,6 +207,8 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
         card_types=set(ruleset.card_types),
         value_procedures={n for n, p in defs.procedures.items() if gives_value(p)},
         parameter_kinds=_parameter_kinds(ruleset, defs),
+        team_attributes=set(ruleset.teams.attributes) if ruleset.teams is not None else None,
+        held_by_others=held_by_others,
     )
 
 

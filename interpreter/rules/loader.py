@@ -43,6 +43,7 @@ from .options import chosen_count, located_option, parse_option_value
 from .overlay import source_overlay
 from .rounds import counter_globals, phase_name_problems, read_rounds
 from .sources import parse_cards, parse_file, parse_text_at
+from .teams import read_score, read_teams
 from .yamlload import load_yaml
 
 BUILTIN_GLOBALS = ("turn", "phase", "active")
@@ -433,6 +434,8 @@ class _Builder:
                                               self.span("globals", n)))
         player_attrs = {n: self.attr_spec(n, r, "player_attributes", n)
                         for n, r in (d.get("player_attributes") or {}).items()}
+        teams = read_teams(self, d.get("teams"), player_count)
+        score = read_score(self, d.get("score"), teams, player_attrs)
         card_types = {}
         for tname, raw in (d.get("card_types") or {}).items():
             attrs = {n: self.attr_spec(n, r, "card_types", tname, "attributes", n)
@@ -514,7 +517,7 @@ class _Builder:
             step_budget=int(d.get("step_budget", 200_000)),
             max_decisions=int((d.get("limits") or {}).get("max_decisions", MAX_DECISIONS)), evaluate=evaluate, statistics=statistics,
             reward=reward, rounds=rounds, observing=read_observing(d.get("events"), d.get("observation"), self.span),
-            deck_format_option=self.deck_format_option)
+            deck_format_option=self.deck_format_option, teams=teams, score=score)
         if not checked:
             return ruleset
         from .checker import check_ruleset

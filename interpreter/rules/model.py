@@ -68,6 +68,35 @@ class CardType:
     display: tuple[str, ...] | None = None  # what a player is shown of such a card (`display:`); None: a default
 
 
+@dataclass(frozen=True)
+class Teams:
+    """The ruleset's teams (`teams:`): each team's seats (sorted, every seat in exactly one
+    team), its name, and the attributes every team has. `cooperative`: `partnerships: all`, one
+    team of every player."""
+
+    seats: tuple[tuple[int, ...], ...]
+    names: tuple[str, ...]
+    attributes: dict[str, AttrSpec]
+    cooperative: bool
+    span: Span
+
+    def team_of(self, seat: int) -> int:
+        """The index (from 0) of the team of the player in `seat`."""
+        return next(i for i, seats in enumerate(self.seats) if seat in seats)
+
+
+@dataclass(frozen=True)
+class Score:
+    """A scoring game (`score:`): the int attribute of players (`per: player`) or of teams
+    (`per: team`) that holds the score; `rewards`: "end" (the environments reward the result at
+    the end) or "steps" (each change of a player's score as it happens)."""
+
+    per: str
+    attribute: str
+    rewards: str
+    span: Span
+
+
 OPTION_TYPES = ("int", "bool", "choice", "text", "list")
 LIST_ITEM_TYPES = ("int", "text", "choice")
 # The option that sets the number of players of a ruleset whose `players:` is a range; no entry of
@@ -254,6 +283,8 @@ class Ruleset:
     # something else, in the order of their places (`validate` shows them)
     definitions: Definitions | None = field(default=None, repr=False, compare=False)
     warnings: tuple[RuleWarning, ...] = field(default=(), repr=False, compare=False)
+    teams: Teams | None = None  # `teams:` (None: no teams declared)
+    score: Score | None = None  # `score:` (None: not a scoring game)
 
     def steps(self):
         """Every step of code the turn structure runs, as (how a message names it, Phase):

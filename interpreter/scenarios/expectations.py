@@ -18,7 +18,7 @@ from ..engine.playout import RULE_ERRORS
 from ..engine.rule_errors import rule_error_words
 from ..errors import CardrulesError
 from ..lang.runtime import Frame
-from ..lang.values import CardRef, PlayerRef
+from ..lang.values import CardRef, PlayerRef, TeamRef
 from .paths import NOT_OVER, PathError, ReadProblem, StatePath, label_hint, labels_in, parse_path
 
 RELATIONS = ("same_as", "at_least", "at_most")
@@ -37,11 +37,13 @@ class Reading:
 
 
 def shown(value: Any) -> Any:
-    """A state value as scenarios write it: cards by name, players as 'P1'."""
+    """A state value as scenarios write it: cards by name, players as 'P1', teams by name."""
     if isinstance(value, CardRef):
         return value.defn.name
     if isinstance(value, PlayerRef):
         return f"P{value.seat}"
+    if isinstance(value, TeamRef):
+        return value.name
     if isinstance(value, (list, tuple)):
         return [shown(v) for v in value]
     return value

@@ -16,13 +16,15 @@ from ..errors import CardrulesError, did_you_mean
 from ..lang.values import CardRef, ZoneKey
 
 EVENTS = ("events", "not_events", "events_so_far", "not_events_so_far")  # the last two: since the start
-WHOLE = ("winner", "draw", "reason", "over", "turn", "phase", *EVENTS)
-HEADS = ("players", "zones", "cards", "game", "decision", "observation", *WHOLE)
+RESULT_LISTS = ("winners", "losers", "scores")  # a result's seats that won, that lost; its scores by seat
+WHOLE = ("winner", "draw", "reason", "over", "turn", "phase", *RESULT_LISTS, *EVENTS)
+HEADS = ("players", "zones", "cards", "game", "teams", "decision", "observation", *WHOLE)
 DECISION_FIELDS = ("player", "options", "prompt")
 PICKS = ("count", "first", "last")  # after a zone: its size, or one card (also a position: 1, 2, ...)
 NOT_OVER = "not over"
 USAGE = ("players.N.ATTR, players.N.ZONE[.ROW][.count|.N|.first|.last[.ATTR]], zones.Z[...], game.X, "
-         "cards.$x[.ATTR|.zone], winner, draw, reason, over, turn, phase, events, not_events, events_so_far, "
+         "cards.$x[.ATTR|.zone], teams.NAME.ATTR, winner, winners, losers, scores, draw, reason, over, turn, "
+         "phase, events, not_events, events_so_far, "
          "not_events_so_far, decision[.player|.options[.count]|.prompt], observation.N...")
 
 
@@ -81,6 +83,14 @@ class StatePath:
             return NOT_OVER if result is None else result.winner
         if head == "draw":
             return NOT_OVER if result is None else result.draw
+        if head in RESULT_LISTS:
+            if result is None:
+                return NOT_OVER
+            found = getattr(result, head)
+            return list(found) if found is not None else None
+        if head == "teams":
+            team = next(t for t in game.rules.team_refs if t.name == self.name)
+            return game.team_attrs[team.index - 1][self.attr]
         if head == "reason":
             return NOT_OVER if result is None else result.reason
         if head == "over":
@@ -189,6 +199,8 @@ def parse_path(text: str, rules, labels: set[str]) -> StatePath:
             name = ".".join(parts[1:])
             raise PathError(f"no global {name!r}{did_you_mean(name, known)} (globals: {', '.join(known)})")
         return StatePath(text, head, name=parts[1])
+    if head == "teams":
+        return _team_path(text, parts, rules)
     if head == "cards":
         if len(parts) < 2 or not parts[1].startswith("$"):
             raise PathError(f"{text!r}: write cards.$LABEL (a card labelled with `as:`, `created:` or `label:`)")
@@ -271,3 +283,20 @@ def labels_in(value: Any) -> list[str]:
     if isinstance(value, dict):
         return [label for v in value.values() for label in labels_in(v)]
     return []
+
+
+def _team_path(text: str, parts: list[str], rules) -> StatePath:
+    """`teams.NAME.ATTR`: a team's attribute (the ruleset's `teams:`)."""
+    teams = rules.ruleset.teams
+    if teams is None:
+        raise PathError(f"{text!r}: the ruleset declares no teams")
+    names = list(teams.names)
+    if len(parts) != 3 or parts[1] not in names or parts[2] not in teams.attributes:
+        name = parts[1] if len(parts) > 1 else ""
+        if name not in names:
+            raise PathError(f"no team {name!r}{did_you_mean(name, names)} (teams: {', '.join(names)}); "
+                            "write teams.NAME.ATTR")
+        attr = ".".join(parts[2:])
+        raise PathError(f"teams have no attribute {attr!r}{did_you_mean(attr, teams.attributes)} "
+                        f"(team attributes: {', '.join(teams.attributes) or 'none'})")
+    return StatePath(text, "teams", name=parts[1], attr=parts[2])

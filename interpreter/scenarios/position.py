@@ -15,7 +15,7 @@ from ..engine.game import Game
 from ..engine.state_fields import reset_caches
 from ..errors import CardrulesError, RulesError, Span, did_you_mean
 from ..lang.runtime import Frame
-from ..lang.values import CardRef, PlayerRef, ZoneKey
+from ..lang.values import CardRef, PlayerRef, TeamRef, ZoneKey
 from ..rules.decks import Deck
 from .expectations import shown
 
@@ -112,6 +112,8 @@ class Setter:
             spec = rules.ruleset.card_types[obj.defn.type].attributes.get(attr)
         elif type(obj) is PlayerRef:
             spec = rules.ruleset.player_attributes.get(attr)
+        elif type(obj) is TeamRef:
+            spec = rules.ruleset.teams.attributes.get(attr)
         else:
             if attr == "active":
                 return ("player", None, None, None)
@@ -216,6 +218,17 @@ def build_given(game: Game, given: dict, marks, decks: list[Deck] | None = None)
             setter.zone(ZoneKey(name, 0, ""), raw or [], *path)
     if given.get("rest_of_deck") is not None:
         setter.rest_of_deck(given["rest_of_deck"], decks)
+    for name, values in (given.get("teams") or {}).items():  # a team's attributes, by its name
+        team = next((t for t in rules.team_refs if t.name == name), None)
+        names = [t.name for t in rules.team_refs]
+        if team is None:
+            raise RulesError(f"no team {name!r}{did_you_mean(name, names)}" if names else
+                             "the ruleset declares no teams", setter.span("given", "teams", name))
+        for attr, raw in (values or {}).items():
+            if attr not in rules.team_defaults:
+                raise RulesError(f"teams have no attribute {attr!r}{did_you_mean(attr, rules.team_defaults)}",
+                                 setter.span("given", "teams", name, attr))
+            setter.pending_refs.append((team, attr, raw, ("given", "teams", name, attr)))
     for name, raw in (given.get("globals") or {}).items():
         known = {*rules.ruleset.globals, "active"}
         if name not in known:

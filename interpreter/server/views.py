@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ..presentation import card_display, decision_title, distinct_moves, event_text, pick_of, value_text
+from ..presentation.results import outcome_words, scores_words
 
 __all__ = ["card_face", "event_text", "option_card_ids", "option_places", "result_text", "table_view", "zone_layout"]
 
@@ -114,16 +115,15 @@ def _pick(obs: dict, rules: Any) -> dict | None:
             "sets": [{"cards": sorted(ids), "option": option} for ids, option in pick.sets.items()]}
 
 
-def result_text(result: dict | None) -> str | None:
+def result_text(result: dict | None, team_names: list[str] | None = None) -> str | None:
+    """The result as the table shows it (presentation/results.py): who won, the reason, the
+    turns; a scoring game's scores after it."""
     if not result:
         return None
     turns = result.get("turns")
     after = f" after {turns} turn{'s' if turns != 1 else ''}" if turns is not None else ""
-    if result.get("unfinished"):  # (stopped at its cap of decisions: the reason says so)
-        return f"{result.get('reason')}{after}"
-    if result.get("winner") is None:
-        return f"draw ({result.get('reason')}){after}"
-    return f"P{result['winner']} wins ({result.get('reason')}){after}"
+    scores = scores_words(result, team_names)
+    return f"{outcome_words(result, team_names)}{after}" + (f"; {scores}" if scores else "")
 
 
 def table_view(obs: dict, rules: Any, open_piles: bool = False) -> dict:
@@ -154,5 +154,5 @@ def table_view(obs: dict, rules: Any, open_piles: bool = False) -> dict:
         "zones": zone_layout(obs, rules, open_piles),
         "decision": shown_decision,
         "result": obs.get("result"),
-        "result_text": result_text(obs.get("result")),
+        "result_text": result_text(obs.get("result"), [t["name"] for t in obs.get("teams") or ()]),
     }

@@ -85,6 +85,9 @@ TEST_CASES = [
     Case("test-rounds-asking", "tests/data/rounds/rounds.yaml", (("ask", True),)),
     Case("test-planted", "tests/data/planted/planted.yaml"),
     Case("test-setaside", "tests/data/setaside/setaside.yaml"),
+    Case("test-coop", "tests/data/coop/coop.yaml", seeds=(1, 2, 3)),  # (teams: a shared win or loss)
+    Case("test-partners", "tests/data/partners/partners.yaml", seeds=(1, 2, 3)),  # (teams scored)
+    Case("test-partners-low-limit", "tests/data/partners/partners.yaml", (("limit", 10),)),  # (`lose TEAM`)
 ]
 CASES = SHIPPED_CASES + TEST_CASES
 
@@ -164,7 +167,10 @@ def _plain(entries: list[dict]) -> list[dict]:
 
 def _result(game) -> dict:
     r = game.result
-    return {"winner": r.winner, "reason": r.reason, "turns": r.turns, "unfinished": r.unfinished}
+    out = {"winner": r.winner, "reason": r.reason, "turns": r.turns, "unfinished": r.unfinished}
+    if not r.plain:  # (teams, scores, a shared result: issue 32)
+        out.update(winners=list(r.winners), losers=list(r.losers), scores=None if r.scores is None else list(r.scores))
+    return out
 
 
 def ruleset_location(case: Case) -> str:
