@@ -41,7 +41,7 @@ POSITIONS = 12 if LONG else 3  # per game
 
 
 def test_every_shipped_game_is_checked():
-    assert set(GAMES) >= {"initiative", "lanes", "bases", "hearts", "harvest", "sharedhands"}
+    assert set(GAMES) >= {"initiative", "lanes", "bases", "hearts", "harvest", "spades", "sharedhands"}
 
 
 def _rules(name: str):

@@ -18,7 +18,8 @@ RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
 GAME_DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
 # where each game's rule ids are listed (`- ID text` lines)
 RULE_LISTS = {"initiative": RULES_MD, "lanes": RULES_MD, "bases": RULES_MD,
-              "hearts": GAME_DOCS / "hearts.md", "harvest": GAME_DOCS / "harvest.md"}
+              "hearts": GAME_DOCS / "hearts.md", "harvest": GAME_DOCS / "harvest.md",
+              "spades": GAME_DOCS / "spades.md"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS)) for p in FILES])
@@ -41,7 +42,7 @@ def cited(folder: str) -> set[str]:
 
 
 @pytest.mark.parametrize("game,prefix", [("initiative", "I"), ("lanes", "L"), ("bases", "B"), ("hearts", "H"),
-                                         ("harvest", "D")])
+                                         ("harvest", "D"), ("spades", "S")])
 def test_every_rule_id_is_cited(game, prefix):
     source = RULE_LISTS[game]
     if not source.exists():

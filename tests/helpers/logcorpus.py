@@ -72,6 +72,8 @@ SHIPPED_CASES = [
     Case("harvest", "harvest", seeds=(1, 2, 3, 4, 5)),
     Case("harvest-3-players", "harvest", (("players", 3),)),
     Case("harvest-4-players", "harvest", (("players", 4),)),
+    Case("spades", "spades", seeds=(1, 2, 3, 4, 5)),
+    Case("spades-blind-nil-deal-limit", "spades", (("blind_nil", True), ("lose_at", None), ("deal_limit", 4))),
 ]
 TEST_CASES = [
     Case("test-toy", "tests/data/toy/toy.yaml"),

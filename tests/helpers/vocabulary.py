@@ -33,6 +33,7 @@ DISTINCTIVE: dict[str, tuple[str, ...]] = {
     "bases": ("influence", "surrounding", "surroundings", "centre", "ally", "allies", "maneuver", "maneuvers",
               "skirmish"),
     "hearts": ("hearts", "heart", "trick", "tricks", "suit", "suits", "spades", "clubs", "diamonds", "moon"),
+    "spades": ("spades", "trick", "tricks", "suit", "suits", "nil", "bags", "bagged", "trumps"),
     "harvest": ("harvest", "province", "provinces", "duchy", "estate", "estates", "copper", "kingdom",
                 "treasure", "treasures", "curse", "lender", "hamlet", "workshop"),
 }
