@@ -47,6 +47,13 @@ def _where(span, short: bool = False, column: bool = False) -> str:
     return f"{Path(span.file).name if short else shown(span.file)}:{span.line}" + (f":{span.column}" if column else "")
 
 
+def _kind(rules, defn) -> str:
+    """The card's type, with those it extends: 'token_minion, a minion'."""
+    ctype = rules.ruleset.card_types.get(defn.type)
+    parents = (ctype.lineage[1:] if ctype is not None else ())
+    return defn.type + "".join(f", a {p}" for p in parents)
+
+
 def find_card(rules, name: str):
     defs = rules.card_defs
     if name in defs:
@@ -66,7 +73,7 @@ def list_cards(rules) -> int:
     for column in ("name", "type", "attributes", "keywords", "parts", "abilities", "where"):
         table.add_column(column, overflow="fold")  # (a narrow terminal wraps a cell, never cuts it)
     for name, defn in rules.card_defs.items():
-        kind = defn.type + (" (token)" if defn.token else "")
+        kind = _kind(rules, defn) + (" (token)" if defn.token else "")
         table.add_row(Text(name), Text(kind), Text(_attrs(defn)), Text(_keywords(defn)),
                       Text(", ".join(defn.parts)), Text(str(len(defn.abilities)) if defn.abilities else ""),
                       Text(_where(defn.span, short=True)))
@@ -117,7 +124,7 @@ def show_card(rules, name: str) -> int:
     def say(text: str, **style) -> None:  # (a whole line: the terminal wraps it, rich does not)
         console.print(Text(text, **style), soft_wrap=True)
 
-    say(f"{defn.name}  ({defn.type}{', token' if defn.token else ''})", style="bold")
+    say(f"{defn.name}  ({_kind(rules, defn)}{', token' if defn.token else ''})", style="bold")
     say(f"defined at {_where(defn.span)}")
     made = getattr(defn.source, "made_by", None)
     if made is not None:  # a card made by a template: which, and with which values

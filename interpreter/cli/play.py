@@ -114,7 +114,7 @@ class Printer:
         hidden = self.hidden() if self.humans else set()
         for card in list(game.cards.values()):
             ctype = types.get(card.defn.type)
-            if ctype is None or not ctype.token or not ctype.label or card.id in hidden:
+            if ctype is None or not card.defn.token or not ctype.label or card.id in hidden:
                 continue
             values = {k: game.read(card, k) for k in card.defn.label_fields}
             if any(c.id in hidden for v in values.values() for c in _cards_in(v)):

@@ -22,6 +22,8 @@ from ..lang import ast
 from ..lang.analysis import constant
 from ..lang.runtime import CardDefinition, Code, Fn, Names
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, TeamRef, ZoneKey
+from ..rules.card_members import attributes_of, is_token
+from ..rules.card_types import subtypes
 from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
 from ..rules.model import Ruleset, Score, Teams
 from .analyses import (
@@ -253,6 +255,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
             event: [e.when for e in ruleset.end if event in e.check_on]
             for event in ending - set(triggers) - until}
     names.type_attributes = {name: frozenset(t.attributes) for name, t in ruleset.card_types.items()}
+    names.subtypes = subtypes(ruleset.card_types)
     names.card_attributes = set().union(*names.type_attributes.values())
     names.player_valued = {"active", "controller", "owner"} | {
         a.name for a in declared_attributes(ruleset) if a.type == "player"}
@@ -408,8 +411,8 @@ def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compile
     """A card's definition: its compiled abilities and parts, its initial attributes, and the
     tables the runtime looks its abilities up in."""
     ctype = ruleset.card_types[c.type]
-    printed = {a.name: constant(a.value) for a in c.attrs}
-    defn = compiler.card(c, printed, ctype.token)
+    printed = {a.name: constant(a.value) for a in attributes_of(c)}
+    defn = compiler.card(c, printed, is_token(c, ctype.token))
     initial = {n: _copy(s.default) for n, s in ctype.attributes.items()}
     initial.update(printed)
     defn.initial = initial

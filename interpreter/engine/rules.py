@@ -266,7 +266,8 @@ class Rules:
         """The cards `decks.made` puts in its zone, one entry per copy, in the card set's order."""
         out = []
         for defn in self.card_defs.values():
-            if defn.token or (made.types is not None and defn.type not in made.types):
+            lineage = self.ruleset.card_types[defn.type].lineage or (defn.type,)  # (a subtype is taken too)
+            if defn.token or (made.types is not None and not set(lineage) & set(made.types)):
                 continue
             if isinstance(made.copies, int):
                 copies = made.copies

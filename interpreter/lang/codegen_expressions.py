@@ -212,7 +212,7 @@ class ExpressionCode:
             return left[0], left[1] | right[1]
         if (isinstance(e, ast.IsType) and not e.negated and e.type_name in self.names.card_types
                 and self._is_card(e.operand, scope)):
-            return e.operand.id, frozenset((e.type_name,))
+            return e.operand.id, self.names.subtypes.get(e.type_name) or frozenset((e.type_name,))
         return None
 
     def _short_circuit(self, e: ast.BinOp, scope: Scope) -> str:
@@ -486,12 +486,15 @@ class ExpressionCode:
             "text": f"isinstance({v}, str)", "bool": f"isinstance({v}, bool)",
             "ability": f"isinstance({v}, _AbilityRef)",
         }.get(t)
+        family = self.names.subtypes.get(t, ())
+        # a card of the type, or (when other types extend it) of any of them
+        same = f"== {self.const(t)}" if len(family) < 2 else f"in {self.const(family)}"
         if test is None and (self._is_card(e.operand, scope) or self._is_handle(e.operand, scope)):
-            test = f"{v}.defn.type == {self.const(t)}"
+            test = f"{v}.defn.type {same}"
         elif test is None and isinstance(e.operand, ast.Name):  # a card type of the ruleset
-            test = f"(type({v}) is _CardRef and {v}.defn.type == {self.const(t)})"
+            test = f"(type({v}) is _CardRef and {v}.defn.type {same})"
         elif test is None:
-            test = f"_is_of_type({v}, {self.const(t)})"
+            test = f"_is_of_type({v}, {self.const(t if len(family) < 2 else family)})"
         return f"(not {test})" if e.negated else f"({test})"
 
     def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:

@@ -32,8 +32,11 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_of_type(v, type_name: str) -> bool:
-    return isinstance(v, CardRef) and v.defn.type == type_name
+def _is_of_type(v, type_name: str | frozenset[str]) -> bool:
+    """`v is T`: a card of the type T, or of one of a set of types (T and those extending it)."""
+    if type(type_name) is str:
+        return isinstance(v, CardRef) and v.defn.type == type_name
+    return isinstance(v, CardRef) and v.defn.type in type_name
 
 
 # What the code generator knows of each built-in function, read from the one table (builtins.py):

@@ -165,6 +165,8 @@ class Names:
         self.static_reads: set[str] = set()  # attributes that static abilities read
         # zones whose contents continuous effects and abilities depend on (set by the builder)
         self.watched_zones: frozenset[str] = frozenset()
+        # card type -> the types `is` it holds for: itself and the types extending it (set by the builder)
+        self.subtypes: dict[str, frozenset[str]] = {}
         # card type -> the attributes every card of the type has (set by the builder)
         self.type_attributes: dict[str, frozenset[str]] = {}
         # attributes (and globals) declared to hold a player, `controller` and `owner` among them

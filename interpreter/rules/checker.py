@@ -22,6 +22,7 @@ from ..lang.kinds import BUILTIN_GLOBAL_KINDS, Held, Kinds
 from ..lang.param_kinds import parameter_kinds
 from ..lang.templates import expand as expand_template
 from ..lang.templates import fold_errors
+from .card_members import attributes_of, is_token, member_problems
 from .context import contextless_problems
 from .handzone import hand_warning
 from .model import EVALUATED_PLAYER, Ruleset
@@ -330,7 +331,8 @@ def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
             card.span, "card types: " + ", ".join(sorted(ruleset.card_types))))
         return
     given = set()
-    for a in card.attrs:
+    errors.extend(member_problems(card))
+    for a in attributes_of(card):
         spec = ctype.attributes.get(a.name)
         if spec is None:
             errors.append(ValidationError(
@@ -348,7 +350,7 @@ def check_card(ruleset: Ruleset, card: ast.CardDef, errors: list) -> None:
             _check_limits(card, a, spec, errors)
         elif spec.values is not None:
             _check_values(card, a, spec.values, errors)
-    if not ctype.token:
+    if not is_token(card, ctype.token):
         for name, spec in ctype.attributes.items():
             if spec.required and name not in given:
                 errors.append(ValidationError(f"card {card.name!r} needs attribute {name!r} ({spec.type})",

@@ -163,14 +163,21 @@ class _DeckCheck:
         if count > MAX_COPIES:
             raise DeckError(f"{head}: {count} copies of {card!r}; no deck holds more than {MAX_COPIES} copies "
                             f"of a card", self.where(card, part))
-        if allowed is not None and defn.type not in allowed:
+        if allowed is not None and not set(self.lineage(defn.type)) & set(allowed):
             where = "decks" if part == "cards" else "this part"
             raise DeckError(f"{head}: {card!r} is a {defn.type}, which {where} may not hold "
                             f"(allowed: {', '.join(allowed)})", self.where(card, part, key=True))
 
+    def lineage(self, type_name: str) -> tuple[str, ...]:
+        """The card type and those it extends: a deck that may hold a type may hold its subtypes."""
+        ctype = self.rules.ruleset.card_types.get(type_name)
+        return (ctype.lineage if ctype is not None else ()) or (type_name,)
+
     def token(self, card: str, defn, head: str, part: str) -> NoReturn:
         """Refuse a token in any part of a deck: the rules make tokens during a game."""
-        raise DeckError(f"{head}: {card!r} is a token (card type {defn.type!r} has token: true): tokens are "
+        ctype = self.rules.ruleset.card_types.get(defn.type)
+        why = f"card type {defn.type!r} has token: true" if ctype is not None and ctype.token else "it says token = true"
+        raise DeckError(f"{head}: {card!r} is a token ({why}): tokens are "
                         "made by the rules during a game and cannot be in a deck", self.where(card, part, key=True),
                         hint=f"remove {card!r} from the deck")
 

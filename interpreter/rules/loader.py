@@ -20,12 +20,12 @@ from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
 from ..lang.parser import parse_block, parse_expression
 from . import rulepaths
-from .checker import display_problems, label_problems
+from .card_types import read_card_types
+from .checker import label_problems
 from .model import (
     MAX_DECISIONS,
     PLAYERS_OPTION,
     AttrSpec,
-    CardType,
     DeckCover,
     DeckRules,
     DeckSection,
@@ -436,24 +436,7 @@ class _Builder:
                         for n, r in (d.get("player_attributes") or {}).items()}
         teams = read_teams(self, d.get("teams"), player_count)
         score = read_score(self, d.get("score"), teams, player_attrs)
-        card_types = {}
-        for tname, raw in (d.get("card_types") or {}).items():
-            attrs = {n: self.attr_spec(n, r, "card_types", tname, "attributes", n)
-                     for n, r in (raw.get("attributes") or {}).items()}
-            for n, spec in attrs.items():  # `shown_in:`, checked: names of declared zones
-                for i, zone in enumerate(spec.shown_in or ()):
-                    if zone not in zones:
-                        self.errors.append(RulesError(
-                            f"card type {tname!r}: attribute {n!r} is shown_in zone {zone!r}, which is not "
-                            f"declared{did_you_mean(zone, zones)}", self.span("card_types", tname, "attributes", n,
-                                                                              "shown_in", i),
-                            hint="zones: " + ", ".join(zones)))
-            shown = raw.get("display")  # `display:`, checked: names of the type's attributes
-            for i, problem in display_problems(shown or [], tname, attrs):
-                self.errors.append(RulesError(problem, self.span("card_types", tname, "display", i)))
-            card_types[tname] = CardType(tname, attrs, bool(raw.get("token", False)),
-                                         self.label(tname, raw.get("label"), attrs), self.span("card_types", tname),
-                                         tuple(shown) if shown is not None else None)
+        card_types = read_card_types(self, d.get("card_types") or {}, zones)
 
         modules = []
         for i, file in enumerate(d.get("code") or []):

@@ -66,6 +66,9 @@ class CardType:
     label: str | None
     span: Span
     display: tuple[str, ...] | None = None  # what a player is shown of such a card (`display:`); None: a default
+    extends: str | None = None  # the card type this one extends (`extends:`), if any
+    # this type, then the one it extends, and so on (`c is T` holds for each); () as (name,)
+    lineage: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ class EventLog:
         types = self.rules.ruleset.card_types
         for card in list(game.cards.values()):
             ctype = types.get(card.defn.type)
-            if ctype is None or not ctype.token or not ctype.label:
+            if ctype is None or not card.defn.token or not ctype.label:
                 continue
             values = {k: game.read(card, k) for k in card.defn.label_fields}
             texts = {k: _full_value(readable(v, game), self.rules) for k, v in values.items()}

@@ -90,6 +90,7 @@ TEST_CASES = [
     Case("test-coop", "tests/data/coop/coop.yaml", seeds=(1, 2, 3)),  # (teams: a shared win or loss)
     Case("test-partners", "tests/data/partners/partners.yaml", seeds=(1, 2, 3)),  # (teams scored)
     Case("test-partners-low-limit", "tests/data/partners/partners.yaml", (("limit", 10),)),  # (`lose TEAM`)
+    Case("test-subtypes", "tests/data/subtypes/subtypes.yaml"),
 ]
 CASES = SHIPPED_CASES + TEST_CASES
 

@@ -1,0 +1,50 @@
+"""The members of a card that are not attributes of its card type, written like them:
+
+    card "Spirit" : minion { attack = 1  health = 1  token = true }
+
+`token = true` (or `false`) says whether this card is a token whatever its type says (a token is
+made by the rules, never in a deck, and need not print the type's required attributes). These
+names are card properties (`c.token`), so no card type may declare them as attributes.
+"""
+
+from __future__ import annotations
+
+from ..errors import ValidationError
+from ..lang import ast
+
+# member -> (the constant it takes, as a message says it; whether a node is one)
+MEMBERS = {
+    "token": ("true or false", lambda v: isinstance(v, ast.BoolLit)),
+}
+
+
+def attributes_of(card: ast.CardDef) -> tuple[ast.AttrDef, ...]:
+    """The card's printed attribute values: its `NAME = VALUE` members that are not `MEMBERS`."""
+    return tuple(a for a in card.attrs if a.name not in MEMBERS)
+
+
+def member(card: ast.CardDef, name: str) -> ast.Expr | None:
+    """The value a card gives one of `MEMBERS` (the first, if given twice), or None."""
+    return next((a.value for a in card.attrs if a.name == name), None)
+
+
+def is_token(card: ast.CardDef, type_token: bool) -> bool:
+    """Whether the card is a token: its own `token = ...`, else its card type's `token:`."""
+    given = member(card, "token")
+    return given.value if isinstance(given, ast.BoolLit) else type_token
+
+
+def member_problems(card: ast.CardDef) -> list[ValidationError]:
+    """Members given twice or with a value of the wrong kind, at the value."""
+    problems = []
+    seen: set[str] = set()
+    for a in card.attrs:
+        if a.name not in MEMBERS:
+            continue
+        if a.name in seen:
+            problems.append(ValidationError(f"{a.name!r} is given twice", a.span))
+        seen.add(a.name)
+        words, fits = MEMBERS[a.name]
+        if not fits(a.value):
+            problems.append(ValidationError(f"{a.name!r} of {card.name!r} must be {words}", a.value.span))
+    return problems
