@@ -23,8 +23,8 @@ SCENARIOS = ROOT / "tests" / "scenarios" / "subtypes"
 
 
 def test_every_rule_id_is_cited_by_a_scenario():
-    ids = re.findall(r"^- (S-\d+\.\d+) ", (DATA / "RULES.md").read_text(encoding="utf-8"), re.MULTILINE)
-    assert ids == ["S-1.1", "S-1.2", "S-1.3", "S-1.4", "S-1.5", "S-1.6"]
+    ids = re.findall(r"^- ([ST]-\d+\.\d+) ", (DATA / "RULES.md").read_text(encoding="utf-8"), re.MULTILINE)
+    assert ids == ["S-1.1", "S-1.2", "S-1.3", "S-1.4", "S-1.5", "S-1.6", "T-1.1", "T-1.2"]  # (T: printed text, 32.9)
     cited = {c for path in SCENARIOS.glob("*.yaml") for c in load_yaml(path)[0].get("cites") or []}
     assert [i for i in ids if i not in cited] == []
 
@@ -69,35 +69,35 @@ def load_error(path: Path) -> str:
 
 def test_a_type_extending_an_unknown_type_is_located_with_a_did_you_mean(tmp_path):
     message = load_error(broken(tmp_path, "extends: character", "extends: charcter"))
-    assert "subtypes.yaml:25:14: rules error: card type 'minion' extends 'charcter', which is not a card type " \
+    assert "subtypes.yaml:26:14: rules error: card type 'minion' extends 'charcter', which is not a card type " \
            "(did you mean 'character'?)" in message
 
 
 def test_a_type_extending_itself_is_located(tmp_path):
     message = load_error(broken(tmp_path, "    extends: minion\n", "    extends: token_minion\n"))
-    assert "subtypes.yaml:30:14: rules error: card type 'token_minion' extends itself" in message
+    assert "subtypes.yaml:31:14: rules error: card type 'token_minion' extends itself" in message
 
 
 def test_a_cycle_of_types_is_located_at_each_of_them(tmp_path):
     path = broken(tmp_path, "  character:\n", "  character:\n    extends: token_minion\n")
     message = load_error(path)
-    assert "subtypes.yaml:19:14: rules error: card type 'character' extends itself " \
+    assert "subtypes.yaml:20:14: rules error: card type 'character' extends itself " \
            "(character -> token_minion -> minion -> character)" in message
     assert "card type 'minion' extends itself (minion -> character -> token_minion -> minion)" in message
 
 
 def test_an_attribute_declared_again_with_another_type_is_located(tmp_path):
     message = load_error(broken(tmp_path, "cost: {type: int, min: 0}        #", "cost: {type: text}        #"))
-    assert "subtypes.yaml:27:20: rules error: card type 'minion': attribute 'cost' is text, but 'minion' " \
+    assert "subtypes.yaml:28:20: rules error: card type 'minion': attribute 'cost' is text, but 'minion' " \
            "extends 'character', where it is int" in message
 
 
 @pytest.mark.parametrize("member,expected", [
-    ("token = 1", "subtypes.cards:1:65: validation error: 'token' of 'Squire' must be true or false"),
-    ("token = true token = false", "subtypes.cards:1:70: validation error: 'token' is given twice"),
+    ("token = 1", "subtypes.cards:2:65: validation error: 'token' of 'Squire' must be true or false"),
+    ("token = true token = false", "subtypes.cards:2:70: validation error: 'token' is given twice"),
 ])
 def test_a_token_member_that_is_not_one_flag_is_located(tmp_path, member, expected):
-    path = broken(tmp_path, "health = 2 }", f"health = 2 {member} }}", file="subtypes.cards")
+    path = broken(tmp_path, "health = 2 text", f"health = 2 {member} text", file="subtypes.cards")
     message = load_error(path)
     assert expected in message, message
 

@@ -165,18 +165,18 @@ def test_explain_a_trigger_and_what_it_changes(capsys):
     assert main(["explain", "bases", "Smoldering Watchfire"]) == 0
     out = capsys.readouterr().out
     assert ("1. Whenever the event `turn_start` happens, if `event.player == you`, it: for each `a` in "
-            "`enemy_allies(you)`: does `deal` with `a`, `1`") in out
+            "`enemy_allies(you)`: does `deal` (target: `a`, amount: 1)") in out
     assert "The ruleset's procedures it uses:\n- `deal(target, amount)`" in out
 
 
 def test_explain_an_activated_ability_and_a_continuous_one(capsys):
     assert main(["explain", "bases", "Ember Slinger"]) == 0
     out = capsys.readouterr().out
-    assert '1. Can be used "sling an ember", paying `1`, if `not self.tapped`:' in out
+    assert '1. Can be used "sling an ember", paying 1, if `not self.tapped`:' in out
     assert 'first (when it is used), it: sets the targets of this card to `[choose "an enemy ally' in out
     assert main(["explain", "bases", "Warfire Brazier"]) == 0
     out = capsys.readouterr().out
-    assert "1. Continuously:\n     the offense of `all a in play(you) where a is ally` is changed by `1`" in out
+    assert "1. Continuously:\n     the offense of `all a in play(you) where a is ally` is changed by 1" in out
 
 
 def test_explain_an_unknown_card_suggests_one(capsys):

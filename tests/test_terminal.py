@@ -69,7 +69,10 @@ def test_a_person_sees_a_compact_table_and_each_move_once(capsys, monkeypatch, r
     moves = distinct_moves(game.observation(1), rules)
     assert len(moves) < len(game.decision()[1])  # (this hand has copies: fewer moves than options)
     listed = first[first.index("P1, two cards to play:") + 1:-1]
-    assert listed == [f"  {n}) {m.label}" for n, m in enumerate(moves, start=1)]
+    assert listed[:len(moves)] == [f"  {n}) {m.label}" for n, m in enumerate(moves, start=1)]
+    # then the printed text of each card the moves are about, once per name (issue 32.9)
+    names = list(dict.fromkeys(c["name"] for m in moves for c in m.cards))
+    assert listed[len(moves):] == [f"  {name}: {rules.card_defs[name].text}" for name in names]
     # the answer "5" took the fifth move's option
     taken = decisions_of(log)[0]
     assert taken["player"] == 1 and taken["option"] == game.decision()[1][moves[4].option].id

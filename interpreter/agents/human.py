@@ -115,7 +115,7 @@ class HumanAgent:
         moves = moves_of(view) if moves is None else moves
         title = decision_title(view.observation, view.rules) if view.rules is not None else view.prompt
         console = console_for(self._out())
-        for line in (pick_lines(pick, title, view.seat) if pick is not None else move_lines(moves, title, view.seat)):
+        for line in (pick_lines(pick, title, view.seat) if pick is not None else move_lines(moves, title, view.seat, view.rules)):
             console.print(line)
 
     def act(self, view: DecisionView):

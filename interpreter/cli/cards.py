@@ -1,7 +1,8 @@
 """`cardrules cards`: the cards of a ruleset as a table, or one card in full.
 
-One card shows where it is written (file:line), its text as written, its canonical form (the
-language's printer) and its abilities, its own and those its keywords bring.
+One card shows where it is written (file:line), its printed rules text (`text = "..."`), its source
+as written, its canonical form (the language's printer) and its abilities, its own and those its
+keywords bring. The table has a text column when some card has printed text.
 
 What is printed does not depend on where the checkout lies or on the terminal's width: files are
 shown relative to the working folder (or the shipped data), the lines of one card are printed
@@ -70,13 +71,15 @@ def list_cards(rules) -> int:
     from rich.text import Text
 
     table = Table(title=Text(f"{rules.title}: {len(rules.card_defs)} cards"))
-    for column in ("name", "type", "attributes", "keywords", "parts", "abilities", "where"):
+    texts = any(getattr(defn, "text", None) for defn in rules.card_defs.values())  # (a column only if some card has text)
+    for column in ("name", "type", "attributes", "keywords", "parts", "abilities", *(["text"] if texts else []),
+                   "where"):
         table.add_column(column, overflow="fold")  # (a narrow terminal wraps a cell, never cuts it)
     for name, defn in rules.card_defs.items():
         kind = _kind(rules, defn) + (" (token)" if defn.token else "")
         table.add_row(Text(name), Text(kind), Text(_attrs(defn)), Text(_keywords(defn)),
                       Text(", ".join(defn.parts)), Text(str(len(defn.abilities)) if defn.abilities else ""),
-                      Text(_where(defn.span, short=True)))
+                      *([Text(defn.text or "")] if texts else []), Text(_where(defn.span, short=True)))
     out_console().print(table)
     return 0
 
@@ -126,6 +129,8 @@ def show_card(rules, name: str) -> int:
 
     say(f"{defn.name}  ({_kind(rules, defn)}{', token' if defn.token else ''})", style="bold")
     say(f"defined at {_where(defn.span)}")
+    if getattr(defn, "text", None):
+        say(f"text: {defn.text}")
     made = getattr(defn.source, "made_by", None)
     if made is not None:  # a card made by a template: which, and with which values
         say(f"made by {made.describe(where=_where(made.template.span, column=True))}")

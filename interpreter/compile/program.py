@@ -20,9 +20,9 @@ from typing import Any
 from ..errors import Span
 from ..lang import ast
 from ..lang.analysis import constant
+from ..lang.members import attributes_of, is_token, printed_text
 from ..lang.runtime import CardDefinition, Code, Fn, Names
 from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, TeamRef, ZoneKey
-from ..rules.card_members import attributes_of, is_token
 from ..rules.card_types import subtypes
 from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
 from ..rules.model import Ruleset, Score, Teams
@@ -413,6 +413,7 @@ def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compile
     ctype = ruleset.card_types[c.type]
     printed = {a.name: constant(a.value) for a in attributes_of(c)}
     defn = compiler.card(c, printed, is_token(c, ctype.token))
+    defn.text = printed_text(c)
     initial = {n: _copy(s.default) for n, s in ctype.attributes.items()}
     initial.update(printed)
     defn.initial = initial

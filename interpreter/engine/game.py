@@ -526,6 +526,8 @@ class Game(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, ContinuousEff
             return self.card_zone[card.id][2]
         if name == "token":
             return card.defn.token
+        if name == "text":
+            return card.defn.text
         self.runtime_error(f"card {card.defn.name} has no attribute '{name}'")
 
     def write(self, obj, name: str, value) -> None:

@@ -527,6 +527,10 @@ class Procedure(Node):
     params: tuple[str, ...]
     body: tuple[Stmt, ...]
     span: Span = _span()
+    # `procedure f(a, b) text "..." {...}`: how `explain` reads a call of it, {a} its argument
+    # (text, not code: a str, with where it is written)
+    text: str | None = None
+    text_span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -3,21 +3,43 @@ changes. Nothing here knows a game: events, attributes, zones and procedures are
 ruleset names them, expressions are quoted as the canonical printer writes them, and the words
 around them come from the constructs of the language (a trigger, a replacement, a continuous
 effect, a move, a change of an attribute, a choice...).
+
+A card's printed text (`text = "..."`) comes first. A call of a ruleset procedure reads as the
+procedure's `text "..."` template with the call's arguments in its fields ("give this card +1/+0"),
+else as the procedure's name with each argument under its parameter's name ("does `buff` (c: this
+card, attack: 1, health: 0)"). Numbers and texts read plainly, `self` as "this card" and
+`self.x` as "the x of this card".
 """
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
+import string
 from collections.abc import Callable
 
 from . import ast
+from .members import MEMBERS, member, printed_text
 from .printer import quote, to_source
+
+# the ruleset's procedures while a card is explained (`explain_card`): their parameters and texts
+_PROCEDURES: contextvars.ContextVar[dict[str, ast.Procedure] | None] = contextvars.ContextVar("procedures",
+                                                                                             default=None)
 
 
 def code(expr: ast.Node) -> str:
-    """An expression as written (canonical form), in backticks; `self` read as "this card"."""
+    """An expression in words where it has some (`self` as "this card", a number or a text as it
+    is, `self.x` as "the x of this card", a choice), else as written (canonical form), in backticks."""
     if isinstance(expr, ast.Name) and expr.id == "self":
         return "this card"
+    if isinstance(expr, ast.Name) and expr.id == "you":
+        return "you"
+    if isinstance(expr, ast.IntLit) or isinstance(expr, ast.Neg) and isinstance(expr.operand, ast.IntLit):
+        return to_source(expr)
+    if isinstance(expr, ast.StrLit):
+        return quote(expr.value)
+    if isinstance(expr, ast.Attribute) and isinstance(expr.obj, ast.Name) and expr.obj.id == "self":
+        return f"the {expr.name} of this card"
     if isinstance(expr, ast.Choose):
         return _choice(expr)
     return f"`{to_source(expr)}`"
@@ -25,6 +47,8 @@ def code(expr: ast.Node) -> str:
 
 def _choice(expr: ast.Choose) -> str:
     who = f" by {code(expr.chooser)}" if expr.chooser is not None else ""
+    if expr.kind == "one" and expr.label:  # 'one target chosen from `any_target()`'
+        return f"{expr.label} chosen{who} from {code(expr.source)}"
     label = f" ({expr.label})" if expr.label else ""
     count = {"one": "one", "exactly": f"{code(expr.count) if expr.count else ''} items",
              "up_to": f"up to {code(expr.count) if expr.count else ''} items", "order": "an order of all"}[expr.kind]
@@ -97,10 +121,33 @@ def _args(args: tuple, kwargs: tuple = ()) -> str:
 
 def _call(node: ast.CallStmt) -> list[str]:
     call = node.call
-    if isinstance(call, ast.Call):
+    if not isinstance(call, ast.Call):
+        return [f"evaluates {code(call)}"]
+    procedure = (_PROCEDURES.get() or {}).get(call.func)
+    if procedure is None:  # (a built-in: its arguments as written)
         with_args = f" with {_args(call.args, call.kwargs)}" if call.args or call.kwargs else ""
         return [f"does `{call.func}`{with_args}"]
-    return [f"evaluates {code(call)}"]
+    given = dict(zip(procedure.params, call.args))
+    given.update((k.name, k.value) for k in call.kwargs)
+    if procedure.text is not None:
+        filled = fill_text(procedure.text, {name: code(value) for name, value in given.items()})
+        if filled is not None:
+            return [filled]
+    with_args = ", ".join(f"{name}: {code(value)}" for name, value in given.items())
+    return [f"does `{call.func}`" + (f" ({with_args})" if with_args else "")]
+
+
+def fill_text(template: str, values: dict[str, str]) -> str | None:
+    """A procedure's text template with its fields filled (None if one is missing: the call
+    leaves a parameter out, which the checker refuses)."""
+    out = []
+    for literal, field, _spec, _conv in string.Formatter().parse(template):
+        out.append(literal)
+        if field is not None:
+            if field not in values:
+                return None
+            out.append(values[field])
+    return "".join(out)
 
 
 def _create(node: ast.Create) -> list[str]:
@@ -191,12 +238,24 @@ def explain_card(card: ast.CardDef, keywords: dict[str, ast.KeywordDef] | None =
     """The card in plain words: its type, printed attributes and keywords, then each ability, its
     parts and the abilities its keywords bring, then the ruleset procedures it calls (each with
     its doc comment from `docs`, by name, as for keywords)."""
-    keywords = keywords or {}
-    docs = docs or {}
-    procedures = procedures or {}
-    lines = [f"{quote(card.name)}: a card of type {card.type}"]
-    if card.attrs:
-        lines.append("printed: " + ", ".join(f"{a.name} {to_source(a.value)}" for a in card.attrs))
+    token = _PROCEDURES.set(procedures or {})
+    try:
+        return _explain_card(card, keywords or {}, docs or {}, procedures or {})
+    finally:
+        _PROCEDURES.reset(token)
+
+
+def _explain_card(card: ast.CardDef, keywords: dict[str, ast.KeywordDef], docs: dict[str, str],
+                  procedures: dict[str, ast.Procedure]) -> list[str]:
+    flag = member(card, "token")
+    kind = ", a token" if isinstance(flag, ast.BoolLit) and flag.value else ""
+    lines = [f"{quote(card.name)}: a card of type {card.type}{kind}"]
+    text = printed_text(card)
+    if text is not None:
+        lines.append(f"text: {text}")
+    printed = [a for a in card.attrs if a.name not in MEMBERS]
+    if printed:
+        lines.append("printed: " + ", ".join(f"{a.name} {to_source(a.value)}" for a in printed))
     for i, node in enumerate(card.abilities, start=1):
         lines.append("")
         lines += _numbered(i, ability(node))

@@ -39,7 +39,8 @@ KIND_WORDS = {"int": "a number", "bool": "true or false", "text": "text", "list"
 # The built-in globals and the built-in card and player properties, with the kind they hold.
 BUILTIN_GLOBAL_KINDS = {"turn": "int", "phase": "text", "active": "player"}
 PROPERTY_KINDS = {"name": "text", "type": "text", "zone": "text", "row": "text", "part": "text", "owner": "player",
-                  "controller": "player", "position": "int", "id": "int", "token": "bool", "seat": "int"}
+                  "controller": "player", "position": "int", "id": "int", "token": "bool", "seat": "int",
+                  "text": "text"}
 
 _BOOL_OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "in"}
 _INT_OPERATORS = {"-", "/"}  # (`*` and `%` of a text give a text, as in Python)

@@ -554,7 +554,8 @@ def _definition(node: ast.Node) -> str:
     if isinstance(node, ast.CardDef):
         return _card_members(f"card {quote(node.name)} : {node.type}", node)
     if isinstance(node, ast.Procedure):
-        return f"procedure {node.name}({', '.join(node.params)}) {_block(node.body, 0)}"
+        text = f" text {quote(node.text)}" if node.text is not None else ""
+        return f"procedure {node.name}({', '.join(node.params)}){text} {_block(node.body, 0)}"
     if isinstance(node, ast.Function):
         if isinstance(node.body, ast.BlockValue):
             return f"function {node.name}({', '.join(node.params)}) {_block(node.body.body, 0)}"

@@ -129,6 +129,7 @@ class CardDefinition:
     span: Span
     token: bool = False
     source: ast.CardDef | None = None
+    text: str | None = None  # its printed rules text (`text = "..."`), for people only
     all_abilities: tuple[Ability, ...] = field(default=())
 
 

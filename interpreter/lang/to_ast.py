@@ -247,8 +247,12 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def procedure(self, meta, children):
-        name, params, body = children
-        return ast.Procedure(str(name), tuple(params or ()), body, span=self._span(meta))
+        name, params, text, body = children
+        return ast.Procedure(str(name), tuple(params or ()), body, span=self._span(meta),
+                             text=text[0] if text else None, text_span=text[1] if text else None)
+
+    def procedure_text(self, children):
+        return self._unquote(children[0]), self._token_span(children[0])
 
     @v_args(meta=True)
     def function(self, meta, children):

@@ -28,7 +28,7 @@ SHOWN = "$shown"
 
 # What every card has besides its type's attributes (read with `card.name`, `card.zone`, ...).
 CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",
-                   "row", "token", "seat"}
+                   "row", "token", "seat", "text"}
 
 
 class CardRef:

@@ -17,7 +17,16 @@ card that asks it, `pick_of` an unordered pick of cards as cards to toggle and a
 
 from __future__ import annotations
 
-from .cards import ability_of, ability_text, card_display, card_places, card_text, fill_label, value_text
+from .cards import (
+    ability_of,
+    ability_text,
+    card_display,
+    card_places,
+    card_text,
+    fill_label,
+    printed_text,
+    value_text,
+)
 from .moves import Move, decision_source, decision_title, distinct_moves
 from .picks import Pick, PickCard, pick_of
 from .summary import attribute_text, changes, event_text, grouped, state_summary, zone_summaries
@@ -38,6 +47,7 @@ __all__ = [
     "distinct_moves",
     "event_text",
     "fill_label",
+    "printed_text",
     "grouped",
     "pick_of",
     "state_summary",

@@ -146,6 +146,13 @@ def card_text(obs_card: dict, rules, zone: str | None = None) -> str:
     return f"{name} ({shown})" if shown else name
 
 
+def printed_text(name: Any, rules) -> str | None:
+    """The printed rules text of the card named `name` (its `text = "..."`), or None: the name
+    is all it needs, so a card a player cannot see (no name in the view) shows none."""
+    defn = (getattr(rules, "card_defs", None) or {}).get(name) if isinstance(name, str) else None
+    return getattr(defn, "text", None)
+
+
 def card_class(place: Place, rules) -> tuple:
     """What tells a card apart from a copy, for a player: its name and visible attributes, its
     zone and owner, and its position where the zone is ordered (there the rules may tell

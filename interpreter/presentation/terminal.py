@@ -16,7 +16,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from .cards import value_text
+from .cards import printed_text, value_text
 from .moves import Move, decision_title
 from .picks import Pick
 from .summary import changes, grouped, state_summary
@@ -104,11 +104,17 @@ def state_lines(summary: dict, changed: dict) -> list[Text]:
     return lines
 
 
-def move_lines(moves: Sequence[Move], title: str, seat) -> list[Text]:
-    """'P1, title:' and the numbered moves."""
+def move_lines(moves: Sequence[Move], title: str, seat, rules=None) -> list[Text]:
+    """'P1, title:' and the numbered moves; with `rules`, then the printed text (`text = "..."`)
+    of each card the moves are about, once per name, on dim lines: '  Stab: Deal 2 damage...'."""
     width = len(str(len(moves)))
     lines = [Text(f"P{seat}, {title}:", style="bold")]
     lines += [Text(f"  {n:>{width}}) {move.label}") for n, move in enumerate(moves, start=1)]
+    names = dict.fromkeys(card.get("name") for move in moves for card in move.cards) if rules is not None else {}
+    for name in names:
+        text = printed_text(name, rules)
+        if text:
+            lines.append(Text(f"  {name}: {text}", style="dim"))
     return lines
 
 
@@ -154,5 +160,5 @@ class TerminalTable:
         if any(changed.values()):
             console.print(Text(f"({MARK} changed since {since})", style="dim"))
         if moves is not None:
-            for line in move_lines(moves, decision_title(obs, self.rules), seat):
+            for line in move_lines(moves, decision_title(obs, self.rules), seat, self.rules):
                 console.print(line)

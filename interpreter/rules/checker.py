@@ -19,13 +19,14 @@ from ..lang import ast
 from ..lang.analysis import bound_names, gives_value
 from ..lang.checker import BUILTIN_EVENTS, CARD_PROPERTIES, Checker, Context
 from ..lang.kinds import BUILTIN_GLOBAL_KINDS, Held, Kinds
+from ..lang.members import attributes_of, is_token, member_problems
 from ..lang.param_kinds import parameter_kinds
 from ..lang.templates import expand as expand_template
 from ..lang.templates import fold_errors
-from .card_members import attributes_of, is_token, member_problems
 from .context import contextless_problems
 from .handzone import hand_warning
 from .model import EVALUATED_PLAYER, Ruleset
+from .texts import procedure_text_problems
 
 # What a card's label may show besides its type's attributes: the card properties that every card
 # has (`seat` is a player's).
@@ -500,6 +501,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     for req in ruleset.requires:
         checker.condition(req.that)
     check_created_names(ruleset, defs, errors)
+    errors.extend(procedure_text_problems(defs.procedures))
     errors.extend(contextless_problems(ruleset, defs))
     if ruleset.evaluate is not None:
         checker.condition(ruleset.evaluate, {EVALUATED_PLAYER})

@@ -11,7 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..presentation import card_display, decision_title, distinct_moves, event_text, pick_of, value_text
+from ..presentation import (
+    card_display,
+    decision_title,
+    distinct_moves,
+    event_text,
+    pick_of,
+    printed_text,
+    value_text,
+)
 from ..presentation.results import outcome_words, scores_words
 
 __all__ = ["card_face", "event_text", "option_card_ids", "option_places", "result_text", "table_view", "zone_layout"]
@@ -40,10 +48,14 @@ def _words(name: str) -> str:
 
 def card_face(card: dict, rules: Any, zone: str | None = None) -> dict:
     """A face-up card as the page draws it: id, name, type and its display lines (the
-    attributes the ruleset displays in `zone`, `presentation.card_display`)."""
+    attributes the ruleset displays in `zone`, `presentation.card_display`), and its printed
+    rules text (`text`) if it has one."""
     lines = [_words(k) if v is True else f"{_words(k)} {value_text(v)}"
              for k, v in card_display(card, rules, zone).items()]
     face = {"id": card.get("id"), "name": str(card.get("name", "?")), "type": card.get("type"), "lines": lines}
+    text = printed_text(card.get("name"), rules)
+    if text:  # (the card's printed rules text: the page shows it on the face and as its tooltip)
+        face["text"] = text
     if "position" in card:
         face["position"] = card["position"]
     return face

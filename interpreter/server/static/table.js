@@ -33,13 +33,17 @@ function notice(text) {
 // ---------------------------------------------------------------- drawing
 function cardNode(card) {
   const node = el("div", {"class": "card face", "data-card-id": String(card.id), "data-name": card.name,
-                          title: card.name},
+                          title: card.text ? `${card.name}: ${card.text}` : card.name},
     el("div", {"class": "name", text: card.name}),
     card.type ? el("div", {"class": "type", text: card.type}) : null);
   if (card.lines && card.lines.length) {
     const list = el("ul");
     for (const line of card.lines) list.append(el("li", {text: line}));
     node.append(list);
+  }
+  if (card.text) {
+    node.setAttribute("data-text", card.text);
+    node.append(el("div", {"class": "text", text: card.text}));  // its printed rules text
   }
   return node;
 }
@@ -149,7 +153,7 @@ function drawDecision() {
     for (const card of document.querySelectorAll(`.card[data-card-id="${id}"]`)) {
       card.classList.add("playable");
       card.setAttribute("data-option", String(list[0].option));
-      card.title = list[0].label;
+      card.title = card.dataset.text ? `${list[0].label}\n${card.dataset.text}` : list[0].label;
       card.addEventListener("click", () => send(list[0].option));
     }
   }

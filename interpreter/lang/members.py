@@ -1,20 +1,23 @@
 """The members of a card that are not attributes of its card type, written like them:
 
-    card "Spirit" : minion { attack = 1  health = 1  token = true }
+    card "Spirit" : minion { attack = 1  health = 1  token = true  text = "Taunt. Dies at the end of turn." }
 
 `token = true` (or `false`) says whether this card is a token whatever its type says (a token is
-made by the rules, never in a deck, and need not print the type's required attributes). These
-names are card properties (`c.token`), so no card type may declare them as attributes.
+made by the rules, never in a deck, and need not print the type's required attributes); `text` is
+the card's printed rules text, for people (`cardrules cards`, the terminal, the browser table,
+`explain`), which the rules never run. These names are card properties (`c.token`, `c.text`), so
+no card type may declare them as attributes.
 """
 
 from __future__ import annotations
 
 from ..errors import ValidationError
-from ..lang import ast
+from . import ast
 
 # member -> (the constant it takes, as a message says it; whether a node is one)
 MEMBERS = {
     "token": ("true or false", lambda v: isinstance(v, ast.BoolLit)),
+    "text": ("a string in double quotes", lambda v: isinstance(v, ast.StrLit)),
 }
 
 
@@ -32,6 +35,12 @@ def is_token(card: ast.CardDef, type_token: bool) -> bool:
     """Whether the card is a token: its own `token = ...`, else its card type's `token:`."""
     given = member(card, "token")
     return given.value if isinstance(given, ast.BoolLit) else type_token
+
+
+def printed_text(card: ast.CardDef) -> str | None:
+    """The card's printed rules text (`text = "..."`), or None."""
+    given = member(card, "text")
+    return given.value if isinstance(given, ast.StrLit) else None
 
 
 def member_problems(card: ast.CardDef) -> list[ValidationError]:
