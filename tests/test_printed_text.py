@@ -102,17 +102,22 @@ def broken(tmp_path: Path, old: str, new: str, file: str) -> Path:
     ("subtypes.cards", 'text = "A loyal squire. No abilities."', "text = 3",
      "subtypes.cards:2:64: validation error: 'text' of 'Squire' must be a string in double quotes"),
     ("subtypes.rules", 'text "give {c} +{n} attack"', 'text "give {card} +{n} attack"',
-     "subtypes.rules:34:27: validation error: the text of procedure 'buff' shows {card}, which is not one of its "
+     "subtypes.rules:{buff}:27: validation error: the text of procedure 'buff' shows {card}, which is not one of its "
      "parameters"),
     ("subtypes.rules", 'text "give {c} +{n} attack"', 'text "give {c} +{n} attack}"',
-     "subtypes.rules:34:27: validation error: the text of procedure 'buff' is not a template: Single '}' "
+     "subtypes.rules:{buff}:27: validation error: the text of procedure 'buff' is not a template: Single '}' "
      "encountered in format string"),
     ("subtypes.yaml", "tribe: {type: text", "text: {type: text",
-     "subtypes.yaml:29:7: validation error: 'text' is a built-in property and cannot be declared as an attribute"),
+     "subtypes.yaml:{tribe}:7: validation error: 'text' is a built-in property and cannot be declared as an attribute"),
     ("subtypes.rules", "  c.attack += n\n", '  c.attack += n\n  c.text = "x"\n',
-     "subtypes.rules:36:3: validation error: 'text' is a built-in property that cannot be set"),
+     "subtypes.rules:{buff+2}:3: validation error: 'text' is a built-in property that cannot be set"),
 ])
 def test_bad_text_is_a_located_load_error(tmp_path, file, old, new, expected):
     with pytest.raises(CardrulesError) as info:
         load(broken(tmp_path, old, new, file))
+    lines = (DATA / "subtypes.rules").read_text(encoding="utf-8").splitlines()
+    buff = next(i for i, line in enumerate(lines, start=1) if line.startswith("procedure buff("))
+    tribe = next(i for i, line in enumerate(RULESET.read_text(encoding="utf-8").splitlines(), start=1)
+                 if "tribe: {type: text" in line)
+    expected = expected.replace("{buff+2}", str(buff + 2)).replace("{buff}", str(buff)).replace("{tribe}", str(tribe))
     assert expected in str(info.value), str(info.value)

@@ -48,11 +48,12 @@ from .statistics import CompiledStatistics, compile_statistics
 class EndCheck:
     """An end condition, compiled: `when` holds -> the game ends with its winner, loser or draw."""
 
-    __slots__ = ("when", "winner", "loser", "draw", "reason", "span")
+    __slots__ = ("when", "winner", "loser", "draw", "reason", "span", "reason_code")
 
-    def __init__(self, when, winner, loser, draw, reason, span=None) -> None:
+    def __init__(self, when, winner, loser, draw, reason, span=None, reason_code=None) -> None:
         self.when, self.winner, self.loser, self.draw, self.reason = when, winner, loser, draw, reason
         self.span = span  # where its winner (or loser) is written, for a rule error
+        self.reason_code = reason_code  # a reason that shows values ("{...}"): its text, worked out at the end
 
 
 @dataclass(frozen=True)
@@ -307,7 +308,8 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
             check = EndCheck(compiler.expression(e.when),
                              compiler.expression(e.winner) if e.winner is not None else None,
                              compiler.expression(e.loser) if e.loser is not None else None, e.draw, e.reason,
-                             (e.winner or e.loser or e.when).span)
+                             (e.winner or e.loser or e.when).span,
+                             compiler.expression(e.reason_value) if e.reason_value is not None else None)
             checks.append((e.check_on, check))
         events = set(ruleset.events) | {ev for on, _ in checks if on for ev in on}
         end_checks = {ev: [c for on, c in checks if on is None or ev in on] for ev in events}

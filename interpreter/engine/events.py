@@ -293,12 +293,14 @@ class ProceduresAndEvents:
 
     def _end_by(self, check) -> None:
         frame = self.rules.root_frame
+        # (a reason that shows values, "reached {...} points", is worked out now, before the end)
+        reason = check.reason if check.reason_code is None else check.reason_code(self, frame)
         if check.draw:
-            self.finish(reason=check.reason)
+            self.finish(reason=reason)
         elif check.winner is not None:
-            self.finish(winner=check.winner(self, frame), reason=check.reason, span=check.span)
+            self.finish(winner=check.winner(self, frame), reason=reason, span=check.span)
         else:
-            self.finish(loser=check.loser(self, frame), reason=check.reason, span=check.span)
+            self.finish(loser=check.loser(self, frame), reason=reason, span=check.span)
 
     def finish(self, winner=None, loser=None, reason: str = "", span=None) -> None:
         """End the game: `winner` wins, or `loser` loses (the others win), or neither (a draw).

@@ -255,6 +255,16 @@ class For(Stmt):
     iterable: Expr
     body: tuple[Stmt, ...]
     span: Span = _span()
+    # written `for x in L where C { B }`: the body is then `if C { B }` (one If), which every
+    # pass sees as such; the printer and `explain` give the `where` back (`filtered_parts`)
+    filtered: bool = False
+
+    def filtered_parts(self) -> tuple[Expr, tuple[Stmt, ...]] | None:
+        """(C, B) of a `for x in L where C { B }`, else None."""
+        if not self.filtered:
+            return None
+        branch = self.body[0].branches[0]  # type: ignore[attr-defined]
+        return branch.condition, branch.body
 
 
 @dataclass(frozen=True)
@@ -364,21 +374,27 @@ class Stop(Stmt):
 @dataclass(frozen=True)
 class Win(Stmt):
     player: Expr
-    reason: str | None
+    reason: str | None  # as written (`{...}` values, `{{` braces)
     span: Span = _span()
+    # the reason as an expression, when it shows values ("reached {p.score} points"); else None
+    reason_value: Expr | None = None
 
 
 @dataclass(frozen=True)
 class Lose(Stmt):
     player: Expr
-    reason: str | None
+    reason: str | None  # as written (`{...}` values, `{{` braces)
     span: Span = _span()
+    # the reason as an expression, when it shows values ("reached {p.score} points"); else None
+    reason_value: Expr | None = None
 
 
 @dataclass(frozen=True)
 class Tie(Stmt):
-    reason: str | None
+    reason: str | None  # as written (`{...}` values, `{{` braces)
     span: Span = _span()
+    # the reason as an expression, when it shows values ("reached {p.score} points"); else None
+    reason_value: Expr | None = None
 
 
 @dataclass(frozen=True)

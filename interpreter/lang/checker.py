@@ -301,6 +301,10 @@ class Checker(ResultChecks):
         elif isinstance(s, (ast.Win, ast.Lose)):
             e(s.player, scope)
             self.one_player(s.player, scope, "win" if isinstance(s, ast.Win) else "lose")
+            if s.reason_value is not None:  # (a reason that shows values)
+                e(s.reason_value, scope)
+        elif isinstance(s, ast.Tie) and s.reason_value is not None:
+            e(s.reason_value, scope)
 
     def written(self, target: ast.Attribute, op: str, value: ast.Expr, scope: set[str]) -> None:
         """A value whose kind the code says must fit the type of the global or attribute it is

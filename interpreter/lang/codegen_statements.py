@@ -367,13 +367,19 @@ class StatementCode:
         return name
 
     def s_Win(self, s: ast.Win, scope, loop_depth, mode):
-        return [f"g.finish(winner={self.ex(s.player, scope)}, reason={self.const(s.reason or 'win')})"]
+        return [f"g.finish(winner={self.ex(s.player, scope)}, reason={self._reason(s, 'win', scope)})"]
 
     def s_Lose(self, s: ast.Lose, scope, loop_depth, mode):
-        return [f"g.finish(loser={self.ex(s.player, scope)}, reason={self.const(s.reason or 'loss')})"]
+        return [f"g.finish(loser={self.ex(s.player, scope)}, reason={self._reason(s, 'loss', scope)})"]
 
     def s_Tie(self, s: ast.Tie, scope, loop_depth, mode):
-        return [f"g.finish(reason={self.const(s.reason or 'draw')})"]
+        return [f"g.finish(reason={self._reason(s, 'draw', scope)})"]
+
+    def _reason(self, s: ast.Win | ast.Lose | ast.Tie, default: str, scope) -> str:
+        """A result's reason: its text, or the text its values make when the game ends."""
+        if s.reason_value is not None:
+            return self.ex(s.reason_value, scope)
+        return self.const(s.reason or default)
 
     def s_Attach(self, s: ast.Attach, scope, loop_depth, mode):
         return [f"g.attach({self.ex(s.card, scope)}, {self.ex(s.target, scope)})"]

@@ -174,7 +174,9 @@ _STATEMENTS: dict[type, Callable] = {
     ast.Assign: _assign,
     ast.CallStmt: _call,
     ast.If: _if,
-    ast.For: lambda n: _nested(f"for each `{n.var}` in {code(n.iterable)}", n.body),
+    ast.For: lambda n: (_nested(f"for each `{n.var}` in {code(n.iterable)} where {code(n.filtered_parts()[0])}",
+                                n.filtered_parts()[1]) if n.filtered
+                        else _nested(f"for each `{n.var}` in {code(n.iterable)}", n.body)),
     ast.Repeat: lambda n: _nested(f"{code(n.count)} times", n.body),
     ast.While: lambda n: _nested(f"as long as {code(n.condition)}", n.body),
     ast.Move: lambda n: [f"moves {code(n.card)} to {code(n.zone)}"

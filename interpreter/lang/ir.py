@@ -321,7 +321,7 @@ class Halt(Stmt):
 
     kind: str
     player: Expr | None
-    reason: str | None
+    reason: str | Expr | None  # (an expression: a reason that shows values, "reached {p.score}")
     span: Span = _span()
 
 

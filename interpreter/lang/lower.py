@@ -170,10 +170,14 @@ class Lowering:
             return ir.Halt("stop", None, None, span=s.span)
         if isinstance(s, (ast.Win, ast.Lose)):
             kind = "win" if isinstance(s, ast.Win) else "lose"
-            return ir.Halt(kind, ex(s.player, frozenset(bound)), s.reason, span=s.span)
+            return ir.Halt(kind, ex(s.player, frozenset(bound)), self._reason(s, bound), span=s.span)
         if isinstance(s, ast.Tie):
-            return ir.Halt("tie", None, s.reason, span=s.span)
+            return ir.Halt("tie", None, self._reason(s, bound), span=s.span)
         return self._game_op(s, bound)
+
+    def _reason(self, s: ast.Win | ast.Lose | ast.Tie, bound) -> str | ir.Expr | None:
+        """A result's reason: its text, or the expression of a reason that shows values."""
+        return s.reason if s.reason_value is None else self._expr(s.reason_value, frozenset(bound))
 
     def _if(self, branches: tuple[ast.IfBranch, ...], orelse, bound: set[str], chained: bool, span) -> ir.If:
         first, rest = branches[0], branches[1:]

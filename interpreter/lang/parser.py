@@ -211,6 +211,11 @@ def _syntax_error(err: UnexpectedInput, file: str, start: str = "start", text: s
         elif token == "," and _REVEAL_CALL.search(_line_before(text, line, column)):
             hint = ("`reveal(c)` shows cards to every player; to show them to some players alone, write "
                     "`reveal c to p` (or `reveal c to [p, q]`)")
+        elif str(token) == "where" and "IF" in accepted and "WHERE" not in accepted:
+            hint = ("a comprehension keeps items with `if`: [x for x in L if C] (`where` is for "
+                    "`all x in L where C` and `for x in L where C { ... }`)")
+        elif str(token) == "if" and "WHERE" in accepted:
+            hint = "a loop keeps items with `where`: for x in L where C { ... }"
     elif isinstance(err, UnexpectedCharacters):
         if err.char == '"':
             message = "unterminated string"

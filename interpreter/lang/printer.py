@@ -416,6 +416,9 @@ def _stmt(node: ast.Stmt, depth: int, guard_start: bool = False, guard_end: bool
             text += f" else {_block(node.orelse, depth)}"
         return text
     if isinstance(node, ast.For):
+        where = node.filtered_parts()
+        if where is not None:
+            return f"for {node.var} in {_expr(node.iterable)} where {_expr(where[0])} {_block(where[1], depth)}"
         return f"for {node.var} in {_expr(node.iterable)} {_block(node.body, depth)}"
     if isinstance(node, ast.Repeat):
         return f"repeat {_expr(node.count)} {_block(node.body, depth)}"

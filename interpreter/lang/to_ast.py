@@ -8,7 +8,6 @@ this module).
 
 from __future__ import annotations
 
-import ast as pyast
 import re
 from dataclasses import dataclass
 
@@ -16,35 +15,7 @@ from lark import Token, Transformer, v_args
 
 from ..errors import CardSyntaxError, Span
 from . import ast
-
-
-def _unquote(token: Token) -> str:
-    text = pyast.literal_eval(str(token))
-    if any("\ud800" <= c <= "\udfff" for c in text):  # (pairs only: `_bad_escape` refused the rest)
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16")
-    return text
-
-
-def _field_end(raw: str, i: int) -> int:
-    """Where the value that starts at i of a template's name ends (its '}'), or -1: a '}' inside
-    a string literal of the value does not end it."""
-    quoted = False
-    while i < len(raw):
-        char = raw[i]
-        if char == "\\" and i + 1 < len(raw):
-            if raw[i + 1] == '"':
-                quoted = not quoted
-            i += 2
-            continue
-        if char == "}" and not quoted:
-            return i
-        i += 1
-    return -1
-
-
-def _unescape(raw: str) -> str:
-    """The text of part of a string literal as written (its escapes read)."""
-    return _unquote(Token("STRING", '"' + raw + '"'))
+from .interpolation import _unquote, joined, pieces_of
 
 
 @dataclass(frozen=True)
@@ -186,43 +157,8 @@ class ToAst(Transformer):
     def _pieces(self, token: Token) -> tuple[str | ast.Expr, ...]:
         """A template's name split into its texts and the expressions it shows: `{expr}` is a
         value, `{{` and `}}` are braces; each expression is located at its place in the string."""
-        from .parser import _parse_at  # (parser.py imports this module)
-
-        raw = str(token)[1:-1]
         start = self._token_span(token)
-        pieces: list[str | ast.Expr] = []
-        text, i = "", 0
-        while i < len(raw):
-            char = raw[i]
-            if raw.startswith("{{", i) or raw.startswith("}}", i):
-                text += char
-                i += 2
-            elif char == "{":
-                end = _field_end(raw, i + 1)
-                if end < 0:
-                    raise CardSyntaxError("a '{' in the name opens a value that no '}' closes",
-                                          Span(start.file, start.line, start.column + 1 + i),
-                                          hint="write {{ for a brace in the name")
-                if text:
-                    pieces.append(_unescape(text))
-                    text = ""
-                field = raw[i + 1:end]
-                if not field.strip():
-                    raise CardSyntaxError("'{}' in the name shows nothing: put a value in it, like {n}",
-                                          Span(start.file, start.line, start.column + 1 + i))
-                pieces.append(_parse_at(_unescape(field), start.file, "expr_start", start.line,
-                                        start.column + 2 + i, False))
-                i = end + 1
-            elif char == "}":
-                raise CardSyntaxError("a '}' in the name closes no value", Span(start.file, start.line,
-                                                                                start.column + 1 + i),
-                                      hint="write }} for a brace in the name")
-            else:
-                text += raw[i:i + 2] if char == "\\" else char
-                i += 2 if char == "\\" else 1
-        if text:
-            pieces.append(_unescape(text))
-        return tuple(pieces)
+        return pieces_of(str(token)[1:-1], start.file, start.line, start.column + 1, "the name")
 
     @v_args(meta=True)
     def attr_def(self, meta, children):
@@ -358,7 +294,12 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def for_stmt(self, meta, children):
-        return ast.For(self._name(children[0]), children[1], children[2], span=self._span(meta))
+        name, iterable, where, body = children
+        if where is None:
+            return ast.For(self._name(name), iterable, body, span=self._span(meta))
+        # `for x in L where C { B }` is `for x in L { if C { B } }`: C is tested as each item is reached
+        test = ast.If((ast.IfBranch(where, body, span=where.span),), None, span=where.span)
+        return ast.For(self._name(name), iterable, (test,), span=self._span(meta), filtered=True)
 
     @v_args(meta=True)
     def repeat_stmt(self, meta, children):
@@ -442,15 +383,30 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def win(self, meta, children):
-        return ast.Win(children[0], self._unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
+        reason, value = self._reason(children[1])
+        return ast.Win(children[0], reason, span=self._span(meta), reason_value=value)
 
     @v_args(meta=True)
     def lose(self, meta, children):
-        return ast.Lose(children[0], self._unquote(children[1]) if children[1] is not None else None, span=self._span(meta))
+        reason, value = self._reason(children[1])
+        return ast.Lose(children[0], reason, span=self._span(meta), reason_value=value)
 
     @v_args(meta=True)
     def tie(self, meta, children):
-        return ast.Tie(self._unquote(children[0]) if children[0] is not None else None, span=self._span(meta))
+        reason, value = self._reason(children[0])
+        return ast.Tie(reason, span=self._span(meta), reason_value=value)
+
+    def _reason(self, token: Token | None) -> tuple[str | None, ast.Expr | None]:
+        """A result's reason: its text as written, and the expression it is when it shows values
+        (`"reached {p.score} points"`; else None)."""
+        if token is None:
+            return None, None
+        text = self._unquote(token)
+        if "{" not in text and "}" not in text:
+            return text, None
+        start = self._token_span(token)
+        pieces = pieces_of(str(token)[1:-1], start.file, start.line, start.column + 1, "the reason")
+        return text, joined(pieces, start) or ast.StrLit("".join(pieces), span=start)  # (braces only: `{{`)
 
     @v_args(meta=True)
     def return_stmt(self, meta, children):

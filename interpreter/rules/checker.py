@@ -476,9 +476,11 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     errors: list = []
     defs = Definitions(ruleset, errors)
     ctx = build_context(ruleset, defs)
+    told: set[int] = set()  # (a subtype holds its parent's declarations: each is told once)
     for spec_table in [ruleset.player_attributes, *[ct.attributes for ct in ruleset.card_types.values()]]:
         for name, spec in spec_table.items():
-            if name in CARD_PROPERTIES:
+            if name in CARD_PROPERTIES and id(spec) not in told:
+                told.add(id(spec))
                 errors.append(ValidationError(f"'{name}' is a built-in property and cannot be declared as an "
                                               "attribute", spec.span))
     errors.extend(name_clashes(ruleset))
@@ -517,6 +519,8 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
                 errors.append(ValidationError(f"check_on names {event!r}, an event nothing emits"
                                               f"{did_you_mean(event, known_events)}", end.span))
         checker.condition(end.when)
+        if end.reason_value is not None:  # (a reason that shows values: issue 32.10)
+            checker.condition(end.reason_value)
         for key, e in (("winner", end.winner), ("loser", end.loser)):
             if e is not None:
                 checker.condition(e)

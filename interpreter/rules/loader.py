@@ -41,6 +41,7 @@ from .model import (
 from .observing import event_texts, observing_problems, read_observing
 from .options import chosen_count, located_option, parse_option_value
 from .overlay import source_overlay
+from .reasons import reason_value
 from .rounds import counter_globals, phase_name_problems, read_rounds
 from .sources import parse_cards, parse_file, parse_text_at
 from .teams import read_score, read_teams
@@ -475,8 +476,10 @@ class _Builder:
             draw = "draw" in raw and raw["draw"] is not False
             reason = raw.get("reason") or _default_reason(raw)
             check_on = tuple(raw["check_on"]) if "check_on" in raw else None
+            valued = self.guarded(reason_value, self, raw["reason"], "end", i, "reason") if "reason" in raw else None
             if when is not None:
-                end.append(EndCondition(when, winner, loser, draw, str(reason), check_on, self.span("end", i)))
+                end.append(EndCondition(when, winner, loser, draw, str(reason), check_on, self.span("end", i),
+                                        valued))
         requires = []
         for i, raw in enumerate(d.get("requires") or []):
             that = self.guarded(self.expression, raw["that"], "requires", i, "that")

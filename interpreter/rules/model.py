@@ -171,6 +171,8 @@ class EndCondition:
     reason: str
     check_on: tuple[str, ...] | None
     span: Span
+    # `reason:` as an expression when it shows values ("reached {...} points"), else None
+    reason_value: ast.Expr | None = None
 
 
 @dataclass(frozen=True)

@@ -129,6 +129,8 @@ class StatePath:
             part = rest.pop(0)
             if isinstance(value, list) and part.isdigit() and 1 <= int(part) <= len(value):
                 value = value[int(part) - 1]
+            elif isinstance(value, list) and part == "count" and not rest:
+                value = len(value)  # (a zone seen card by card, the options, `seen`: how many)
             elif isinstance(value, dict) and part in value:
                 value = value[part]
             elif isinstance(value, dict) and rest and f"{part}.{rest[0]}" in value:

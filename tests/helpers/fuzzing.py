@@ -269,13 +269,16 @@ def _game_of(rel: Path) -> str:
 
 
 class Workspace:
-    """A copy of the checkout's cards/, rulesets/, tests/scenarios/ and tests/data/toy/, made once,
-    in which one file at a time is replaced by a mutation (`rewritten`)."""
+    """A copy of the checkout's cards/, rulesets/, tests/scenarios/ and the test rulesets of
+    tests/data/ (which scenarios may name: tests/data/subtypes), made once, in which one file at a
+    time is replaced by a mutation (`rewritten`)."""
 
     def __init__(self, root: Path, source: Path = REPO) -> None:
         self.root = root
         self.source = source
-        for rel in ("cards", "rulesets", "tests/scenarios", "tests/data/toy"):
+        data = sorted(f"tests/data/{d.name}" for d in (source / "tests" / "data").iterdir()
+                      if d.is_dir() and d.name != "logcorpus")  # (the corpus: no ruleset, and large)
+        for rel in ("cards", "rulesets", "tests/scenarios", *data):
             shutil.copytree(source / rel, root / rel, dirs_exist_ok=True)
         toy = root / "tests/data/toy/toy.yaml"
         text = toy.read_text(encoding="utf-8")
