@@ -49,7 +49,7 @@ def _where(span, short: bool = False, column: bool = False) -> str:
 
 
 def _kind(rules, defn) -> str:
-    """The card's type, with those it extends: 'token_minion, a minion'."""
+    """The card's type, with those it extends: 'token_piece, a piece'."""
     ctype = rules.ruleset.card_types.get(defn.type)
     parents = (ctype.lineage[1:] if ctype is not None else ())
     return defn.type + "".join(f", a {p}" for p in parents)

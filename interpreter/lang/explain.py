@@ -6,7 +6,7 @@ effect, a move, a change of an attribute, a choice...).
 
 A card's printed text (`text = "..."`) comes first. A call of a ruleset procedure reads as the
 procedure's `text "..."` template with the call's arguments in its fields ("give this card +1/+0"),
-else as the procedure's name with each argument under its parameter's name ("does `buff` (c: this
+else as the procedure's name with each argument under its parameter's name ("does `boost` (c: this
 card, attack: 1, health: 0)"). Numbers and texts read plainly, `self` as "this card" and
 `self.x` as "the x of this card".
 """

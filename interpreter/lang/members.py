@@ -1,6 +1,6 @@
 """The members of a card that are not attributes of its card type, written like them:
 
-    card "Spirit" : minion { attack = 1  health = 1  token = true  text = "Taunt. Dies at the end of turn." }
+    card "Spirit" : piece { attack = 1  health = 1  token = true  text = "Leaves at the end of the turn." }
 
 `token = true` (or `false`) says whether this card is a token whatever its type says (a token is
 made by the rules, never in a deck, and need not print the type's required attributes); `text` is

@@ -1,15 +1,15 @@
 """The ruleset's `card_types:`, read with their subtypes (`extends:`).
 
     card_types:
-      minion:       {attributes: {attack: {type: int}, health: {type: int}}, label: "{name} {attack}/{health}"}
-      token_minion: {extends: minion, token: true}
+      piece:       {attributes: {attack: {type: int}, health: {type: int}}, label: "{name} {attack}/{health}"}
+      token_piece: {extends: piece, token: true}
 
 A card type that extends another has the other's attributes (its own added; one it declares again
 keeps the attribute's type and may change the rest, a default for example), its `label:` and
-`display:` unless it gives its own, and its `token:` unless it says; `c is minion` holds for a card
-of any type that extends minion, at any depth (`CardType.lineage`). A parent that is not declared,
+`display:` unless it gives its own, and its `token:` unless it says; `c is piece` holds for a card
+of any type that extends piece, at any depth (`CardType.lineage`). A parent that is not declared,
 a type that extends itself (directly or through others) and an attribute declared again with another
-type are located load errors with a did-you-mean.
+type are located load errors (an unknown parent with a did-you-mean).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Text for people that rule files carry: a procedure's `text "..."` template, checked at load.
 
-    procedure buff(c, attack, health) text "give {c} +{attack}/+{health}" { ... }
+    procedure boost(c, attack, health) text "give {c} +{attack}/+{health}" { ... }
 
-`explain` reads a call `buff(self, 1, 0)` as "give this card +1/+0". Each `{field}` must be a
+`explain` reads a call `boost(self, 1, 0)` as "give this card +1/+0". Each `{field}` must be a
 parameter of the procedure (`{{` and `}}` are braces); anything else is an error at the text
 with a did-you-mean.
 """
