@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers.ruleerrors import located_at
-from helpers.toyrules import empty_game, toy_with
+from ruleerrors import located_at
+from toyrules import empty_game, toy_with
 
 from interpreter import load
 from interpreter.engine.events import Result
