@@ -264,7 +264,8 @@ def test_the_observation_is_the_encoding_of_what_the_player_may_see(game):
             seen = env.game.observation(seat)
             assert env.structured_observation(agent) == seen
             vector = env.observe(agent)["observation"]
-            assert np.array_equal(vector, np.asarray(encoding.encode(seen), dtype=np.float32))
+            context = env.encoding_context(agent, seen)
+            assert np.array_equal(vector, np.asarray(encoding.encode(seen, **context), dtype=np.float32))
             if step % 10 == 0:  # a game that differs from this one only in what the agent may not see
                 true_game = env.game
                 env.game = true_game.determinize(seat, random.Random(step))

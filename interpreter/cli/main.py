@@ -13,6 +13,7 @@
     cardrules explain GAME NAME --code   the Python a card, procedure, function or keyword compiles to
     cardrules fmt PATH... [--check]      card and rule code files in canonical form (--check: list, exit 1)
     cardrules lsp                        the language server, on stdio (extra 'lsp')
+    cardrules envs describe GAME [--sections] [--slots ZONE=N]   the observation vector, index by index
     cardrules serve GAME [--players human,random] | --replay F.jsonl   a browser table, or a log step by step
 
 Exit codes: 0 ok; 1 the input is wrong (any CardrulesError, printed without a traceback; a file to
@@ -190,6 +191,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", metavar="NAME", help="a card name: show its source and abilities")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
 
+    p = sub.add_parser("envs", help="the environments for learning: what each entry of the observation means",
+                       description="The fixed observation encoding and action space of the PettingZoo and "
+                                   "OpenSpiel adapters (docs/envs.md).")
+    envs = p.add_subparsers(dest="envs_command", metavar="SUBCOMMAND")
+    envs.required = True
+    q = envs.add_parser("describe", help="the observation vector's sections, then one line per index")
+    q.add_argument("game", metavar="GAME")
+    q.add_argument("--sections", action="store_true", help="only the sections (index ranges)")
+    q.add_argument("--slots", action="append", metavar="ZONE=N", help="card slots of a zone (repeatable)")
+    q.add_argument("--option", action="append", metavar="NAME=VALUE", help="a ruleset option (repeatable)")
+
     p = sub.add_parser("explain", help="a card's abilities in plain words: what triggers them, what they change",
                        description="A card's abilities in plain words; with --code, the Python that a card (its "
                                    "parts and abilities), a procedure, a function or a keyword compiles to, "
@@ -242,6 +254,7 @@ def _load(args: argparse.Namespace):
 # The arguments that name files or folders, by command: read (a path the system refuses is an error
 # about the input, exit 1) and written (a usage error, exit 2, before anything runs).
 READ_PATHS = {"validate": ("paths", "ruleset"), "play": ("game",), "simulate": ("game",), "cards": ("game",),
+              "envs": ("game",),
               "explain": ("game",), "compare": ("base", "variant"), "test": ("paths",), "replay": ("log",),
               "serve": ("game", "replay"), "fmt": ("paths",)}
 WRITTEN_PATHS = {"play": ("log",), "simulate": ("report", "log_dir", "records"), "compare": ("report",),
@@ -322,6 +335,10 @@ def run(args: argparse.Namespace) -> int:
         from .cards import run_cards
 
         return run_cards(_load(args), args.name)
+    if command == "envs":
+        from .envs import run_envs_describe
+
+        return run_envs_describe(_load(args), args.sections, args.slots)
     if command == "explain":
         if args.code:
             from .explain_code import run_explain_code

@@ -1,112 +1,430 @@
 """A fixed observation encoding for a ruleset (docs/envs.md "Observations"): one vector of numbers
-per observation, the same layout in every state, computed from `game.observation(player)` only,
-so nothing hidden from the player can leak into it.
+per observation, the same layout in every state, generated from the ruleset's declarations and
+computed from `game.observation(player)` only (with the player's own partial choice), so nothing
+hidden from the player can leak into it.
 
-Layout, from the ruleset's declarations, with seats relative to the viewer (0 = the viewer, k =
-the k-th next player): for each zone (per player: once per seat; shared: once; each row of a zone
-with rows apart), its size and the count of each card name seen in it (a hidden zone shows only
-its revealed cards); each player's numeric and true/false attributes (0 where the viewer may not
-see them); the game's numeric and true/false globals and the turn; the phase, one-hot; whether the
-viewer is to decide, and the decision's site, one-hot; whether the game is over.
+Seats are relative to the viewer (0 = the viewer, k = the k-th next player). The layout, in order:
+1. zones: for each zone (per player: once per seat; shared: once; each row of a zone with rows
+   apart), its size and the count of each card name seen in it (a hidden zone: its revealed and
+   known cards);
+2. card slots: for each of those zones, fixed slots (16 by default, 8 for a zone of visibility
+   `hidden`; `slots={zone: N}` sets them),
+   one per card seen there in its order (a hidden zone: revealed cards, then known ones; cards
+   past the last slot are only counted in 1.): present, position (1-based, 0 for a known card
+   whose place is not known), name and type one-hot, the part of the viewer's choice in progress
+   it was taken as (0: not taken), whether it is revealed, its controller when not its owner
+   (one-hot seat), the card it is attached to, its part, then every attribute the card types
+   declare (`Value` below);
+3. players: each seat's attributes the viewer may see;
+4. globals: the ruleset's globals, the turn, the phase one-hot and the active player;
+5. the decision: whether the viewer decides, whether the game is over, the site one-hot, the
+   number of options (the viewer's decision), and the viewer's choice in progress: its parts
+   taken, the players and plain values taken (cards taken are marked in their slots);
+6. events: the latest `events` events the viewer witnessed (the ruleset's `observation: {seen}`
+   window, at most 8 by default), newest first: present, witnessed since the viewer's last
+   decision, the event one-hot, the players in it, the names of the cards in it, its first
+   whole-number argument.
+
+A value is a number (int, bool: 0/1, none: 0), a one-hot over a vocabulary (a text: the declared
+`values:`, else the values the card definitions give it, else every declared `values:` of the
+ruleset, else the texts written in its code; then one "another text" entry; none and "" are all
+zeros; a player: one entry per seat), a card as (it is set, the 1-based number of its slot in 2., 0 if it has none), a
+list as its length and a multi-hot of the texts in it, an ability as set or not.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, MutableSequence
 from typing import Any
 
-NUMERIC = ("int", "bool")
+from ..compile.sites import literal_values
+from ..lang.values import AbilityRef, CardRef, PlayerRef
+
+DEFAULT_SLOTS = 16  # per zone: in 30 random games of each shipped game only piles (discards) held more
+HIDDEN_SLOTS = 8  # per hidden zone, whose slots hold only the cards revealed or known in it
+DEFAULT_EVENTS = 8
+
+
+class Value:
+    """How one declared value is encoded: its kind, its vocabulary, its width."""
+
+    __slots__ = ("name", "kind", "vocab", "index", "width")
+
+    def __init__(self, name: str, kind: str, vocab: Iterable[Any] = ()) -> None:
+        self.name = name
+        self.kind = kind  # number, text, player, card, list, ability
+        self.vocab = list(vocab)
+        self.index = {v: i for i, v in enumerate(self.vocab)}
+        self.width = {"number": 1, "text": len(self.vocab) + 1, "card": 2, "list": 1 + len(self.vocab),
+                      "ability": 1}.get(kind, len(self.vocab))
+
+    def labels(self) -> list[str]:
+        if self.kind == "number":
+            return [self.name]
+        if self.kind == "text":
+            return [f"{self.name} = {v!r}" for v in self.vocab] + [f"{self.name}: another text"]
+        if self.kind == "player":
+            return [f"{self.name} is seat +{k}" for k in range(len(self.vocab))]
+        if self.kind == "card":
+            return [f"{self.name} is set", f"{self.name}: slot number of that card"]
+        if self.kind == "list":
+            return [f"{self.name}: length"] + [f"{self.name} holds {v!r}" for v in self.vocab]
+        return [f"{self.name} is set"]
+
+    def write(self, out: MutableSequence, at: int, value: Any, ctx: _Context) -> None:
+        if value is None:
+            return
+        kind = self.kind
+        if kind == "number":
+            if value is True:
+                out[at] = 1.0
+            elif type(value) is int or type(value) is float:
+                out[at] = float(value)
+        elif kind == "text":
+            if value != "":
+                out[at + self.index.get(value, len(self.vocab))] = 1.0
+        elif kind == "player":
+            if type(value) is str and value[:1] == "P":
+                out[at + (int(value[1:]) - ctx.viewer) % ctx.players] = 1.0
+        elif kind == "card":
+            if isinstance(value, dict):
+                out[at] = 1.0
+                out[at + 1] = float(ctx.slot_of.get(value.get("card"), 0))
+        elif kind == "list":
+            if isinstance(value, list):
+                out[at] = float(len(value))
+                for v in value:
+                    i = self.index.get(v) if type(v) is str else None
+                    if i is not None:
+                        out[at + 1 + i] = 1.0
+        else:
+            out[at] = 1.0
+
+
+class _Context:
+    __slots__ = ("viewer", "players", "slot_of")
+
+    def __init__(self, viewer: int, players: int) -> None:
+        self.viewer = viewer
+        self.players = players
+        self.slot_of: dict[int, int] = {}
+
+
+def _texts_of(values: Iterable[Any]) -> list[str]:
+    out: set[str] = set()
+    for v in values:
+        if type(v) is str:
+            out.add(v)
+        elif isinstance(v, (list, tuple)):
+            out.update(x for x in v if type(x) is str)
+    out.discard("")  # (an empty text is no value: it is encoded as none)
+    return sorted(out)
 
 
 class ObservationEncoding:
-    def __init__(self, rules) -> None:
+    """The encoding of one ruleset (see the module). `size` entries; `describe(i)` names entry i."""
+
+    def __init__(self, rules, slots: dict[str, int] | None = None, events: int | None = None) -> None:
         ruleset = rules.ruleset
-        self.players = rules.player_count
+        self.players = players = rules.player_count
         self.names = sorted(rules.card_defs)
         self._name_index = {name: i for i, name in enumerate(self.names)}
+        self.types = sorted(ruleset.card_types)
+        self._type_index = {t: i for i, t in enumerate(self.types)}
+        unknown = sorted(set(slots or {}) - set(ruleset.zones))
+        if unknown:
+            raise ValueError(f"{', '.join(map(repr, unknown))} is not a zone of {rules.name} "
+                             f"(its zones: {', '.join(ruleset.zones)})")
+        self.slots = {name: max(0, int((slots or {}).get(name, HIDDEN_SLOTS if z.visibility == "hidden" else
+                                                             DEFAULT_SLOTS))) for name, z in ruleset.zones.items()}
+        self.event_count = max(0, min(rules.seen_count, DEFAULT_EVENTS if events is None else int(events)))
+        defs = list(rules.card_defs.values())
+        literals = literal_values(ruleset, self.names)
+        declared_texts = sorted({v for spec in (*ruleset.globals.values(), *ruleset.player_attributes.values(),
+                                                *(a for t in ruleset.card_types.values() for a in t.attributes.values()))
+                                 for v in (spec.values or ())})
+        seat = [f"+{k}" for k in range(players)]
+
+        def value(spec, card_values: list | None = None) -> Value:
+            if spec.type in ("int", "bool"):
+                return Value(spec.name, "number")
+            if spec.type == "text":
+                vocab = spec.values or (_texts_of(card_values) if card_values else declared_texts) or \
+                    [v for v in literals if type(v) is str]
+                return Value(spec.name, "text", vocab)
+            if spec.type == "player":
+                return Value(spec.name, "player", seat)
+            if spec.type == "list":
+                return Value(spec.name, "list", _texts_of(card_values or ()))
+            return Value(spec.name, spec.type if spec.type in ("card", "ability") else "number")
+
+        attributes: dict[str, Value] = {}
+        for type_name in self.types:
+            for name, spec in ruleset.card_types[type_name].attributes.items():
+                if name not in attributes:
+                    attributes[name] = value(spec, [d.initial.get(name) for d in defs if name in d.initial])
+        self.card_values = [attributes[n] for n in sorted(attributes)]
+        parts = sorted({p for d in defs for p in (d.parts or {})})
+        self._fixed = [Value("controller", "player", seat), Value("attached_to", "card"), Value("part", "text", parts)]
+        self.player_values = [value(spec) for name, spec in sorted(ruleset.player_attributes.items())
+                              if spec.visibility != "hidden"]
+        self.global_values = [value(spec) for name, spec in sorted(ruleset.globals.items())]
+        self._active = Value("active player", "player", seat)
+        self.phases = ["", *dict.fromkeys(p.name for _where, p in ruleset.steps() if p.name)]
+        self._phase_index = {p: i for i, p in enumerate(self.phases)}
+        self.site_count = len(rules.decision_sites) + 1
+        self.literals = list(literals)
+        self._literal_index = {(type(v).__name__, v): i for i, v in enumerate(self.literals)}
+        self.event_names = list(ruleset.events)
+        self._event_index = {e: i for i, e in enumerate(self.event_names)}
+
+        self.labels: list[str] = []
+        add = self.labels.extend
         self.zones: list[tuple[str, str, int | None]] = []  # (zone, row, relation or None if shared)
         for zone in ruleset.zones.values():
             for row in zone.rows or ("",):
-                for relation in (range(self.players) if zone.per_player else (None,)):
+                for relation in (range(players) if zone.per_player else (None,)):
                     self.zones.append((zone.name, row, relation))
         self._zone_index = {z: i for i, z in enumerate(self.zones)}
-        self.player_attributes = sorted(n for n, a in ruleset.player_attributes.items() if a.type in NUMERIC)
-        self.globals = sorted(n for n, a in ruleset.globals.items() if a.type in NUMERIC)
-        self.phases = ["", *dict.fromkeys(p.name for _where, p in ruleset.steps() if p.name)]
-        self.site_count = len(rules.decision_sites) + 1
         self.zone_width = 1 + len(self.names)
-        self.players_at = len(self.zones) * self.zone_width
-        self.globals_at = self.players_at + self.players * len(self.player_attributes)
-        self.phase_at = self.globals_at + len(self.globals) + 1
-        self.decision_at = self.phase_at + len(self.phases)
-        self.size = self.decision_at + 2 + self.site_count
+        for z in self.zones:
+            where = _where(z)
+            add([f"{where}: size", *(f"{where}: count of {n}" for n in self.names)])
+        self.slots_at = len(self.labels)
+        self.slot_width = 4 + len(self.names) + len(self.types) + sum(v.width for v in self._fixed) + \
+            sum(v.width for v in self.card_values)
+        self._slot_base: list[int] = []  # per zone instance: the index of its first slot's number
+        number = 0
+        for z in self.zones:
+            self._slot_base.append(number)
+            for k in range(self.slots[z[0]]):
+                head = f"slot {number + k + 1} ({_where(z)} #{k + 1})"
+                add([f"{head}: present", f"{head}: position"])
+                add(f"{head}: name {n}" for n in self.names)
+                add(f"{head}: type {t}" for t in self.types)
+                add([f"{head}: taken as part N of the viewer's choice in progress",
+                     f"{head}: revealed (in a zone the viewer may not see)"])
+                for v in (*self._fixed, *self.card_values):
+                    add(f"{head}: {label}" for label in v.labels())
+            number += self.slots[z[0]]
+        self.slot_count = number
+        self.players_at = len(self.labels)
+        self.player_width = sum(v.width for v in self.player_values)
+        for relation in range(players):
+            for v in self.player_values:
+                add(f"player seat +{relation}: {label}" for label in v.labels())
+        self.globals_at = len(self.labels)
+        for v in self.global_values:
+            add(f"global {label}" for label in v.labels())
+        add(["turn", *(f"phase {p or '(set-up)'}" for p in self.phases)])
+        add(f"global {label}" for label in self._active.labels())
+        self.decision_at = len(self.labels)
+        add(["the viewer decides", "the game is over", *(f"decision site {i}" for i in range(self.site_count)),
+             "the viewer's number of options", "choice in progress: parts taken",
+             *(f"choice in progress: took player seat +{k}" for k in range(players)),
+             *(f"choice in progress: took value {v!r}" for v in self.literals),
+             "choice in progress: took another value"])
+        self.events_at = len(self.labels)
+        self.event_width = 3 + len(self.event_names) + players + len(self.names)
+        for k in range(self.event_count):
+            head = f"event {k + 1} (newest first)"
+            add([f"{head}: present", f"{head}: witnessed since the viewer's last decision",
+                 *(f"{head}: {e}" for e in self.event_names), *(f"{head}: involves seat +{r}" for r in range(players)),
+                 *(f"{head}: involves a {n}" for n in self.names), f"{head}: first whole-number argument"])
+        self.size = len(self.labels)
 
-    def encode(self, observation: dict) -> list[float]:
-        """The vector of one observation (`game.observation(player)`), as a list of floats."""
+    # ------------------------------------------------------------------ encoding
+    def encode(self, observation: dict, choosing: Iterable[Any] = (), fresh: int | None = None) -> list[float]:
+        """The vector of one observation (`game.observation(player)`), as a list of floats.
+        `choosing`: the elements the viewer has taken so far in the choice they are making (values
+        of the options: cards, players, plain values); `fresh`: how many of the newest events of
+        `seen` the viewer witnessed since their last decision (None: all)."""
         out = [0.0] * self.size
+        self.encode_into(observation, out, choosing, fresh)
+        return out
+
+    def encode_into(self, observation: dict, out: MutableSequence, choosing: Iterable[Any] = (),
+                    fresh: int | None = None) -> None:
+        """`encode`, written into `out` (a list or a numpy array of `size` zeros)."""
         viewer = observation["viewer"]
+        players = self.players
+        ctx = _Context(viewer, players)
+        placed: list[tuple[int, dict, int, bool]] = []  # (index of the slot's first entry, card, position, revealed)
+        zone_width = self.zone_width
+        names = self._name_index
         for owner, zones in observation["zones"].items():
-            relation = None if owner == "shared" else (int(owner[1:]) - viewer) % self.players
+            relation = None if owner == "shared" else (int(owner[1:]) - viewer) % players
             for label, content in zones.items():
                 name, _, row = label.partition(".")
                 at = self._zone_index.get((name, row, relation))
                 if at is None:
                     continue
-                base = at * self.zone_width
-                cards = content if isinstance(content, list) else content.get("revealed", [])
-                out[base] = float(len(content) if isinstance(content, list) else content["count"])
-                for card in cards:
-                    i = self._name_index.get(card.get("name"))
+                base = at * zone_width
+                if type(content) is list:
+                    out[base] = float(len(content))
+                    cards = content
+                    positions = range(1, len(content) + 1)
+                    revealed = False
+                else:
+                    out[base] = float(content["count"])
+                    shown = content.get("revealed", [])
+                    cards = shown + content.get("known", [])
+                    positions = [c.get("position", 0) for c in shown] + [0] * (len(cards) - len(shown))
+                    revealed = True
+                room = self.slots[name]
+                number = self._slot_base[at]
+                for k, (card, position) in enumerate(zip(cards, positions)):
+                    i = names.get(card.get("name"))
                     if i is not None:
                         out[base + 1 + i] += 1.0
+                    if k < room:
+                        ctx.slot_of[card["id"]] = number + k + 1
+                        placed.append((self.slots_at + (number + k) * self.slot_width, card, position,
+                                       revealed and k < len(content.get("revealed", ()))))
+        taken: dict[int, int] = {}
+        chose_players: list[int] = []
+        chose_values: list[Any] = []
+        parts = 0
+        for element in choosing:
+            parts += 1
+            if type(element) is AbilityRef:
+                element = element.card
+            if type(element) is CardRef:
+                taken.setdefault(element.id, parts)
+            elif type(element) is PlayerRef:
+                chose_players.append((element.seat - viewer) % players)
+            else:
+                chose_values.append(element)
+        fixed = self._fixed
+        for at, card, position, revealed in placed:
+            out[at] = 1.0
+            out[at + 1] = float(position)
+            i = names.get(card.get("name"))
+            if i is not None:
+                out[at + 2 + i] = 1.0
+            at += 2 + len(self.names)
+            t = self._type_index.get(card.get("type"))
+            if t is not None:
+                out[at + t] = 1.0
+            at += len(self.types)
+            out[at] = float(taken.get(card["id"], 0))
+            out[at + 1] = 1.0 if revealed else 0.0
+            at += 2
+            fixed[0].write(out, at, card.get("controller"), ctx)  # (shown when not the owner)
+            at += fixed[0].width
+            fixed[1].write(out, at, card.get("attached_to"), ctx)
+            at += fixed[1].width
+            fixed[2].write(out, at, card.get("part"), ctx)
+            at += fixed[2].width
+            for v in self.card_values:
+                x = card.get(v.name)
+                if x is not None:
+                    v.write(out, at, x, ctx)
+                at += v.width
         for p in observation["players"]:
-            relation = (p["seat"] - viewer) % self.players
-            base = self.players_at + relation * len(self.player_attributes)
-            for i, name in enumerate(self.player_attributes):
-                out[base + i] = _number(p.get(name))
+            at = self.players_at + ((p["seat"] - viewer) % players) * self.player_width
+            for v in self.player_values:
+                v.write(out, at, p.get(v.name), ctx)
+                at += v.width
         values = observation["globals"]
-        for i, name in enumerate(self.globals):
-            out[self.globals_at + i] = _number(values.get(name))
-        out[self.globals_at + len(self.globals)] = float(observation["turn"] or 0)
-        phase = observation.get("phase") or ""
-        if phase in self.phases:
-            out[self.phase_at + self.phases.index(phase)] = 1.0
+        at = self.globals_at
+        for v in self.global_values:
+            v.write(out, at, values.get(v.name), ctx)
+            at += v.width
+        out[at] = float(observation.get("turn") or 0)
+        phase = self._phase_index.get(observation.get("phase") or "")
+        if phase is not None:
+            out[at + 1 + phase] = 1.0
+        self._active.write(out, at + 1 + len(self.phases), values.get("active"), ctx)
+        at = self.decision_at
         decision = observation.get("decision")
         if decision is not None:
-            out[self.decision_at] = 1.0 if decision["player"] == viewer else 0.0
+            mine = decision["player"] == viewer
+            out[at] = 1.0 if mine else 0.0
             site = decision.get("site")
-            out[self.decision_at + 2 + (site if site is not None else self.site_count - 1)] = 1.0
-        out[self.decision_at + 1] = 1.0 if observation.get("result") is not None else 0.0
-        return out
+            out[at + 2 + (site if site is not None else self.site_count - 1)] = 1.0
+            if mine:
+                count = decision.get("option_count")
+                out[at + 2 + self.site_count] = float(len(decision.get("options", ())) if count is None else count)
+        out[at + 1] = 1.0 if observation.get("result") is not None else 0.0
+        at += 3 + self.site_count
+        out[at] = float(parts)
+        for relation in chose_players:
+            out[at + 1 + relation] = 1.0
+        at += 1 + players
+        for v in chose_values:
+            i = self._literal_index.get((type(v).__name__, v))
+            out[at + (len(self.literals) if i is None else i)] += 1.0
+        self._encode_events(observation.get("seen") or [], out, ctx, fresh)
 
-    def encode_game(self, game, seat: int) -> list[float]:
-        """The vector of `seat`'s observation of the game now: `encode(game.observation(seat))`,
-        read without the detail it does not use (cards' attributes, options' labels)."""
-        return self.encode(game.observation(seat, detail=False))
+    def _encode_events(self, seen: list, out: MutableSequence, ctx: _Context, fresh: int | None) -> None:
+        newest = seen[::-1][:self.event_count]
+        fresh = len(seen) if fresh is None else fresh
+        width = self.event_width
+        events = len(self.event_names)
+        for k, event in enumerate(newest):
+            at = self.events_at + k * width
+            out[at] = 1.0
+            out[at + 1] = 1.0 if k < fresh else 0.0
+            i = self._event_index.get(event.get("event"))
+            if i is not None:
+                out[at + 2 + i] = 1.0
+            number = None
+            for arg in event.get("args", {}).values():
+                for v in (arg if isinstance(arg, list) else (arg,)):
+                    if type(v) is str and v[:1] == "P" and v[1:].isdigit():
+                        out[at + 2 + events + (int(v[1:]) - ctx.viewer) % ctx.players] = 1.0
+                    elif isinstance(v, dict):
+                        n = self._name_index.get(v.get("name"))
+                        if n is not None:
+                            out[at + 2 + events + ctx.players + n] = 1.0
+                    elif number is None and type(v) is int:
+                        number = v
+            if number is not None:
+                out[at + width - 1] = float(number)
+
+    def encode_game(self, game, seat: int, choosing: Iterable[Any] = (), fresh: int | None = None) -> list[float]:
+        """The vector of `seat`'s observation of the game now."""
+        return self.encode(game.observation(seat), choosing, fresh)
 
     def describe(self, index: int) -> str:
         """What one entry of the vector is."""
-        if index < self.players_at:
-            zone, slot = divmod(index, self.zone_width)
-            name, row, relation = self.zones[zone]
-            where = f"{name}{'.' + row if row else ''} ({'shared' if relation is None else f'seat +{relation}'})"
-            return f"{where}: size" if slot == 0 else f"{where}: count of {self.names[slot - 1]}"
-        if index < self.globals_at:
-            relation, i = divmod(index - self.players_at, len(self.player_attributes))
-            return f"player seat +{relation}: {self.player_attributes[i]}"
-        if index < self.phase_at:
-            i = index - self.globals_at
-            return f"global {self.globals[i]}" if i < len(self.globals) else "turn"
-        if index < self.decision_at:
-            return f"phase {self.phases[index - self.phase_at] or '(set-up)'}"
-        i = index - self.decision_at
-        return ["the viewer decides", "the game is over"][i] if i < 2 else f"decision site {i - 2}"
+        if not 0 <= index < self.size:
+            return f"no entry {index} (the encoding has {self.size})"
+        return self.labels[index]
+
+    def sections(self) -> list[tuple[str, int, int]]:
+        """The parts of the layout: (what, first index, one past the last)."""
+        return [("zones: sizes and counts of names", 0, self.slots_at),
+                (f"card slots ({self.slot_count} of {self.slot_width} entries)", self.slots_at, self.players_at),
+                ("players' attributes", self.players_at, self.globals_at),
+                ("globals, turn, phase, active player", self.globals_at, self.decision_at),
+                ("the decision and the choice in progress", self.decision_at, self.events_at),
+                (f"the latest {self.event_count} events witnessed", self.events_at, self.size)]
 
 
-def _number(value: Any) -> float:
-    if value is True:
-        return 1.0
-    if value is False or value is None:
-        return 0.0
-    if isinstance(value, (int, float)):
-        return float(value)
-    return 0.0
+def event_key(event: dict) -> tuple:
+    """What two windows of `seen` are aligned by: the event and its plain arguments (a card's
+    masking can change between two looks at the same event)."""
+    args = event.get("args") or {}
+    return (event.get("event"), tuple((k, v) for k, v in args.items() if v is None or type(v) in (int, str, bool)))
+
+
+def fresh_count(before: list | None, now: list) -> int:
+    """How many of the newest events of the window `now` came after the window `before` (the
+    viewer's `seen` at their last decision; None: they have not decided yet, all are new): the
+    longest overlap of the end of `before` with the start of `now`. Exact but where the window
+    was full at both looks and repeats the same events (then it can say too few)."""
+    if before is None:
+        return len(now)
+    old = [event_key(e) for e in before]
+    new = [event_key(e) for e in now]
+    for overlap in range(min(len(old), len(new)), 0, -1):
+        if old[len(old) - overlap:] == new[:overlap]:
+            return len(new) - overlap
+    return len(new)
+
+
+def _where(zone: tuple[str, str, int | None]) -> str:
+    name, row, relation = zone
+    return f"{name}{'.' + row if row else ''} ({'shared' if relation is None else f'seat +{relation}'})"

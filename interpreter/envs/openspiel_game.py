@@ -8,7 +8,8 @@ for a card the rules create many of, when a decision offers more of it than the 
 Actions are the ids of the ruleset's fixed action space (`actions.ActionCatalogue`): a multi-part
 choice takes several actions of the same player, the option being applied when they make a whole
 one. Observations are `game.observation(seat)`: its canonical JSON is the observation string, its
-`encoding.ObservationEncoding` vector the observation tensor.
+`encoding.ObservationEncoding` vector the observation tensor (with the player's choice in progress,
+and the events they witnessed since their last decision told from their last record).
 
 Chance mode: EXPLICIT_STOCHASTIC, with chance choosing the game's seed and nothing else. The engine
 draws every random number (the shuffle of the set-up, any shuffle or random pick of the rules)
@@ -52,6 +53,7 @@ change.) A process that reads one must have registered the ruleset first.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +67,7 @@ except ImportError as err:  # pragma: no cover (exercised with the imports hidde
                       "pip install 'cardrules[openspiel]'") from err
 
 from .actions import ActionSpaceError, DecisionActions
+from .encoding import fresh_count
 from .openspiel_spec import Spec, canonical, format_copies, parse_copies, rules_for, spec_for
 from .returns import CONSTANT_SUM, GENERAL_SUM, IDENTICAL, ZERO_SUM, seat_returns, utility, utility_range
 
@@ -91,7 +94,7 @@ class _Record:
     information state asks, by replaying the recipe up to the decision: a random rollout records
     many decisions and never asks, and copying the game at each one would cost more than playing."""
 
-    __slots__ = ("seat", "took", "saw", "recipe", "at")
+    __slots__ = ("seat", "took", "saw", "recipe", "at", "_window")
 
     def __init__(self, seat: int, took: list[int], saw: str | None, recipe: _Recipe | None = None,
                  at: int = 0) -> None:
@@ -100,6 +103,14 @@ class _Record:
         self.saw = saw
         self.recipe = recipe  # (a recipe only grows, so its first `at` steps stay what they were)
         self.at = at
+        self._window: list | None = None
+
+    def window(self) -> list:
+        """The events the player had witnessed when they decided (`seen` of what they saw)."""
+        if self._window is None:
+            _fill([self])
+            self._window = json.loads(self.saw)["seen"]
+        return self._window
 
     @property
     def text(self) -> str:
@@ -350,11 +361,16 @@ class _Core:
         return text + "}"
 
     def tensor(self, player: int, out: np.ndarray) -> None:
+        """The encoding of what the player sees now, with their choice in progress; the events
+        they witnessed since their last decision are told from their record of it."""
+        out.fill(0.0)
         observation = self.observation(player)
         if observation is None:
-            out.fill(0.0)
-        else:
-            out[:] = self.spec.encoding.encode(observation)
+            return
+        choosing = self.cursor().prefix if self.prefix and self.current_player() == player else ()
+        chain = self.seen[player]
+        before = None if chain is None else chain.record.window()
+        self.spec.encoding.encode_into(observation, out, choosing, fresh_count(before, observation["seen"]))
 
     def resampled(self, player: int, key: int) -> _Core:
         """A copy with everything `player` cannot see drawn anew from `key` (see the module's

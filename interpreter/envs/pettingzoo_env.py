@@ -11,7 +11,8 @@ classic card games (`pettingzoo/classic/rlcard_envs/rlcard_base.py`).
 
 Agents are `player_1` .. `player_n` (seat k is `player_k`). An action is an id of the ruleset's
 fixed action space (`ActionCatalogue`: `Discrete(size)`); an observation is a dict of
-`observation`, the vector of `ObservationEncoding` of what the agent may see (float32), and
+`observation`, the vector of `ObservationEncoding` of what the agent may see (float32: the cards
+seen with their attributes, the agent's choice in progress, the events they witnessed), and
 `action_mask`, 1 at each id legal for the agent now (int8; all zeros when it is not their turn).
 A choice of several parts (two cards, an order) takes several steps of the same agent, one id each:
 `agent_selection` stays on them until the option is complete. `structured_observation(agent)` is
@@ -64,7 +65,7 @@ except ImportError as error:  # (a module set to None in sys.modules raises Impo
 
 from .. import CardrulesError, load
 from .actions import ActionCatalogue, ActionSpaceError, DecisionActions
-from .encoding import ObservationEncoding
+from .encoding import ObservationEncoding, fresh_count
 from .returns import seat_scores
 
 ILLEGAL_MODES = ("raise", "penalize")
@@ -88,7 +89,8 @@ class CardrulesAECEnv(AECEnv):
 
     def __init__(self, rules, seed: int | None = None, render_mode: str | None = None, illegal: str = "raise",
                  copies: dict[str, int] | None = None, reward: str = "rules",
-                 max_decisions: int | None = None) -> None:
+                 max_decisions: int | None = None, slots: dict[str, int] | None = None,
+                 events: int | None = None) -> None:
         super().__init__()
         self.max_decisions = rules.decision_cap(max_decisions)  # (a bad one raises ValueError first)
         if illegal not in ILLEGAL_MODES:
@@ -107,7 +109,7 @@ class CardrulesAECEnv(AECEnv):
         self._steps_scored = reward == "rules" and rules.score is not None and rules.score.rewards == "steps"
         self._scores_before: list[float] | None = None
         self.catalogue = ActionCatalogue(rules, copies=copies)
-        self.encoding = ObservationEncoding(rules)
+        self.encoding = ObservationEncoding(rules, slots=slots, events=events)
         self.possible_agents = [f"player_{seat}" for seat in range(1, rules.player_count + 1)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents, start=1)}
         self.action_spaces = {agent: spaces.Discrete(self.catalogue.size) for agent in self.possible_agents}
@@ -121,6 +123,7 @@ class CardrulesAECEnv(AECEnv):
         self._rng = random.Random(seed)
         self.game: Any = None  # the current game (`Rules.new_game`), from `reset` on
         self._actions: DecisionActions | None = None
+        self._seen_at: dict[int, list] = {}  # seat -> the events they had witnessed at their last decision
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -149,6 +152,7 @@ class CardrulesAECEnv(AECEnv):
         self.game = self.rules.new_game(seed=game_seed, log=False, max_decisions=self.max_decisions)
         self._scores_before = [0.0] * len(self.possible_agents) if self._steps_scored else None
         self._actions = None
+        self._seen_at = {}
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -185,6 +189,8 @@ class CardrulesAECEnv(AECEnv):
         self._clear_rewards()
         if index is not None:
             self._actions = None
+            seat = self._seats[agent]
+            self._seen_at[seat] = self.game.observation(seat)["seen"]
             self.game.apply(index)
             if self.game.is_over:
                 self._finish()
@@ -274,8 +280,17 @@ class CardrulesAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None:
             raise EnvFinishedError("observe() before reset(): call reset() to start a game")
-        vector = self.encoding.encode_game(self.game, self._seats[agent])
-        return {"observation": np.asarray(vector, dtype=np.float32), "action_mask": self.action_mask(agent)}
+        observation = self.game.observation(self._seats[agent])
+        vector = np.zeros(self.encoding.size, dtype=np.float32)
+        self.encoding.encode_into(observation, vector, **self.encoding_context(agent, observation))
+        return {"observation": vector, "action_mask": self.action_mask(agent)}
+
+    def encoding_context(self, agent: str, observation: dict) -> dict[str, Any]:
+        """What the encoding of `agent`'s observation takes besides it: the elements they took so
+        far in the choice they are making (`choosing`), and how many of the events they witnessed
+        came since their last decision (`fresh`)."""
+        choosing = self._actions.prefix if self._actions is not None and agent == self.agent_selection else ()
+        return {"choosing": choosing, "fresh": fresh_count(self._seen_at.get(self._seats[agent]), observation["seen"])}
 
     def structured_observation(self, agent: str) -> dict:
         """What `agent` may see, as the plain dict of `game.observation` (the source of the vector)."""
@@ -363,14 +378,16 @@ def _action_id(action: Any) -> int | None:
 
 def make_env(ruleset: str, options: dict | None = None, seed: int | None = None, render_mode: str | None = None,
              illegal: str = "raise", copies: dict[str, int] | None = None, reward: str = "rules",
-             max_decisions: int | None = None) -> CardrulesAECEnv:
+             max_decisions: int | None = None, slots: dict[str, int] | None = None,
+             events: int | None = None) -> CardrulesAECEnv:
     """The ruleset (a shipped game's name or a path, with its options) as a PettingZoo AEC environment.
 
     `seed` seeds the environment's own generator, which draws each game's seed when `reset` gets
     none; `illegal` is "raise" or "penalize" (see the module's docstring); `copies` raises the
     ordinals of the action space for card names ({name: N}); `reward` is "rules" (the ruleset's
     `reward:`, else win/loss) or "win"; `max_decisions` is each game's cap of decisions, past
-    which it is truncated (default: the ruleset's). An unknown or broken ruleset raises the
-    loader's CardrulesError."""
+    which it is truncated (default: the ruleset's); `slots` ({zone: N}) and `events` set the card
+    slots per zone and the events of the observation vector (`ObservationEncoding`). An unknown
+    or broken ruleset raises the loader's CardrulesError."""
     return CardrulesAECEnv(load(ruleset, options=options), seed=seed, render_mode=render_mode, illegal=illegal,
-                           copies=copies, reward=reward, max_decisions=max_decisions)
+                           copies=copies, reward=reward, max_decisions=max_decisions, slots=slots, events=events)
