@@ -252,3 +252,79 @@ def test_an_unknown_ruleset_is_the_loaders_located_error():
 
     with pytest.raises(CardrulesError, match="no_such_ruleset_here"):
         register_openspiel("no_such_ruleset_here")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_information_state_tensor_is_a_function_of_the_information_state(name):
+    """OpenSpiel's contract: a state and its resamples for a player (one information state string)
+    give that player one information state tensor, and the observation tensor is its first part."""
+    game = _game(name)
+    assert game.get_type().provides_information_state_tensor
+    size = game.observation_tensor_size()
+    assert game.information_state_tensor_size() > size
+    rng = random.Random(21)
+    sampler = random.Random(22).random
+    checked = 0
+    while checked < 40:
+        state = _after_chance(game, rng)
+        while not state.is_terminal() and checked < 40:
+            if rng.random() < 0.1:
+                player = state.current_player()
+                tensor = state.information_state_tensor(player)
+                assert tensor[:size] == state.observation_tensor(player)
+                for _ in range(3):
+                    copy = state.resample_from_infostate(player, sampler)
+                    assert copy.information_state_string(player) == state.information_state_string(player)
+                    assert copy.information_state_tensor(player) == tensor, f"{name}: {state}"
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_the_information_state_tensor_remembers_the_players_own_actions():
+    """The recall part: the player's last decisions, newest first: the site and number of the ids
+    they took there, and what they took (the tensor was the observation tensor: it forgot)."""
+    game = _game("lanes")
+    rng = random.Random(3)
+    state = _after_chance(game, rng)
+    taken: dict[int, list[list[int]]] = {0: [], 1: []}
+    current: list[int] = []
+    while len(taken[0]) < 20:
+        player = state.current_player()
+        action = rng.choice(state.legal_actions())
+        current.append(action)
+        state.apply_action(action)
+        if state.is_terminal():
+            break
+        if not state._core.prefix:
+            taken[player].append(current)
+            current = []
+    player = 0
+    assert state.information_state_tensor(player) != state.observation_tensor(player)
+    tensor = np.asarray(state.information_state_tensor(player))
+    spec = state._core.spec
+    recall = spec.recall
+    catalogue = spec.catalogue
+    assert len(tensor) == recall.size
+    for k, took in enumerate(reversed(taken[player][-recall.recall:])):
+        part = tensor[recall.base + k * recall.width:recall.base + (k + 1) * recall.width]
+        assert part[0] == 1.0
+        assert list(np.flatnonzero(part[1:1 + recall.sites])) == [catalogue.site_of_action(took[0])]
+        assert part[1 + recall.sites] == len(took)
+        kinds = [catalogue.slot_of_action(a).kind for a in took]
+        assert list(part[recall.at_kinds:recall.at_names]) == [kinds.count(k) for k in ("card", "ability", "player",
+                                                                                         "value", "stop")]
+    assert not tensor[recall.base + recall.recall * recall.width:].any()
+
+
+def test_the_observation_tensor_shows_the_first_part_of_a_multi_part_choice():
+    game = _game("initiative")
+    rng = random.Random(8)
+    state = _after_chance(game, rng)
+    player = state.current_player()
+    before = state.observation_tensor(player)
+    state.apply_action(state.legal_actions()[0])  # the first of two cards
+    assert state.current_player() == player and state._core.prefix
+    after = state.observation_tensor(player)
+    changed = [spec_label for i, spec_label in enumerate(state._core.spec.encoding.labels) if before[i] != after[i]]
+    assert "choice in progress: parts taken" in changed
+    assert any(label.endswith("taken as part N of the viewer's choice in progress") for label in changed)

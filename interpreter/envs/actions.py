@@ -93,6 +93,14 @@ class ActionCatalogue:
         slot = self._index.get((kind, name, relation, ordinal))
         return None if slot is None else site * self.block + slot
 
+    def site_of_action(self, action: int) -> int:
+        """The site of an action id."""
+        return action // self.block
+
+    def slot_of_action(self, action: int) -> Slot:
+        """What an action id takes, within its site."""
+        return self.slots[action % self.block]
+
     def describe(self, action: int) -> str:
         """What an action id means, in words: 'site 3 (a card to place): card Stab, mine, #2'."""
         if not 0 <= action < self.size:

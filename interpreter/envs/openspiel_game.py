@@ -33,8 +33,12 @@ JSON, each followed by a newline; null when N is 0), O the canonical JSON of the
 the records in full instead of H (near a megabyte at the end of a Bases game: too long for a key).
 It holds only what the player saw and did, so two states the player cannot tell apart give the
 same string; what they saw between two of their decisions and no longer see at the next one is
-not in it. The information state tensor is the observation tensor (the encoding of the
-observation now): it does not remember.
+not in it. The information state tensor is the observation tensor followed by the player's last
+RECALL (16) decisions, newest first: for each, its site, the elements they took (counted by kind,
+card name, whose, plain value) and the events they witnessed before it (openspiel_recall.py). It
+is a function of the information state (two states with one string have one tensor); two
+information states that differ only before those 16 decisions, or in the order of the parts of
+one choice, share a tensor, which the string tells apart.
 
 `resample_from_infostate(player, sampler)` is `game.determinize(seat, random.Random(key))`, the
 key drawn from the sampler: everything the player cannot see drawn anew, consistently with their
@@ -372,6 +376,26 @@ class _Core:
         before = None if chain is None else chain.record.window()
         self.spec.encoding.encode_into(observation, out, choosing, fresh_count(before, observation["seen"]))
 
+    def information_tensor(self, player: int, out: np.ndarray) -> None:
+        """The observation tensor, then the player's last RECALL decisions (openspiel_recall.py):
+        the ids they took and the events they witnessed before each, told from their records."""
+        recall = self.spec.recall
+        self.tensor(player, out[:recall.base])
+        out[recall.base:] = 0.0
+        links = []
+        link = self.seen[player]
+        while link is not None and len(links) <= recall.recall:  # (one more: the window before the oldest)
+            links.append(link)
+            link = link.parent
+        _fill([link.record for link in links])
+        records = []
+        for k, link in enumerate(links[:recall.recall]):
+            window = link.record.window()
+            before = links[k + 1].record.window() if k + 1 < len(links) else None
+            fresh = fresh_count(before, window)
+            records.append((link.record.took, window[len(window) - fresh:]))
+        recall.write(records, out)
+
     def resampled(self, player: int, key: int) -> _Core:
         """A copy with everything `player` cannot see drawn anew from `key` (see the module's
         docstring); the partial choice is kept if it is theirs, else dropped (it is hidden)."""
@@ -464,10 +488,11 @@ class CardrulesState(pyspiel.State):
 
 
 class CardrulesObserver:
-    """The PyObserver of a cardrules game: the observation encoding as the tensor (for either
-    observation type); the observation's JSON, or the information state, as the string."""
+    """The PyObserver of a cardrules game: for an observation, the observation encoding as the
+    tensor and the observation's JSON as the string; for the information state (perfect recall),
+    that tensor followed by the player's last RECALL decisions, and the information state string."""
 
-    def __init__(self, size: int, iig_obs_type, params) -> None:
+    def __init__(self, spec: Spec, iig_obs_type, params) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         if iig_obs_type is not None and (not iig_obs_type.public_info or
@@ -475,11 +500,14 @@ class CardrulesObserver:
             raise ValueError("a cardrules game observes for one player, with what is public and what is "
                              "theirs (private_info=SINGLE_PLAYER, public_info=True)")
         self.remembers = iig_obs_type is not None and iig_obs_type.perfect_recall
-        self.tensor = np.zeros(size, np.float32)
+        self.tensor = np.zeros(spec.recall.size if self.remembers else spec.encoding.size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CardrulesState, player: int) -> None:
-        state._core.tensor(player, self.tensor)
+        if self.remembers:
+            state._core.information_tensor(player, self.tensor)
+        else:
+            state._core.tensor(player, self.tensor)
 
     def string_from(self, state: CardrulesState, player: int) -> str:
         core = state._core
@@ -525,7 +553,7 @@ class CardrulesGame(pyspiel.Game):
         return SEED_BYTES
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> CardrulesObserver:
-        return CardrulesObserver(self.spec.encoding.size, iig_obs_type, params)
+        return CardrulesObserver(self.spec, iig_obs_type, params)
 
 
 # ---------------------------------------------------------------------- registration

@@ -10,6 +10,7 @@ from typing import Any
 from .. import load
 from .actions import ActionCatalogue
 from .encoding import ObservationEncoding
+from .openspiel_recall import RecallEncoding
 
 
 def canonical(value: Any) -> str:
@@ -18,8 +19,8 @@ def canonical(value: Any) -> str:
 
 
 class Spec:
-    """What every state of one (ruleset, options, copies) shares: the rules, action space and
-    encoding."""
+    """What every state of one (ruleset, options, copies) shares: the rules, action space,
+    observation encoding and the recall part of the information state tensor."""
 
     def __init__(self, source: str, options: dict[str, Any], copies: str, rules) -> None:
         self.source = source
@@ -28,6 +29,7 @@ class Spec:
         self.rules = rules
         self.catalogue = ActionCatalogue(rules, parse_copies(copies))
         self.encoding = ObservationEncoding(rules)
+        self.recall = RecallEncoding(self.encoding, self.catalogue)
         self.players = rules.player_count
 
 
