@@ -352,3 +352,63 @@ def test_a_ruleset_declared_reward_is_what_each_player_gets(tmp_path):
             assert totals == {"player_1": health[0] - health[1], "player_2": health[1] - health[0]}
         else:
             assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("game", ["lanes", "bases"])
+def test_the_acting_agents_info_holds_its_legal_ids_sparse(game):
+    env = make_env(game)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    for _ in range(150):
+        if env.game.is_over:
+            break
+        acting = env.agent_selection
+        for agent in env.agents:
+            ids = env.infos[agent]["legal_actions"]
+            assert ids.dtype == np.int64
+            assert list(ids) == (_legal(env) if agent == acting else [])
+        _obs, _reward, _term, _trunc, info = env.last(observe=False)
+        env.step(int(rng.choice(info["legal_actions"])))
+
+
+def test_the_mask_and_the_vector_are_made_once_per_decision_and_read_only():
+    env = make_env("initiative")
+    env.reset(seed=4)
+    agent = env.agent_selection
+    first = env.observe(agent)
+    again = env.observe(agent)
+    assert again["action_mask"] is first["action_mask"] and again["observation"] is first["observation"]
+    with pytest.raises(ValueError, match="read-only"):
+        first["action_mask"][0] = 1
+    env.step(_legal(env)[0])  # the first part of a choice: a new mask and vector, the old ones kept as they were
+    after = env.observe(agent)
+    assert after["action_mask"] is not first["action_mask"] and after["observation"] is not first["observation"]
+    assert not np.array_equal(after["observation"], first["observation"])
+
+
+def test_seats_that_do_not_learn_are_not_encoded(monkeypatch):
+    learner = make_env("lanes", learners=["player_1"])
+    full = make_env("lanes")
+    calls: list[int] = []
+    encode = learner.encoding.encode_into
+    monkeypatch.setattr(learner.encoding, "encode_into",
+                        lambda observation, *a, **k: (calls.append(observation["viewer"]), encode(observation, *a, **k)))
+    learner.reset(seed=3)
+    full.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(80):
+        if learner.game.is_over:
+            break
+        for agent in learner.possible_agents:
+            mine, theirs = learner.observe(agent), full.observe(agent)
+            assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+            if agent == "player_1":
+                assert np.array_equal(mine["observation"], theirs["observation"])
+            else:
+                assert not mine["observation"].any()
+        action = rng.choice(_legal(learner))
+        learner.step(action)
+        full.step(action)
+    assert calls and set(calls) == {1}
+    with pytest.raises(ValueError, match="'player_9' is not an agent"):
+        make_env("lanes", learners=["player_9"])

@@ -165,9 +165,15 @@ class DecisionActions:
         self.game = game
         self.seat, self.pending = game.decision()
         self.site = catalogue.site_index(self.pending)
-        self.options = [_elements(self.pending.value_at(i))[0] for i in range(len(self.pending))]
+        self.options: list[list] = []
+        self.single = True  # no option is a list: one action each, taken at once
+        for i in range(len(self.pending)):
+            elements, is_list = _elements(self.pending.value_at(i))
+            self.single = self.single and not is_list
+            self.options.append(elements)
         self.prefix: list = []
         self._legal: dict[int, Any] | None = None
+        self._first: dict[int, int] = {}  # (single) action id -> the first option it takes
 
     def legal(self) -> dict[int, Any]:
         """Each legal action id -> the element it takes (or STOP), in option order."""
@@ -176,6 +182,8 @@ class DecisionActions:
         return self._legal
 
     def _work_out(self) -> dict[int, Any]:
+        if self.single:
+            return self._work_out_single()
         depth = len(self.prefix)
         taken = [_identity(v) for v in self.prefix]
         nexts: dict[tuple, Any] = {}
@@ -200,6 +208,33 @@ class DecisionActions:
             legal[action] = element
         if complete and (nexts or depth == 0):
             legal[self.catalogue.action_id(self.site, STOP)] = STOP
+        return legal
+
+    def _work_out_single(self) -> dict[int, Any]:
+        """`_work_out` where every option is one element (most decisions): the same ids, without
+        comparing prefixes."""
+        legal: dict[int, Any] = {}
+        seen: dict[tuple, int] = {}
+        met: set = set()
+        catalogue = self.catalogue
+        for index, (element,) in enumerate(self.options):
+            t = type(element)
+            identity = ("c", element.id) if t is CardRef else ("p", element.seat) if t is PlayerRef else \
+                _identity(element)
+            if identity in met:
+                continue
+            met.add(identity)
+            key = self._key(element)
+            ordinal = seen.get(key, 0)
+            seen[key] = ordinal + 1
+            if key[0] != "value":
+                action = catalogue.action_id(self.site, *key, ordinal)
+            else:
+                action = None if ordinal else catalogue.action_id(self.site, "value", key[1])
+            if action is None:
+                raise ActionSpaceError(self._overflow(element, key, ordinal))
+            legal[action] = element
+            self._first[action] = index
         return legal
 
     def _key(self, element: Any) -> tuple:
@@ -233,6 +268,9 @@ class DecisionActions:
         if action not in legal:
             raise ActionSpaceError(f"action {action} ({self.catalogue.describe(action)}) is not legal now; "
                                    f"legal: {sorted(legal)}")
+        if self.single:
+            self._legal = None
+            return self._first[action]
         element = legal[action]
         if element is not STOP:
             self.prefix.append(element)

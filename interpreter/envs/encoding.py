@@ -208,6 +208,12 @@ class ObservationEncoding:
                     add(f"{head}: {label}" for label in v.labels())
             number += self.slots[z[0]]
         self.slot_count = number
+        self._taken_at = 2 + len(self.names) + len(self.types)
+        self._card_layout: dict[str, tuple[int, Value | None]] = {}  # card key -> (offset in a slot, how)
+        offset = self._taken_at + 2
+        for v in (*self._fixed, *self.card_values):
+            self._card_layout.setdefault(v.name, (offset, None if v.kind == "number" else v))
+            offset += v.width
         self.players_at = len(self.labels)
         self.player_width = sum(v.width for v in self.player_values)
         for relation in range(players):
@@ -295,32 +301,34 @@ class ObservationEncoding:
                 chose_players.append((element.seat - viewer) % players)
             else:
                 chose_values.append(element)
-        fixed = self._fixed
+        layout = self._card_layout
+        head = 2 + len(names)
         for at, card, position, revealed in placed:
             out[at] = 1.0
-            out[at + 1] = float(position)
+            if position:
+                out[at + 1] = float(position)
             i = names.get(card.get("name"))
             if i is not None:
                 out[at + 2 + i] = 1.0
-            at += 2 + len(self.names)
             t = self._type_index.get(card.get("type"))
             if t is not None:
-                out[at + t] = 1.0
-            at += len(self.types)
-            out[at] = float(taken.get(card["id"], 0))
-            out[at + 1] = 1.0 if revealed else 0.0
-            at += 2
-            fixed[0].write(out, at, card.get("controller"), ctx)  # (shown when not the owner)
-            at += fixed[0].width
-            fixed[1].write(out, at, card.get("attached_to"), ctx)
-            at += fixed[1].width
-            fixed[2].write(out, at, card.get("part"), ctx)
-            at += fixed[2].width
-            for v in self.card_values:
-                x = card.get(v.name)
-                if x is not None:
-                    v.write(out, at, x, ctx)
-                at += v.width
+                out[at + head + t] = 1.0
+            if taken:
+                out[at + self._taken_at] = float(taken.get(card["id"], 0))
+            if revealed:
+                out[at + self._taken_at + 1] = 1.0
+            for key, x in card.items():
+                entry = layout.get(key)
+                if entry is None or x is None or x is False:
+                    continue
+                offset, v = entry
+                if v is None:  # (a number: most attributes; a zero is the zero already there)
+                    if x is True:
+                        out[at + offset] = 1.0
+                    elif x and (type(x) is int or type(x) is float):
+                        out[at + offset] = float(x)
+                else:
+                    v.write(out, at + offset, x, ctx)
         for p in observation["players"]:
             at = self.players_at + ((p["seat"] - viewer) % players) * self.player_width
             for v in self.player_values:

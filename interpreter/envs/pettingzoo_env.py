@@ -14,6 +14,11 @@ fixed action space (`ActionCatalogue`: `Discrete(size)`); an observation is a di
 `observation`, the vector of `ObservationEncoding` of what the agent may see (float32: the cards
 seen with their attributes, the agent's choice in progress, the events they witnessed), and
 `action_mask`, 1 at each id legal for the agent now (int8; all zeros when it is not their turn).
+`infos[agent]["legal_actions"]` holds the same legal ids, sparse (a sorted int64 array; empty when
+it is not their turn), so a policy need not scan the mask. The mask and the vector are made once
+per decision (per part of a multi-part choice) and are read-only; with `learners=[...]` only those
+agents' observations are encoded (the others observe a vector of zeros, with their mask), so seats
+played by a fixed opponent cost no encoding.
 A choice of several parts (two cards, an order) takes several steps of the same agent, one id each:
 `agent_selection` stays on them until the option is complete. `structured_observation(agent)` is
 the same observation as the plain dict of `game.observation`.
@@ -90,7 +95,7 @@ class CardrulesAECEnv(AECEnv):
     def __init__(self, rules, seed: int | None = None, render_mode: str | None = None, illegal: str = "raise",
                  copies: dict[str, int] | None = None, reward: str = "rules",
                  max_decisions: int | None = None, slots: dict[str, int] | None = None,
-                 events: int | None = None) -> None:
+                 events: int | None = None, learners: list[str] | None = None) -> None:
         super().__init__()
         self.max_decisions = rules.decision_cap(max_decisions)  # (a bad one raises ValueError first)
         if illegal not in ILLEGAL_MODES:
@@ -112,6 +117,13 @@ class CardrulesAECEnv(AECEnv):
         self.encoding = ObservationEncoding(rules, slots=slots, events=events)
         self.possible_agents = [f"player_{seat}" for seat in range(1, rules.player_count + 1)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents, start=1)}
+        unknown = [a for a in (learners or ()) if a not in self._seats]
+        if unknown:
+            raise ValueError(f"learners: {', '.join(map(repr, unknown))} is not an agent "
+                             f"(agents: {', '.join(self.possible_agents)})")
+        self.learners = frozenset(self.possible_agents if learners is None else learners)
+        self._no_vector = _frozen(np.zeros(self.encoding.size, dtype=np.float32))
+        self._no_mask = _frozen(np.zeros(self.catalogue.size, dtype=np.int8))
         self.action_spaces = {agent: spaces.Discrete(self.catalogue.size) for agent in self.possible_agents}
         self.observation_spaces = {
             agent: spaces.Dict({
@@ -124,6 +136,11 @@ class CardrulesAECEnv(AECEnv):
         self.game: Any = None  # the current game (`Rules.new_game`), from `reset` on
         self._actions: DecisionActions | None = None
         self._seen_at: dict[int, list] = {}  # seat -> the events they had witnessed at their last decision
+        # what is worked out once per decision (a multi-part choice: once per part), kept until it changes
+        self._moment = 0  # one more at each option applied
+        self._observed: dict[int, dict] = {}  # seat -> game.observation(seat), this moment
+        self._vectors: dict[str, tuple[tuple[int, int], np.ndarray]] = {}  # agent -> ((moment, parts), vector)
+        self._mask: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None  # the acting agent's (key, mask, ids)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -153,6 +170,7 @@ class CardrulesAECEnv(AECEnv):
         self._scores_before = [0.0] * len(self.possible_agents) if self._steps_scored else None
         self._actions = None
         self._seen_at = {}
+        self._moved()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -165,6 +183,7 @@ class CardrulesAECEnv(AECEnv):
             self._finish()
         else:
             self.agent_selection = self._decider()
+            self._offer()
 
     def step(self, action: Any) -> None:
         """The acting agent's action id (None for a terminated agent's last step); see the module's
@@ -189,15 +208,18 @@ class CardrulesAECEnv(AECEnv):
         self._clear_rewards()
         if index is not None:
             self._actions = None
-            seat = self._seats[agent]
-            self._seen_at[seat] = self.game.observation(seat)["seen"]
+            if agent in self.learners:  # (where their next observation's new events start)
+                seat = self._seats[agent]
+                self._seen_at[seat] = self._observation(seat)["seen"]
             self.game.apply(index)
+            self._moved()
             if self.game.is_over:
                 self._finish()
                 return
             if self._steps_scored:
                 self._reward_score_changes()
             self.agent_selection = self._decider()
+        self._offer()
         self._accumulate_rewards()
 
     def _reward_score_changes(self) -> None:
@@ -262,6 +284,41 @@ class CardrulesAECEnv(AECEnv):
         seat, _options = self.game.decision()
         return self.possible_agents[seat - 1]
 
+    def _moved(self) -> None:
+        self._moment += 1
+        self._observed = {}
+        self._vectors = {}
+        self._mask = None
+
+    def _offer(self) -> None:
+        """The acting agent's legal ids, sparse, in `infos[agent]["legal_actions"]` (an empty array
+        for the others). An option with no id leaves them out: the mask raises the error."""
+        try:
+            legal = self._legal_ids()
+        except ActionSpaceError:
+            return
+        acting = self.agent_selection
+        for agent in self.agents:
+            info = {k: v for k, v in self.infos.get(agent, {}).items() if k != "legal_actions"}
+            info["legal_actions"] = legal if agent == acting else _NO_IDS
+            self.infos[agent] = info
+
+    def _legal_ids(self) -> np.ndarray:
+        actions = self._current_actions()
+        key = (self._moment, len(actions.prefix))
+        if self._mask is None or self._mask[0] != key:
+            ids = _frozen(np.fromiter(sorted(actions.legal()), dtype=np.int64))
+            mask = np.zeros(self.catalogue.size, dtype=np.int8)
+            mask[ids] = 1
+            self._mask = (key, _frozen(mask), ids)
+        return self._mask[2]
+
+    def _observation(self, seat: int) -> dict:
+        observation = self._observed.get(seat)
+        if observation is None:
+            observation = self._observed[seat] = self.game.observation(seat)
+        return observation
+
     def _current_actions(self) -> DecisionActions:
         if self._actions is None:
             self._actions = DecisionActions(self.catalogue, self.game)
@@ -270,20 +327,31 @@ class CardrulesAECEnv(AECEnv):
     # ------------------------------------------------------------------ observations
     def action_mask(self, agent: str) -> np.ndarray:
         """1 at each action id legal for `agent` now (all zeros when it is not their turn): the
-        mask of `observe`, without the work of encoding the observation."""
-        mask = np.zeros(self.catalogue.size, dtype=np.int8)
+        mask of `observe`, without the work of encoding the observation. Made once per decision
+        (per part of a multi-part choice) and read-only."""
         if self.game is not None and not self.game.is_over and self.terminations.get(agent) is False \
                 and agent == self.agent_selection:
-            mask[list(self._current_actions().legal())] = 1
-        return mask
+            self._legal_ids()
+            return self._mask[1]
+        return self._no_mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation vector and mask (both read-only, made once per decision); for an
+        agent not among `learners`, a vector of zeros, nothing encoded."""
         if self.game is None:
             raise EnvFinishedError("observe() before reset(): call reset() to start a game")
-        observation = self.game.observation(self._seats[agent])
-        vector = np.zeros(self.encoding.size, dtype=np.float32)
-        self.encoding.encode_into(observation, vector, **self.encoding_context(agent, observation))
-        return {"observation": vector, "action_mask": self.action_mask(agent)}
+        mask = self.action_mask(agent)
+        if agent not in self.learners:
+            return {"observation": self._no_vector, "action_mask": mask}
+        parts = len(self._actions.prefix) if self._actions is not None and agent == self.agent_selection else 0
+        key = (self._moment, parts)
+        known = self._vectors.get(agent)
+        if known is None or known[0] != key:
+            observation = self._observation(self._seats[agent])
+            vector = np.zeros(self.encoding.size, dtype=np.float32)
+            self.encoding.encode_into(observation, vector, **self.encoding_context(agent, observation))
+            known = self._vectors[agent] = (key, _frozen(vector))
+        return {"observation": known[1], "action_mask": mask}
 
     def encoding_context(self, agent: str, observation: dict) -> dict[str, Any]:
         """What the encoding of `agent`'s observation takes besides it: the elements they took so
@@ -366,6 +434,15 @@ def _short(value: Any) -> str:
     return str(value)
 
 
+_NO_IDS = np.zeros(0, dtype=np.int64)
+_NO_IDS.flags.writeable = False
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
 def _action_id(action: Any) -> int | None:
     """An action as a plain int (numpy integers included), or None if it is not a whole number."""
     if action is None or isinstance(action, bool):
@@ -379,7 +456,7 @@ def _action_id(action: Any) -> int | None:
 def make_env(ruleset: str, options: dict | None = None, seed: int | None = None, render_mode: str | None = None,
              illegal: str = "raise", copies: dict[str, int] | None = None, reward: str = "rules",
              max_decisions: int | None = None, slots: dict[str, int] | None = None,
-             events: int | None = None) -> CardrulesAECEnv:
+             events: int | None = None, learners: list[str] | None = None) -> CardrulesAECEnv:
     """The ruleset (a shipped game's name or a path, with its options) as a PettingZoo AEC environment.
 
     `seed` seeds the environment's own generator, which draws each game's seed when `reset` gets
@@ -387,7 +464,9 @@ def make_env(ruleset: str, options: dict | None = None, seed: int | None = None,
     ordinals of the action space for card names ({name: N}); `reward` is "rules" (the ruleset's
     `reward:`, else win/loss) or "win"; `max_decisions` is each game's cap of decisions, past
     which it is truncated (default: the ruleset's); `slots` ({zone: N}) and `events` set the card
-    slots per zone and the events of the observation vector (`ObservationEncoding`). An unknown
-    or broken ruleset raises the loader's CardrulesError."""
+    slots per zone and the events of the observation vector (`ObservationEncoding`); `learners`
+    the agents whose observations are encoded (default: all; the others observe zeros, with their
+    mask). An unknown or broken ruleset raises the loader's CardrulesError."""
     return CardrulesAECEnv(load(ruleset, options=options), seed=seed, render_mode=render_mode, illegal=illegal,
-                           copies=copies, reward=reward, max_decisions=max_decisions, slots=slots, events=events)
+                           copies=copies, reward=reward, max_decisions=max_decisions, slots=slots, events=events,
+                           learners=learners)
