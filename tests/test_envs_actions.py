@@ -15,6 +15,7 @@ from interpreter.envs import ActionCatalogue, ActionSpaceError, DecisionActions,
 from interpreter.envs.actions import STOP
 
 GAMES = ("lanes", "initiative", "bases")
+PATH_GAMES = (*GAMES, "hearts", "harvest")  # (the ids of every site of every shipped game)
 DECISIONS = 5000
 
 
@@ -37,7 +38,7 @@ def _paths(actions: DecisionActions) -> dict[int, list[tuple[int, ...]]]:
     return found
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", PATH_GAMES)
 def test_every_option_has_exactly_one_action_path(game):
     rules = load(game)
     catalogue = ActionCatalogue(rules)
@@ -147,3 +148,36 @@ def test_a_reward_expression_is_checked_at_load_and_given_for_a_finished_game(tm
         g.apply(rng.randrange(len(g.decision()[1])))
     assert rules.reward(g, 1) == 2 * g.player_attrs[0]["health"]
     assert load("initiative").reward(g, g.result.winner or 1) in (0.0, 1.0)
+
+
+def test_a_site_has_ids_only_for_what_its_code_can_offer():
+    """Lanes' `choose from ["upper", "lower"]` has two ids, its card sites no player or value ids,
+    its 'a card to play' (cards + labelled "done") the cards and "done"; STOP only where a choice
+    has several parts; a decision from no `choose` keeps every id."""
+    rules = load("lanes")
+    catalogue = ActionCatalogue(rules)
+    labels = {site.label: site.index for site in rules.decision_sites}
+    rows = catalogue.site_slots[labels["a lane"]]
+    assert [(s.kind, s.name) for s in rows] == [("value", ("str", "lower")), ("value", ("str", "upper"))]
+    for site, slots in enumerate(catalogue.site_slots[:-1]):
+        kinds = {s.kind for s in slots}
+        assert ("stop" in kinds) == (rules.decision_sites[site].kind != "one")
+        if catalogue.offers[site] == frozenset({"card"}):
+            assert kinds <= {"card", "stop"}
+    play = catalogue.site_slots[labels["a card to play"]]
+    assert {s.kind for s in play} == {"card", "value"} and [s.name for s in play if s.kind == "value"] == [("str", "done")]
+    assert len(catalogue.site_slots[-1]) == catalogue.block  # (any other decision: every id)
+    assert catalogue.size < catalogue.block * catalogue.site_count
+
+
+@pytest.mark.parametrize("game, before", [("initiative", 8211), ("lanes", 21015), ("bases", 32288), ("hearts", 6483),
+                                          ("harvest", 2396)])
+def test_the_action_spaces_are_smaller_than_one_block_per_site(game, before):
+    """The sizes of docs/envs.md: each shipped game's space is smaller than the same block of every
+    id for every site (the size it had)."""
+    catalogue = ActionCatalogue(load(game))
+    full = catalogue.block * catalogue.site_count
+    assert catalogue.size < full and catalogue.size < before
+    decoded = [(catalogue.site_of_action(a), catalogue.slot_of_action(a)) for a in range(catalogue.size)]
+    assert [catalogue.action_id(site, s.kind, s.name, s.relation, s.ordinal) for site, s in decoded] == \
+        list(range(catalogue.size))  # (every id decodes to its site and slot, and back)

@@ -1,12 +1,12 @@
 """`cardrules envs describe GAME`: the fixed observation encoding of a ruleset (docs/envs.md), as
-its sections and then one line per index (`--sections`: the sections only), and the size of its
-fixed action space. Needs no extra: the encoding and the action space are plain Python."""
+its sections, the fixed action space's ids per decision site with what the site can offer, and
+then one line per index of the observation (`--sections`: all but those lines). Needs no extra: the encoding and the action space are plain Python."""
 
 from __future__ import annotations
 
 import sys
 
-from .common import UsageError
+from .common import UsageError, shown
 
 
 def parse_slots(pairs: list[str] | None) -> dict[str, int]:
@@ -22,6 +22,7 @@ def parse_slots(pairs: list[str] | None) -> dict[str, int]:
 def run_envs_describe(rules, sections_only: bool = False, slots: list[str] | None = None) -> int:
     from ..envs.actions import ActionCatalogue
     from ..envs.encoding import ObservationEncoding
+    from ..envs.site_offers import describe_offers
 
     try:
         encoding = ObservationEncoding(rules, slots=parse_slots(slots))
@@ -35,6 +36,14 @@ def run_envs_describe(rules, sections_only: bool = False, slots: list[str] | Non
     write(f"{'from':>{width}}  {'to':>{width}}  section\n")
     for what, start, end in encoding.sections():
         write(f"{start:>{width}}  {max(start, end - 1):>{width}}  {what}\n")
+    write(f"\n{'site':>4}  {'ids':>6}  what it can offer (worked out from its rule code)\n")
+    for site, offers in enumerate(catalogue.offers):
+        if site < len(catalogue.sites):
+            span = catalogue.sites[site].span
+            label = f"{catalogue.sites[site].label or 'choose'} ({shown(span.file)}:{span.line}:{span.column})"
+        else:
+            label = "any other decision"
+        write(f"{site:>4}  {len(catalogue.site_slots[site]):>6}  {label}: {describe_offers(offers)}\n")
     if sections_only:
         return 0
     write(f"\n{'index':>{width}}  what\n")

@@ -7,7 +7,13 @@ is chosen is a card by name, by whose it is (the decider's, the next player's, .
 by its ordinal among the options of that name and owner (the first Stab of my hand, the second);
 a player by seat relative to the decider; an activated ability by its card's name, its index, the
 card's owner and ordinal; or a plain value (a text or number of the rule code, a card name, true,
-false, none); and one STOP per site.
+false, none); and STOP. A site has ids only for what it can offer, worked out from its rule code
+(site_offers.py: a `choose` among cards has no ids for players or values, one from ["upper",
+"lower"] has two), and STOP only if it is a choice of several parts or may offer anything; a site
+the analysis cannot read, and the one for a decision from nowhere else, have every id. The ids of
+site k follow those of site k-1 (`offsets`). The ordinals of a card name run to the copies one
+default deck holds plus those the zones made from the card set hold (unless the code creates cards
+by a name it works out), else 32 for a name the code creates, else 8.
 
 A multi-part choice (a list: two cards, up to three cards, an order) is made element by element,
 each element one action, in the order the list holds them (so each combination is reached in one
@@ -17,12 +23,15 @@ turns a decision into legal ids and takes them one at a time.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any
 
 from ..compile.sites import literal_values
 from ..errors import CardrulesError
+from ..lang import ast
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, value_id
+from .site_offers import ANY, describe_offers, site_offers
 
 STOP = "stop"
 DEFAULT_COPIES = 8  # ordinals for a card name no default deck holds (a draft's pool)
@@ -56,57 +65,79 @@ class ActionCatalogue:
         self.site_count = len(self.sites) + 1  # (the last: a decision no `choose` of the rules asked)
         names = sorted(rules.card_defs)
         bound = _deck_copies(rules)
+        made = _made_copies(rules)
         named = set(literal_values(rules.ruleset, ()))
         for name in names:
-            bound.setdefault(name, TOKEN_COPIES if name in named else DEFAULT_COPIES)
+            if name in bound:
+                bound[name] += made.get(name, 0)
+            else:
+                bound[name] = TOKEN_COPIES if name in named else made.get(name, DEFAULT_COPIES)
         bound.update(copies or {})
         self.copies = {name: max(1, bound[name]) for name in names}
-        self.slots: list[Slot] = []
-        self._index: dict[tuple, int] = {}
-        for name in names:
-            for relation in range(self.relations):
-                for ordinal in range(self.copies[name]):
-                    self._add(Slot("card", name, relation, ordinal))
-        for name in names:
-            for ability in range(len(rules.card_defs[name].activated)):
-                for relation in range(self.relations):
-                    for ordinal in range(self.copies[name]):
-                        self._add(Slot("ability", (name, ability), relation, ordinal))
-        for relation in range(self.players):
-            self._add(Slot("player", None, relation))
         self.literals = literal_values(rules.ruleset, names)
-        for value in self.literals:
-            self._add(Slot("value", _plain_key(value)))
-        self._add(Slot(STOP))
-        self.block = len(self.slots)
-        self.size = self.block * self.site_count
+        full = self._slots_for(rules, names, ANY)
+        self.block = len(full)  # the ids a site that may offer anything has
+        self.offers = [*site_offers(rules.ruleset, self.sites), ANY]
+        self.site_slots: list[list[Slot]] = []
+        self._index: list[dict[tuple, int]] = []
+        self.offsets: list[int] = []
+        size = 0
+        for site, offers in enumerate(self.offers):
+            several = site < len(self.sites) and self.sites[site].kind != "one"
+            slots = full if offers is ANY else self._slots_for(rules, names, offers, stop=several)
+            self.site_slots.append(slots)
+            self._index.append({(x.kind, x.name, x.relation, x.ordinal): i for i, x in enumerate(slots)})
+            self.offsets.append(size)
+            size += len(slots)
+        self.size = size
 
-    def _add(self, slot: Slot) -> None:
-        self._index[(slot.kind, slot.name, slot.relation, slot.ordinal)] = len(self.slots)
-        self.slots.append(slot)
+    def _slots_for(self, rules, names: list[str], offers, stop: bool = True) -> list[Slot]:
+        """The ids of a site that can offer `offers` (site_offers.py; ANY: everything): cards by
+        name, owner and ordinal, abilities, players, the plain values it can offer, and STOP
+        (`stop`: a site of several parts, or one that may offer lists)."""
+        slots: list[Slot] = []
+        if offers is ANY or "card" in offers:
+            for name in names:
+                for relation in range(self.relations):
+                    slots.extend(Slot("card", name, relation, o) for o in range(self.copies[name]))
+        if offers is ANY or "ability" in offers:
+            for name in names:
+                for ability in range(len(rules.card_defs[name].activated)):
+                    for relation in range(self.relations):
+                        slots.extend(Slot("ability", (name, ability), relation, o) for o in range(self.copies[name]))
+        if offers is ANY or "player" in offers:
+            slots.extend(Slot("player", None, relation) for relation in range(self.players))
+        for value in self.literals:
+            key = _plain_key(value)
+            if offers is ANY or ("value", key) in offers or ("any", key[0]) in offers:
+                slots.append(Slot("value", key))
+        if stop:
+            slots.append(Slot(STOP))
+        return slots
 
     def site_index(self, pending) -> int:
         site = self.rules.site_of(pending)
         return site.index if site is not None else self.site_count - 1
 
     def action_id(self, site: int, kind: str, name: Any = None, relation: int = 0, ordinal: int = 0) -> int | None:
-        slot = self._index.get((kind, name, relation, ordinal))
-        return None if slot is None else site * self.block + slot
+        slot = self._index[site].get((kind, name, relation, ordinal))
+        return None if slot is None else self.offsets[site] + slot
 
     def site_of_action(self, action: int) -> int:
         """The site of an action id."""
-        return action // self.block
+        return bisect.bisect_right(self.offsets, action) - 1
 
     def slot_of_action(self, action: int) -> Slot:
         """What an action id takes, within its site."""
-        return self.slots[action % self.block]
+        site = self.site_of_action(action)
+        return self.site_slots[site][action - self.offsets[site]]
 
     def describe(self, action: int) -> str:
         """What an action id means, in words: 'site 3 (a card to place): card Stab, mine, #2'."""
         if not 0 <= action < self.size:
             return f"no action {action} (the space has {self.size})"
-        site, slot = divmod(action, self.block)
-        s = self.slots[slot]
+        site = self.site_of_action(action)
+        s = self.slot_of_action(action)
         where = (f"site {site} ({self.sites[site].label or 'choose'} at {self.sites[site].span})"
                  if site < len(self.sites) else f"site {site} (any other decision)")
         whose = ["mine"] + [f"next player +{k}" for k in range(1, self.players)] + ["nobody's"]
@@ -135,6 +166,24 @@ def _deck_copies(rules) -> dict[str, int]:
                 counts[name] = counts.get(name, 0) + 1
             for name, n in counts.items():
                 out[name] = max(out.get(name, 0), n)
+    return out
+
+
+def _made_copies(rules) -> dict[str, int]:
+    """The copies of each card the zones made from the card set hold (`decks: {made}`): its
+    `copies` number, or the value of the card's attribute it names; none where the rule code
+    creates a card by a name it works out (then any card may have more copies)."""
+    out: dict[str, int] = {}
+    decks = rules.ruleset.decks
+    if any(isinstance(n, ast.Create) and not isinstance(n.card_name, ast.StrLit) for n in rules.ruleset.code_nodes()):
+        return out  # (the code creates cards by a name it works out: any card may have more copies)
+    for made in (decks.made if decks is not None else ()):
+        for name, defn in rules.card_defs.items():
+            if defn.token or (made.types is not None and defn.type not in made.types):
+                continue
+            n = made.copies if isinstance(made.copies, int) else defn.initial.get(made.copies)
+            if isinstance(n, int) and not isinstance(n, bool):
+                out[name] = out.get(name, 0) + n
     return out
 
 
@@ -255,6 +304,12 @@ class DecisionActions:
 
     def _overflow(self, element: Any, key: tuple, ordinal: int) -> str:
         where = self.pending.span or "a decision"
+        catalogue = self.catalogue
+        full = catalogue._index[-1]  # (the last site's: every id a site may have)
+        if (key[0], key[1], key[2] if key[0] != "value" else 0, 0 if key[0] == "value" else ordinal) in full:
+            return (f"{where}: the option {element!r} is not among what the action space worked out this site "
+                    f"(site {self.site}) can offer ({describe_offers(catalogue.offers[self.site])}): a bug of "
+                    "interpreter/envs/site_offers.py, please report it")
         if key[0] == "value":
             return (f"{where}: the option {element!r} is not a value of the rule code, a card name, true, false "
                     "or none, so the fixed action space has no id for it")
