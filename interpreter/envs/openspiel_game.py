@@ -34,11 +34,7 @@ the records in full instead of H (near a megabyte at the end of a Bases game: to
 It holds only what the player saw and did, so two states the player cannot tell apart give the
 same string; what they saw between two of their decisions and no longer see at the next one is
 not in it. The information state tensor is the observation tensor followed by the player's last
-RECALL (16) decisions, newest first: for each, its site, the elements they took (counted by kind,
-card name, whose, plain value) and the events they witnessed before it (openspiel_recall.py). It
-is a function of the information state (two states with one string have one tensor); two
-information states that differ only before those 16 decisions, or in the order of the parts of
-one choice, share a tensor, which the string tells apart.
+16 decisions (openspiel_recall.py): a function of the information state, bounded.
 
 `resample_from_infostate(player, sampler)` is `game.determinize(seat, random.Random(key))`, the
 key drawn from the sampler: everything the player cannot see drawn anew, consistently with their
@@ -377,24 +373,16 @@ class _Core:
         self.spec.encoding.encode_into(observation, out, choosing, fresh_count(before, observation["seen"]))
 
     def information_tensor(self, player: int, out: np.ndarray) -> None:
-        """The observation tensor, then the player's last RECALL decisions (openspiel_recall.py):
-        the ids they took and the events they witnessed before each, told from their records."""
+        """The observation tensor, then the player's last RECALL decisions (openspiel_recall.py)."""
         recall = self.spec.recall
         self.tensor(player, out[:recall.base])
-        out[recall.base:] = 0.0
         links = []
         link = self.seen[player]
         while link is not None and len(links) <= recall.recall:  # (one more: the window before the oldest)
             links.append(link)
             link = link.parent
         _fill([link.record for link in links])
-        records = []
-        for k, link in enumerate(links[:recall.recall]):
-            window = link.record.window()
-            before = links[k + 1].record.window() if k + 1 < len(links) else None
-            fresh = fresh_count(before, window)
-            records.append((link.record.took, window[len(window) - fresh:]))
-        recall.write(records, out)
+        recall.write_records([link.record for link in links], out)
 
     def resampled(self, player: int, key: int) -> _Core:
         """A copy with everything `player` cannot see drawn anew from `key` (see the module's

@@ -8,11 +8,17 @@ one-hot; the number of actions taken (the parts of a multi-part choice, STOP inc
 element taken (card, ability, player, value, stop) how many; per card name (a card, or an
 ability's card) how many; per relation (the decider's, the next player's, ..., nobody's) how many;
 per plain value of the action space's table how many; and per event how many the player witnessed
-between their decision before and this one (within the `seen` window). Needs no OpenSpiel."""
+between their decision before and this one (within the `seen` window). Needs no OpenSpiel.
+
+It is a function of the information state (two states with one string have one tensor). It is
+bounded: two information states that differ only before those RECALL decisions, or only in the
+order of the parts of one choice, share a tensor, which the string tells apart."""
 
 from __future__ import annotations
 
 from collections.abc import MutableSequence
+
+from .encoding import fresh_count
 
 RECALL = 16  # the decisions a tensor remembers; the string remembers them all
 KINDS = ("card", "ability", "player", "value", "stop")
@@ -51,6 +57,18 @@ class RecallEncoding:
                     f"{head}: took nobody's", *(f"{head}: took value {v!r}" for v in self.literals),
                     *(f"{head}: witnessed {e} before it" for e in self.events)]
         return out
+
+    def write_records(self, records: list, out: MutableSequence) -> None:
+        """From the player's records (newest first, one more than `recall` if there is one: `took`,
+        and `window()`, the events they had witnessed when they decided): the events of each that
+        came after the one before, then `write` (`out`: a numpy array)."""
+        out[self.base:] = 0.0
+        pairs = []
+        for k, record in enumerate(records[:self.recall]):
+            window = record.window()
+            fresh = fresh_count(records[k + 1].window() if k + 1 < len(records) else None, window)
+            pairs.append((record.took, window[len(window) - fresh:]))
+        self.write(pairs, out)
 
     def write(self, records: list[tuple[list[int], list[dict]]], out: MutableSequence) -> None:
         """`records`: (the action ids taken, the events witnessed since the decision before),
