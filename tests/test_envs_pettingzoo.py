@@ -311,7 +311,7 @@ def test_wrong_parameters_and_unknown_rulesets():
     with pytest.raises(ValueError, match="reward"):
         make_env("initiative", reward="evaluate")
     with pytest.raises(ValueError, match="render_mode"):
-        make_env("initiative", render_mode="human")
+        make_env("initiative", render_mode="rgb_array")
 
 
 def test_without_the_extra_the_import_says_what_to_install(monkeypatch):

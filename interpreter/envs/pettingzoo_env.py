@@ -102,7 +102,7 @@ class CardrulesAECEnv(AECEnv):
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not {illegal!r}")
         if reward not in REWARD_SCHEMES:
             raise ValueError(f"reward must be one of {', '.join(REWARD_SCHEMES)}, not {reward!r}")
-        self.metadata = {"render_modes": ["ansi"], "name": f"cardrules_{rules.name}_v0", "is_parallelizable": False}
+        self.metadata = {"render_modes": ["ansi", "human"], "name": f"cardrules_{rules.name}_v0", "is_parallelizable": False}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
                              f"not {render_mode!r}")
@@ -368,14 +368,20 @@ class CardrulesAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ rendering
     def render(self) -> str | None:
-        """With render_mode 'ansi': a short text of what the agent to act sees (or the result)."""
+        """With render_mode 'ansi': a short text of what the agent to act sees (or the result);
+        with 'human': the same text printed to standard output (returns None)."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
         if self.game is None:
-            return "no game yet: call reset()"
-        agent = self.agent_selection
-        return render_text(self.structured_observation(agent), agent, self.possible_agents)
+            text = "no game yet: call reset()"
+        else:
+            agent = self.agent_selection
+            text = render_text(self.structured_observation(agent), agent, self.possible_agents)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release (no window, no process); the environment stays usable after `reset`."""
