@@ -1,10 +1,12 @@
 """Agents by spec: the names on the command line and in `make_agent`.
 
 A spec is a name with optional parameters after a colon: `random`, `greedy`, `mcts:200` (the
-first parameter by position), `turn:width=8,samples=4`, `mcts:iterations=500,c=1.4,time=0.5,playout=greedy,seed=3`; or a
-class of the user's by module path, `mypkg.mybot:Bot` or `mybot:Bot` (its parameters after a second colon,
-`mypkg.mybot:Bot:depth=2`), made with `seed=` if it takes one; the current folder is searched
-for the module too. `register_agent` adds a name.
+first parameter by position), `turn:width=8,samples=4`,
+`mcts:iterations=500,c=1.4,time=0.5,playout=greedy,seed=3`; a saved policy, `policy:PATH` or
+`policy:PATH,pick=sample` (agents/policy.py); or a class of the user's by module path,
+`mypkg.mybot:Bot` or `mybot:Bot` (its parameters after a second colon, `mypkg.mybot:Bot:depth=2`),
+made with `seed=` if it takes one; the current folder is searched for the module too.
+`register_agent` adds a name.
 A bad spec raises AgentSpecError (a usage error: the command line is wrong).
 """
 
@@ -72,6 +74,7 @@ def _builtins() -> dict[str, Entry]:
     from .greedy import GreedyAgent
     from .human import HumanAgent
     from .mcts import MctsAgent
+    from .policy import PolicyAgent
     from .simple import FirstAgent, RandomAgent
     from .turn import TurnAgent
 
@@ -81,6 +84,7 @@ def _builtins() -> dict[str, Entry]:
         "greedy": Entry(GreedyAgent, GreedyAgent.PARAMS, GreedyAgent.SUMMARY),
         "turn": Entry(TurnAgent, TurnAgent.PARAMS, TurnAgent.SUMMARY),
         "mcts": Entry(MctsAgent, MctsAgent.PARAMS, MctsAgent.SUMMARY),
+        "policy": Entry(PolicyAgent, PolicyAgent.PARAMS, PolicyAgent.SUMMARY),
         "human": Entry(lambda seed=None, **kw: HumanAgent(**kw), (), "a person at the terminal"),
     }
 
