@@ -5,6 +5,7 @@ CARDRULES_LONG=1."""
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 
@@ -127,3 +128,20 @@ def test_long_training_beats_random():
         play_out(game, agents)
         wins += game.result.winner == seat
     assert wins >= 60
+
+
+@pytest.mark.skipif(os.environ.get("CARDRULES_LONG") != "1", reason="long: set CARDRULES_LONG=1")
+def test_the_training_example_runs_and_reports_intervals(tmp_path, capsys, monkeypatch):
+    import importlib
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    module = importlib.import_module("train_ppo")  # (by name: its evaluation workers import it)
+    out = tmp_path / "p.zip"
+    assert module.main(["--cpu-seconds", "5", "--envs", "2", "--workers", "1", "--games", "4",
+                        "--against", "random", "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert out.is_file() and summary["training"]["cpu_seconds"] >= 5
+    row = summary["against"]["random"]
+    assert row["wins"] + row["losses"] + row["draws"] + row["unfinished"] == 4
+    assert row["low"] <= row["win_rate"] <= row["high"]
