@@ -46,7 +46,7 @@ def raw(rules, games: int, seed: int) -> tuple[int, float]:
 
 def _pettingzoo(learners: Callable[[list[str]], list[str]]) -> Callable[..., tuple[int, float]]:
     def section(rules, games: int, seed: int) -> tuple[int, float]:
-        from interpreter.envs.pettingzoo_env import CardrulesAECEnv
+        from interpreter.envs.pettingzoo_aec import CardrulesAECEnv
 
         probe = CardrulesAECEnv(rules)
         env = CardrulesAECEnv(rules, learners=learners(probe.possible_agents))

@@ -75,7 +75,7 @@ def pettingzoo(rules, games: int, seed: int) -> Measure:
     """The same games through the PettingZoo AEC environment, as a PettingZoo user plays them."""
     import numpy as np
 
-    from interpreter.envs.pettingzoo_env import CardrulesAECEnv
+    from interpreter.envs.pettingzoo_aec import CardrulesAECEnv
 
     env = CardrulesAECEnv(rules)
     rng = random.Random(seed)
@@ -133,7 +133,7 @@ def illegal_check(name: str, games: int, seed: int, observe: bool) -> dict:
     import numpy as np
 
     from interpreter.envs import ActionSpaceError
-    from interpreter.envs.pettingzoo_env import make_env
+    from interpreter.envs.pettingzoo_aec import make_env
 
     env = make_env(name, illegal="raise")
     found = {"illegal": 0, "no_id": 0, "empty_mask": 0, "not_zero_sum": 0}

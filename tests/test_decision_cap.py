@@ -242,7 +242,7 @@ def test_serve_gives_the_table_its_cap(capsys, broken, tmp_path):
 # ---------------------------------------------------------------- the environments
 def test_pettingzoo_truncates_an_unfinished_game(tmp_path):
     pytest.importorskip("pettingzoo")
-    from interpreter.envs.pettingzoo_env import make_env
+    from interpreter.envs.pettingzoo_aec import make_env
 
     env = make_env(str(broken_hearts(tmp_path)), max_decisions=45)
     env.reset(seed=3)

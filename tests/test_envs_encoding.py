@@ -110,7 +110,7 @@ def test_the_vector_changes_when_the_first_part_of_a_multi_part_choice_is_made(g
     """The first element of a choice of several parts marks the card taken (its slot) and the
     parts taken: the agent picks the next one seeing the first (the vector was the same)."""
     np = pytest.importorskip("numpy")
-    from interpreter.envs.pettingzoo_env import make_env
+    from interpreter.envs.pettingzoo_aec import make_env
 
     env = make_env(game)
     met = 0

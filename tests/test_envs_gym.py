@@ -17,7 +17,7 @@ from pettingzoo.test import render_test  # noqa: E402
 
 from interpreter.agents import RandomAgent  # noqa: E402
 from interpreter.envs.gym_env import CardrulesGymEnv, option_actions  # noqa: E402
-from interpreter.envs.pettingzoo_env import IllegalActionError, make_env  # noqa: E402
+from interpreter.envs.pettingzoo_aec import IllegalActionError, make_env  # noqa: E402
 
 
 def random_episode(env: CardrulesGymEnv, rng: np.random.Generator, seed: int | None = None):

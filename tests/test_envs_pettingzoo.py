@@ -1,4 +1,4 @@
-"""The PettingZoo adapter (interpreter/envs/pettingzoo_env.py): PettingZoo's own API and seed
+"""The PettingZoo adapter (interpreter/envs/pettingzoo_aec.py): PettingZoo's own API and seed
 tests on every shipped ruleset, masked random games that never meet an illegal move and end with
 zero-sum rewards, both ways of meeting an illegal action (refused with nothing changed, or a
 loss for the offender with the turn order intact), the observation as the encoding of what the
@@ -21,7 +21,7 @@ from playout import examples  # noqa: E402  (tests/helpers: the suite plays a te
 
 from interpreter import CardrulesError, load  # noqa: E402
 from interpreter.envs import ActionSpaceError, ObservationEncoding, pettingzoo_env  # noqa: E402
-from interpreter.envs.pettingzoo_env import EnvFinishedError, IllegalActionError, make_env  # noqa: E402
+from interpreter.envs.pettingzoo_aec import EnvFinishedError, IllegalActionError, make_env  # noqa: E402
 
 GAMES = ("initiative", "lanes", "bases")
 # agent_iter steps of the API and seed tests: 2 * cycles, enough for a whole random game of each
@@ -316,9 +316,9 @@ def test_wrong_parameters_and_unknown_rulesets():
 
 def test_without_the_extra_the_import_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
-    monkeypatch.delitem(sys.modules, "interpreter.envs.pettingzoo_env")
+    monkeypatch.delitem(sys.modules, "interpreter.envs.pettingzoo_aec")
     with pytest.raises(ImportError) as caught:
-        importlib.import_module("interpreter.envs.pettingzoo_env")
+        importlib.import_module("interpreter.envs.pettingzoo_aec")
     assert str(caught.value) == MISSING_EXTRA
     with pytest.raises(ImportError, match="pip install 'cardrules\\[pettingzoo\\]'"):
         pettingzoo_env("initiative")
@@ -412,3 +412,12 @@ def test_seats_that_do_not_learn_are_not_encoded(monkeypatch):
     assert calls and set(calls) == {1}
     with pytest.raises(ValueError, match="'player_9' is not an agent"):
         make_env("lanes", learners=["player_9"])
+
+
+def test_importing_the_environments_module_leaves_the_function_of_its_package():
+    # the module was named pettingzoo_env, as the function: importing it replaced the package's
+    # function by the module (`from interpreter.envs import pettingzoo_env` then gave a module)
+    import interpreter.envs
+    import interpreter.envs.pettingzoo_aec  # noqa: F401
+
+    assert interpreter.envs.pettingzoo_env is pettingzoo_env and callable(pettingzoo_env)

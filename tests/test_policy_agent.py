@@ -20,7 +20,7 @@ from interpreter.agents import AgentSpecError, make_agent, play_out, view_of  # 
 from interpreter.agents.policy import PolicyMismatchError, save_policy  # noqa: E402
 from interpreter.cli.main import main  # noqa: E402
 from interpreter.envs.gym_env import CardrulesGymEnv, option_actions  # noqa: E402
-from interpreter.envs.pettingzoo_env import make_env  # noqa: E402
+from interpreter.envs.pettingzoo_aec import make_env  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -105,7 +105,7 @@ def test_a_policy_of_other_sizes_is_refused_with_both(policy_file, tmp_path):
             if name != "cardrules.json":
                 target.writestr(name, source.read(name))
     agents = [make_agent(f"policy:{bare}", seed=1), make_agent("random", seed=2)]
-    with pytest.raises(PolicyMismatchError, match=r"reads observations of shape \(\d+,\) and 8211 actions; lanes gives"):
+    with pytest.raises(PolicyMismatchError, match=r"reads observations of shape \(\d+,\) and \d+ actions; lanes gives"):
         play_out(load("lanes").new_game(seed=1), agents)
     game = load("initiative").new_game(seed=2)  # (without the member, the right game is played)
     play_out(game, agents[:1] + [make_agent("random")])

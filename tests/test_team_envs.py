@@ -104,7 +104,7 @@ def test_openspiel_game_types_and_returns(plain_partners):
 
 def _pz(path, **kwargs):
     pytest.importorskip("pettingzoo")
-    from interpreter.envs.pettingzoo_env import make_env
+    from interpreter.envs.pettingzoo_aec import make_env
 
     return make_env(str(path), **kwargs)
 

@@ -122,7 +122,7 @@ def save_policy(model, path: str | os.PathLike, rules) -> str:
 @lru_cache(maxsize=8)
 def _env_for(rules):
     """One PettingZoo environment per ruleset in the process, used only to encode and mask."""
-    from ..envs.pettingzoo_env import CardrulesAECEnv
+    from ..envs.pettingzoo_aec import CardrulesAECEnv
 
     return CardrulesAECEnv(rules)
 

@@ -12,8 +12,8 @@ from .encoding import ObservationEncoding
 
 
 def pettingzoo_env(ruleset: str, options: dict | None = None, seed: int | None = None, **kwargs: Any):
-    """The ruleset as a PettingZoo AEC environment (see `pettingzoo_env.CardrulesAECEnv`)."""
-    from .pettingzoo_env import make_env
+    """The ruleset as a PettingZoo AEC environment (see `pettingzoo_aec.CardrulesAECEnv`)."""
+    from .pettingzoo_aec import make_env
 
     return make_env(ruleset, options=options, seed=seed, **kwargs)
 

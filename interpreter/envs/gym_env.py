@@ -10,7 +10,7 @@ opponents that are agents (docs/envs.md "Single-agent and vector environments").
         if terminated or truncated:
             break
 
-It is built on the PettingZoo environment (`pettingzoo_env.CardrulesAECEnv`, kept as `env.aec`):
+It is built on the PettingZoo environment (`pettingzoo_aec.CardrulesAECEnv`, kept as `env.aec`):
 the learner's observation is that environment's vector for the learner's seat, its actions the
 same fixed action ids, its mask `action_masks()` (a bool array, as sb3-contrib's MaskablePPO
 reads it; also `info["action_mask"]`). Each step takes one learner action, then lets the
@@ -48,7 +48,7 @@ import numpy as np
 from .. import load
 from ..agents import Agent, answer_of, make_agent, split_agent_specs, view_of
 from .actions import STOP, DecisionActions
-from .pettingzoo_env import SEED_BOUND, CardrulesAECEnv
+from .pettingzoo_aec import SEED_BOUND, CardrulesAECEnv
 
 SEATINGS = ("alternate", "random")
 RESTARTS = 100  # games in a row that may end before the learner decides
@@ -151,7 +151,9 @@ class CardrulesGymEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ observations
     def _observation(self) -> np.ndarray:
-        return np.asarray(self.aec.observe(self.learner)["observation"], dtype=np.float32)
+        # a copy: the AEC env caches one read-only vector per decision, and Gymnasium's users keep
+        # each observation they are given (env_checker refuses two calls sharing an array)
+        return np.array(self.aec.observe(self.learner)["observation"], dtype=np.float32)
 
     def action_masks(self) -> np.ndarray:
         """True at each action id legal for the learner now (all False once the episode is over)."""

@@ -90,7 +90,7 @@ class EnvFinishedError(CardrulesError, RuntimeError):
 
 class CardrulesAECEnv(AECEnv):
     """One ruleset as a PettingZoo AEC environment; see the module's docstring. Build it with
-    `make_env` (or `interpreter.envs.pettingzoo_env`)."""
+    `make_env` (or `interpreter.envs.pettingzoo_aec`)."""
 
     def __init__(self, rules, seed: int | None = None, render_mode: str | None = None, illegal: str = "raise",
                  copies: dict[str, int] | None = None, reward: str = "rules",
