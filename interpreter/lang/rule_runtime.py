@@ -30,6 +30,7 @@ class RuleLimits(Protocol):
     """What generated code reads of the compiled rules (`g.rules`)."""
 
     step_budget: int  # how many steps rule code may take without a decision (`while` loops count them)
+    team_refs: tuple  # the declared teams (`TeamRef`s, in declared order): `teams`, `team(p)`; () without teams
 
 
 class RuleRuntime(Protocol):
