@@ -38,6 +38,8 @@ def encode(value: Any) -> Any:
         return [encode(v) for v in value]
     if isinstance(value, dict):
         return {"map": [[k, encode(v)] for k, v in value.items()]}
+    if isinstance(value, Result):  # (the end entry of a log whose result is not plain)
+        return {"result": value.to_dict()}
     if value is GAME:
         return {"marker": "game"}
     if value is OPTIONS:
@@ -68,6 +70,8 @@ def decode(value: Any, game: Game) -> Any:
             return Labelled(decode(value["labelled"][0], game), value["labelled"][1])
         if "map" in value:
             return {k: decode(v, game) for k, v in value["map"]}
+        if "result" in value:
+            return Result.from_dict(value["result"])
         if "marker" in value:
             return GAME if value["marker"] == "game" else OPTIONS
     return value
