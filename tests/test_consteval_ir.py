@@ -56,7 +56,7 @@ EXPRESSIONS = [
     "event.amount", "hand(you)", "count(hand(you))", "random(5)", "nope(1)", "plain(1, 2)", "plain(n: 1)",
     "range(1, 2, 3, 4)", "range(\"a\")", "max(1, 2)", "text(none)", "asks(1)", "moves(1)", "maybe(1)",
     "field(1)", "choose from [1, 2]", "forever(1)", "endless(1)", "tally(k)", "sum_of([k, 2])",
-    "reveal(1)", "pairs(300)", "if k == 1 then x else 0", "[y for y in [1, 2] if y > k]",
+    "use(1)", "pairs(300)", "if k == 1 then x else 0", "[y for y in [1, 2] if y > k]",
 ]
 
 

@@ -362,7 +362,9 @@ def test_every_expression_in_every_place(child: ast.Expr):
 
 def _statements(depth: int) -> st.SearchStrategy[ast.Stmt]:
     small = st.recursive(_leaves, _extend, max_leaves=4)
-    maybe_text = st.none() | _text
+    # a result's reason is its text as written, where braces show values (`{{` a brace): reasons
+    # without braces here; those with values have their own round trip (test_result_reasons_and_loops)
+    maybe_text = st.none() | _text.filter(lambda t: "{" not in t and "}" not in t)
     simple = st.one_of(
         st.builds(ast.Let, _names, small),
         st.builds(ast.Assign, small, st.sampled_from(["=", "+=", "-="]), small),

@@ -23,12 +23,15 @@ from interpreter.scenarios.plan import read_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
-WITH_CARDS = sorted(p for p in SCENARIOS.rglob("*.yaml") if re.search(r"^cards:", p.read_text(), re.M))
+# (a scenario that expects its cards to be refused at load has no game to compare)
+WITH_CARDS = sorted(p for p in SCENARIOS.rglob("*.yaml")
+                    if re.search(r"^cards:", text := p.read_text(), re.M) and not re.search(r"^expect_error:", text, re.M))
 # Each comparison loads its ruleset whole (0.3 s): the default suite compares every fourth of the
 # scenarios with cards and those that the shared code cannot serve; CARDRULES_LONG=1 all of them.
 LONG = os.environ.get("CARDRULES_LONG") == "1"
 WHOLE = {"bases/rule-b-5.2-card-beats-cancel-rule.yaml", "bases/rule-b-5.2-card-beats-empty-deck-rule.yaml",
-         "lanes/rule-l-4.3-dead-card-does-not-attack.yaml", "lanes/rule-l-4.3-moved-card-keeps-its-place.yaml"}
+         "lanes/rule-l-4.3-dead-card-does-not-attack.yaml", "lanes/rule-l-4.3-moved-card-keeps-its-place.yaml",
+         "subtypes/printed-text-read-by-code.yaml"}  # (its card emits an event the ruleset does not declare)
 COMPARED = WITH_CARDS if LONG else [p for i, p in enumerate(WITH_CARDS)
                                     if i % 4 == 0 or str(p.relative_to(SCENARIOS)) in WHOLE]
 CAP = 150  # decisions per game: enough to draw and play the scenario's cards now and then
