@@ -1,6 +1,6 @@
 """Every scenario file under tests/scenarios/ (rule tests written as data) passes, and every rule
 id of the shipped games is cited by at least one scenario: the first three games' ids are listed in
-RULES.md, Hearts' and Harvest's in docs/games/."""
+RULES.md, the later games' (Hearts, Harvest, Spades, Expedition) in docs/games/."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ GAME_DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
 # where each game's rule ids are listed (`- ID text` lines)
 RULE_LISTS = {"initiative": RULES_MD, "lanes": RULES_MD, "bases": RULES_MD,
               "hearts": GAME_DOCS / "hearts.md", "harvest": GAME_DOCS / "harvest.md",
-              "spades": GAME_DOCS / "spades.md"}
+              "spades": GAME_DOCS / "spades.md", "expedition": GAME_DOCS / "expedition.md"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS)) for p in FILES])
@@ -42,7 +42,7 @@ def cited(folder: str) -> set[str]:
 
 
 @pytest.mark.parametrize("game,prefix", [("initiative", "I"), ("lanes", "L"), ("bases", "B"), ("hearts", "H"),
-                                         ("harvest", "D"), ("spades", "S")])
+                                         ("harvest", "D"), ("spades", "S"), ("expedition", "E")])
 def test_every_rule_id_is_cited(game, prefix):
     source = RULE_LISTS[game]
     if not source.exists():

@@ -34,6 +34,7 @@ DISTINCTIVE: dict[str, tuple[str, ...]] = {
               "skirmish"),
     "hearts": ("hearts", "heart", "trick", "tricks", "suit", "suits", "spades", "clubs", "diamonds", "moon"),
     "spades": ("spades", "trick", "tricks", "suit", "suits", "nil", "bags", "bagged", "trumps"),
+    "expedition": ("expedition", "flare", "flares", "captain", "signalled", "trick", "tricks", "suit", "suits"),
     "harvest": ("harvest", "province", "provinces", "duchy", "estate", "estates", "copper", "kingdom",
                 "treasure", "treasures", "curse", "lender", "hamlet", "workshop"),
 }
