@@ -20,7 +20,7 @@ from interpreter.lang import ast, consteval, templates
 from interpreter.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ["initiative", "lanes", "lanes-classic", "bases", "hearts", "harvest", "spades"]
+SHIPPED = ["initiative", "lanes", "lanes-classic", "bases", "hearts", "harvest", "spades", "expedition"]
 TEST_RULESETS = sorted(str(p) for p in (ROOT / "tests" / "data").glob("*/*.yaml") if p.stem == p.parent.name)
 SAMPLE_ARGUMENTS = [0, 3, -2, "a", [1, 2, 3], [], None, True, ["x", "y"]]
 

@@ -18,7 +18,7 @@ from playout import zone_consistency
 from interpreter import load
 from interpreter.engine.determinize import hidden_from, kinship
 
-GAMES = ("initiative", "lanes", "bases", "hearts", "harvest", "spades")
+GAMES = ("initiative", "lanes", "bases", "hearts", "harvest", "spades", "expedition")
 RULES = {name: load(name) for name in GAMES}
 
 

@@ -26,8 +26,9 @@ from interpreter.envs.pettingzoo_aec import EnvFinishedError, IllegalActionError
 GAMES = ("initiative", "lanes", "bases")
 # agent_iter steps of the API and seed tests: 2 * cycles, enough for a whole random game of each
 # (the games written later, four seats and a player range, pass PettingZoo's own tests too)
-LATER_GAMES = ("hearts", "harvest", "spades")
-CYCLES = {"initiative": 100, "lanes": 100, "bases": 300, "hearts": 200, "harvest": 200, "spades": 200}
+LATER_GAMES = ("hearts", "harvest", "spades", "expedition")
+CYCLES = {"initiative": 100, "lanes": 100, "bases": 300, "hearts": 200, "harvest": 200, "spades": 200,
+          "expedition": 100}
 RANDOM_GAMES = examples(200)  # 20 in CI, 200 in the long run (CARDRULES_LONG=1)
 MISSING_EXTRA = "the PettingZoo adapter needs the extra 'pettingzoo': pip install 'cardrules[pettingzoo]'"
 

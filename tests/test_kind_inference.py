@@ -24,7 +24,7 @@ def test_both_precisions_are_one_inference_on_shared_rules():
         assert shared not in vars(Kinds) and shared not in vars(ValueKinds), shared
 
 
-@pytest.mark.parametrize("game", ["lanes", "initiative", "bases", "harvest", "hearts", "spades"])
+@pytest.mark.parametrize("game", ["lanes", "initiative", "bases", "harvest", "hearts", "spades", "expedition"])
 def test_what_the_code_generator_is_sure_of_the_checker_infers_too(game):
     rules = load(game)
     gen = rules.compiler.gen

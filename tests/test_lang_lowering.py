@@ -16,7 +16,7 @@ from interpreter.lang.lower import Lowering, LoweringError, Names, lower_ruleset
 from interpreter.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ["initiative", "lanes", "lanes-classic", "bases", "hearts", "harvest", "spades"]
+SHIPPED = ["initiative", "lanes", "lanes-classic", "bases", "hearts", "harvest", "spades", "expedition"]
 TEST_RULESETS = sorted(str(p) for p in (ROOT / "tests" / "data").glob("*/*.yaml") if p.stem == p.parent.name)
 RULESETS = SHIPPED + TEST_RULESETS
 

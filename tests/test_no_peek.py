@@ -41,7 +41,8 @@ POSITIONS = 12 if LONG else 3  # per game
 
 
 def test_every_shipped_game_is_checked():
-    assert set(GAMES) >= {"initiative", "lanes", "bases", "hearts", "harvest", "spades", "sharedhands"}
+    assert set(GAMES) >= {"initiative", "lanes", "bases", "hearts", "harvest", "spades", "expedition",
+                         "sharedhands"}
 
 
 def _rules(name: str):

@@ -40,7 +40,7 @@ def test_declaring_the_hand_silences_the_warning_and_is_read(tmp_path):
 
 
 def test_shipped_games_name_their_hand_without_a_warning():
-    for game in ("lanes", "initiative", "bases", "hearts", "harvest", "spades"):
+    for game in ("lanes", "initiative", "bases", "hearts", "harvest", "spades", "expedition"):
         rules = load(game)
         assert rules.statistics.hand == "hand", game
         assert not [w for w in rules.warnings if w.message.startswith("statistics:")], game

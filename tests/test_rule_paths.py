@@ -212,7 +212,8 @@ def test_a_card_folder_anywhere_still_loads(tmp_path):
     assert "Stab" in load(ruleset).card_defs
 
 
-@pytest.mark.parametrize("game", ["bases", "harvest", "hearts", "initiative", "lanes", "lanes-classic", "spades"])
+@pytest.mark.parametrize("game", ["bases", "harvest", "hearts", "initiative", "lanes", "lanes-classic", "spades",
+                                  "expedition"])
 def test_the_shipped_rulesets_load(game):
     assert load(game).card_defs
 

@@ -127,7 +127,7 @@ def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int,
 GAMES = [("initiative", 21, 1, None)] + [pytest.param(name, seed, pick, options, marks=pytest.mark.skipif(
     not LONG, reason="a full game of it by clicking runs with CARDRULES_LONG=1")) for name, seed, pick, options in
     (("lanes", 22, 2, None), ("bases", 23, 3, None), ("hearts", 24, 4, {"target": 30}), ("harvest", 25, 5, None),
-     ("spades", 26, 6, None))]
+     ("spades", 26, 6, None), ("expedition", 27, 7, None))]
 
 
 @pytest.fixture(scope="module")

@@ -74,6 +74,9 @@ SHIPPED_CASES = [
     Case("harvest-4-players", "harvest", (("players", 4),)),
     Case("spades", "spades", seeds=(1, 2, 3, 4, 5)),
     Case("spades-blind-nil-deal-limit", "spades", (("blind_nil", True), ("lose_at", None), ("deal_limit", 4))),
+    Case("expedition", "expedition", seeds=(1, 2, 3, 4, 5)),
+    Case("expedition-3-players-mission-5", "expedition", (("players", 3), ("mission", 5))),
+    Case("expedition-5-players-mission-8", "expedition", (("players", 5), ("mission", 8))),
 ]
 TEST_CASES = [
     Case("test-toy", "tests/data/toy/toy.yaml"),
