@@ -95,12 +95,32 @@ def count_interpreter(name: str, games: int, seed: int) -> tuple[OpCounter, OpCo
     return count_games(partial(rules.new_game, log=False), attrgetter("is_over"), games, seed)
 
 
+def count_playout(name: str, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
+    """As `count_interpreter`, the same seeded random games played by `Rules.play_out` (the
+    rollout form, as `simulate` and run.py play them): set-up and play are counted together."""
+    rules = load(name)
+    rules.play_out(lambda g: 0, seed=seed - 1)  # (what a ruleset works out once)
+    play, set_up = OpCounter(), OpCounter()
+    rng = random.Random(seed)
+    decisions = 0
+    gc.collect()
+    gc.disable()
+    try:
+        for i in range(games):
+            with play:
+                game = rules.play_out(lambda g: rng.randrange(len(g.decision()[1])), seed=seed + i)
+            decisions += game.answered
+    finally:
+        gc.enable()
+    return play, set_up, decisions
+
+
 def count_handwritten(module, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
     return count_games(module.Game, attrgetter("over"), games, seed)
 
 
-def report_game(name: str, games: int, seed: int, top: int) -> dict:
-    play, set_up, decisions = count_interpreter(name, games, seed)
+def report_game(name: str, games: int, seed: int, top: int, playout: bool = False) -> dict:
+    play, set_up, decisions = (count_playout if playout else count_interpreter)(name, games, seed)
     entry = {"games": games, "decisions": decisions,
              "instructions_per_decision": round(play.total / decisions, 1),
              "set_up_instructions_per_game": round(set_up.total / games),
@@ -111,6 +131,8 @@ def report_game(name: str, games: int, seed: int, top: int) -> dict:
         if h_decisions != decisions:  # not the same games: no ratio to give
             raise SystemExit(f"{name}: the hand-written version took {h_decisions} decisions, the "
                              f"interpreter {decisions}, over the same {games} seeds")
+        if playout:  # (the interpreter's count has its set-up in it)
+            h_play.by_function.update(h_set_up.by_function)
         entry["handwritten_instructions_per_decision"] = round(h_play.total / decisions, 1)
         entry["handwritten_set_up_instructions_per_game"] = round(h_set_up.total / games)
         entry["interpreter_over_handwritten"] = round(play.total / h_play.total, 2)
@@ -124,11 +146,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", dest="count", type=int, default=50, metavar="N", help="seeded games per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--top", type=int, default=0, metavar="N", help="also list the N busiest functions")
+    parser.add_argument("--playout", action="store_true",
+                        help="count games played by Rules.play_out (the rollout form; set-up included)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report = {"python": sys.version.split()[0], "games": {}}
     for name in args.games or shipped_games():
-        entry = report["games"][name] = report_game(name, args.count, args.seed, args.top)
+        entry = report["games"][name] = report_game(name, args.count, args.seed, args.top, args.playout)
         if args.json:
             continue
         line = (f"{name}: {entry['instructions_per_decision']} instructions/decision over {entry['decisions']} "

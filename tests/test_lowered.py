@@ -354,3 +354,35 @@ def test_after_a_test_of_a_cards_type_its_types_attributes_are_read_in_place(tmp
     game.write(site, "role", "x")
     game.perform("tally", p=game.players[0])
     assert game.globals["counter"] == 1 + 10 + 100
+
+
+def test_a_procedure_that_never_asks_is_written_for_the_players_its_calls_give(tmp_path):
+    # tidy never suspends (one form, `p_tidy`, in the direct code) and every call gives it a
+    # player or `game.active`: its rollout form is written for a player behind a test, not `p_tidy`
+    path = _toy_with(tmp_path, "procedure tidy(p) {\n"
+                               "  if p == none {\n    game.counter += 1000\n    stop\n  }\n"
+                               "  move hand(p) to pool()\n"
+                               "  p.score += 1\n"
+                               "  game.counter += count(pool()) * 10\n}\n"
+                               "procedure tidy_all() {\n"
+                               "  for p in players { tidy(p) }\n"
+                               "  tidy(game.active)\n}\n")
+    rules = load(path)
+    rules.compiler.compile_rollout()
+    assert rules.compiler.gen.player_parameters()["tidy"] == {"p"}
+    typed = _source_of(rules, "procedure tidy ?rollout?>")
+    assert typed.startswith("def r_tidy(g, f, v_p):\n    if type(v_p) is not _PlayerRef:\n"
+                            "        return ru_tidy(g, f, v_p)\n")
+    assert "zone_key" not in typed and "g.player_attrs[v_p.seat - 1]['score'] = " in typed
+    assert "zone_key" in _plain_source(rules, "tidy")  # (the direct form takes any value)
+
+    def played(fast: bool) -> tuple:
+        game = _empty(rules)
+        for seat in (1, 1, 2):
+            game.move(_in_hand(game), ZoneKey("hand", seat, ""), None)
+        game.perform("tidy_all")
+        game.play_out(lambda g: 0, fast=fast)
+        return game.globals["counter"], [p["score"] for p in game.player_attrs]
+
+    assert played(fast=True) == played(fast=False) == (20 + 30 + 1000, [1, 1])
+

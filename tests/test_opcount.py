@@ -34,3 +34,15 @@ def test_games_that_are_not_the_same_give_no_ratio(monkeypatch):
     monkeypatch.setattr(opcount, "handwritten_module", lambda name: baseline)
     with pytest.raises(SystemExit, match="the hand-written version took 2 decisions"):
         opcount.report_game("initiative", 2, 1, 0)
+
+
+def test_games_played_out_are_counted_as_the_same_games():
+    # --playout: the same seeded random games, played by Rules.play_out (the rollout form)
+    stepped = opcount.report_game("initiative", 2, 1, 0)
+    played = opcount.report_game("initiative", 2, 1, 10, playout=True)
+    assert played == opcount.report_game("initiative", 2, 1, 10, playout=True)
+    assert played["decisions"] == stepped["decisions"]
+    assert played["set_up_instructions_per_game"] == 0  # (counted with the play)
+    assert played["instructions_per_decision"] < stepped["instructions_per_decision"]
+    assert played["handwritten_instructions_per_decision"] > stepped["handwritten_instructions_per_decision"]
+    assert any("?rollout?" in key for key, _n in played["top"])

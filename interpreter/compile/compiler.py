@@ -137,8 +137,9 @@ class Compiler(NativeStatements):
             gen._player_parameters = base.gen._player_parameters
             self.main_rollout = base.main_rollout
         elif self._rolled_out is None:
+            given = gen.player_parameters()
             for name, proc in self.names.procedures.items():
-                if name in self.native_procedures:  # (one form already)
+                if name in self.native_procedures and not given.get(name):  # (one form already)
                     gen.ns.values["r_" + name] = gen.ns.values["p_" + name]
                 else:
                     gen.define_rollout_procedure(name, proc)
