@@ -386,3 +386,27 @@ def test_a_procedure_that_never_asks_is_written_for_the_players_its_calls_give(t
 
     assert played(fast=True) == played(fast=False) == (20 + 30 + 1000, [1, 1])
 
+
+def test_an_attribute_of_every_card_type_is_read_from_the_card_without_a_test(tmp_path):
+    # `flag` declared by both card types: a card's dict always has it, so a card read from a
+    # zone reads it in place, and any other value tests only that it is a card in the game
+    path = _toy_with(tmp_path, "procedure flags(p) {\n"
+                               "  game.counter = count(all c in hand(p) where c.flag)\n"
+                               "  let top = first(hand(p))\n"
+                               "  if top != none and top.flag { game.counter += 100 }\n}\n")
+    yaml = path.read_text(encoding="utf-8")
+    path.write_text(yaml.replace("      role: {type: text}\n",
+                                 "      role: {type: text}\n      flag: {type: bool, default: false}\n"),
+                    encoding="utf-8")
+    rules = load(path)
+    source = _plain_source(rules, "flags")
+    assert re.search(r"if g\.attrs\[_c\d+\.id\]\['flag'\]:", source)
+    assert "'flag' in" not in source
+    assert re.search(r"\(_d\d+\['flag'\] if type\(v_top\) is _CardRef and \(_d\d+ := g\.attrs\.get\(v_top\.id\)\) "
+                     r"is not None else g\.read\(v_top, 'flag'\)\)", source)
+    game = _empty(rules)
+    flagged, _plain = _in_hand(game, "Big"), _in_hand(game)
+    game.write(flagged, "flag", True)
+    game.perform("flags", p=game.players[0])
+    assert game.globals["counter"] == 1 + 100
+

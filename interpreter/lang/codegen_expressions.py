@@ -344,8 +344,15 @@ class ExpressionCode:
         if self._iterable_depth:
             return f"g.read({held}, {attr})"
         stored = self.temp("_d")
-        return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None "
-                f"and {attr} in {stored} else g.read({held}, {attr}))")
+        has = "" if self._on_every_card(e.name) else f" and {attr} in {stored}"
+        return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None"
+                f"{has} else g.read({held}, {attr}))")
+
+    def _on_every_card(self, name: str) -> bool:
+        """Whether every card type declares the attribute: every card's attribute dict has it
+        (a card's dict starts from its type's attributes and loses none of them)."""
+        types = self.names.type_attributes
+        return bool(types) and all(name in attributes for attributes in types.values())
 
     def _card_attribute(self, e: ast.Attribute, card: str, attr: str, types: frozenset[str] | None) -> str:
         """An attribute of a name that holds a card in the game (see `Scope.cards`), whose card
@@ -360,7 +367,8 @@ class ExpressionCode:
         if (modified is None or e.name in modified or e.name in CARD_PROPERTIES or self._iterable_depth
                 or e.name in self.names.player_attributes and e.name not in self.names.card_attributes):
             return f"g.read({card}, {attr})"
-        if types is not None and all(e.name in self.names.type_attributes[t] for t in types):
+        if (self._on_every_card(e.name) if types is None
+                else all(e.name in self.names.type_attributes[t] for t in types)):
             return f"g.attrs[{card}.id][{attr}]"  # (every card of these types has it)
         stored = self.temp("_d")
         return f"({stored}[{attr}] if {attr} in ({stored} := g.attrs[{card}.id]) else g.read({card}, {attr}))"
