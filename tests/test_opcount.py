@@ -3,6 +3,8 @@ interpreter and the hand-written version of a game."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from baselines import load_baseline, load_benchmark
 
@@ -46,3 +48,16 @@ def test_games_played_out_are_counted_as_the_same_games():
     assert played["instructions_per_decision"] < stepped["instructions_per_decision"]
     assert played["handwritten_instructions_per_decision"] > stepped["handwritten_instructions_per_decision"]
     assert any("?rollout?" in key for key, _n in played["top"])
+
+
+def test_two_versions_are_timed_round_by_round_in_fresh_processes(capsys, monkeypatch):
+    # benchmarks/ab.py: rounds alternate which version goes first; each run is a process of its own
+    ab = load_benchmark("ab")
+    runs = []
+    monkeypatch.setattr(ab, "timed", lambda directory, game, games: runs.append(directory) or (
+        1.0 if directory == "old" else 0.5) + 0.1 * len(runs))
+    assert ab.main(["lanes", "--before", "old", "--after", "new", "--rounds", "3", "--games", "2"]) == 0
+    assert runs == ["old", "new", "new", "old", "old", "new"]
+    out = capsys.readouterr().out
+    assert "fastest: 1.100 -> 0.700 s (1.571x)" in out and "lanes: 2 games a round, 3 rounds" in out
+    assert ab.timed(str(Path(__file__).resolve().parents[1]), "initiative", 1) > 0  # (a real run)
