@@ -410,3 +410,19 @@ def test_an_attribute_of_every_card_type_is_read_from_the_card_without_a_test(tm
     game.perform("flags", p=game.players[0])
     assert game.globals["counter"] == 1 + 100
 
+
+def test_moving_a_known_list_or_card_calls_the_move_without_testing_what_it_holds(tmp_path):
+    path = _toy_with(tmp_path, "procedure shift(p) {\n"
+                               "  let cards = all c in hand(p) where c.power > 1\n"
+                               "  move cards to pool()\n"
+                               "  for c in hand(p) { move c to pool() }\n"
+                               "  move first(pool()) to hand(p)\n}\n")
+    rules = load(path)
+    source = _plain_source(rules, "shift")
+    assert re.search(r"\n    g\.move_each\(v_cards, _k\d+, None\)\n", source)
+    assert re.search(r"\n        g\.move\(v_c, _k\d+, None\)\n", source)
+    assert source.count("_CardRef") == 1 and "_as_list(_t" in source  # (first(...) may be none)
+    game = _empty(rules)
+    big, plain, other = _in_hand(game, "Big"), _in_hand(game), _in_hand(game)
+    game.perform("shift", p=game.players[0])
+    assert game.zones[ZoneKey("pool", 0, "")] == [plain, other] and game.zones[ZoneKey("hand", 1, "")] == [big]

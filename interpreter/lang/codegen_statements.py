@@ -310,6 +310,10 @@ class StatementCode:
         card = self.temp()
         before, moved = self.lowered(s.card, scope, mode)
         position = self.ex(s.position, scope)
+        if self.is_list(s.card, scope):  # (no test of what it holds: `_as_list` gives a list itself)
+            return [*before, f"g.move_each({moved}, {self.zone_key(s.zone, scope)}, {position})"]
+        if self._is_card(s.card, scope) or self._is_handle(s.card, scope):
+            return [*before, f"g.move({moved}, {self.zone_key(s.zone, scope)}, {position})"]
         return [*before, f"{card} = {moved}",
                 f"if type({card}) is _CardRef:",
                 f"    g.move({card}, {self.zone_key(s.zone, scope)}, {position})",
