@@ -110,3 +110,16 @@ def test_help_names_the_flag(capsys):
     out = " ".join(capsys.readouterr().out.split())  # (argparse wraps to the terminal's width)
     assert "usage: cardrules explain [-h] [--code] [--option NAME=VALUE] GAME NAME" in out
     assert "--code print the generated Python instead (resumable, direct and rollout forms)" in out
+
+
+def test_a_procedure_that_never_asks_with_a_rollout_form_for_players_shows_all_three(capsys):
+    # Harvest's cleanup never asks, and its calls give it a player: besides its direct form it
+    # has a rollout form written for a player and one for any value
+    out = _code(capsys, "harvest", "cleanup")
+    line = _line_of("rulesets/harvest/harvest.rules", "procedure cleanup(")
+    headers = _headers(out)
+    assert f"# direct: procedure cleanup (rulesets/harvest/harvest.rules:{line + 1})" in headers
+    assert f"# rollout: procedure cleanup (rollout) (rulesets/harvest/harvest.rules:{line})" in headers
+    assert f"# rollout: procedure cleanup (rollout, any values) (rulesets/harvest/harvest.rules:{line + 1})" in headers
+    assert not any("also its rollout form" in h for h in headers)
+    assert "def r_cleanup(g, f, v_p):\n    if type(v_p) is not _PlayerRef:\n        return ru_cleanup(g, f, v_p)\n" in out

@@ -72,9 +72,12 @@ def _procedure(compiler, name: str) -> Iterator[tuple[str, Any, str | None]]:
     values = compiler.gen.ns.values
     code = compiler.procedure_codes[name]
     yield from _code(code, with_rollout=False)
-    if name in compiler.native_procedures:
+    native = name in compiler.native_procedures
+    if native and values.get("r_" + name) is values["p_" + name]:
         yield "direct (also its rollout form)", values["p_" + name], None
     else:
+        if native:  # (its rollout form is written for the players its calls give)
+            yield "direct", values["p_" + name], None
         for prefix in ("r_", "ru_"):  # (ru_: written for any values, where r_ is written for players)
             if prefix + name in values:
                 yield "rollout", values[prefix + name], None
