@@ -160,12 +160,12 @@ def test_options_reuse_gives_what_a_whole_load_does(key: str, monkeypatch) -> No
 
 
 def test_the_shipped_option_variants_are_reused(monkeypatch) -> None:
-    """The point of it: of the 24 combinations, all but those that change the number of players
+    """The point of it: of the combinations, all but those that change the number of players
     or the deck format (and the one refused) reuse another's compiled code."""
     taken = {key for key in COMBINATIONS if reused(key, _donor(key), monkeypatch)[1]}
     assert sorted(set(COMBINATIONS) - taken) == sorted([
         '["bases", {"format": "skirmish"}]', '["harvest", {"players": 3}]', '["harvest", {"players": 4}]',
-        '["harvest", {"players": 5}]'])
+        '["harvest", {"players": 5}]', '["expedition", {"players": 3}]', '["expedition", {"players": 5}]'])
 
 
 def test_a_reuse_across_the_number_of_players_would_play_other_games() -> None:
