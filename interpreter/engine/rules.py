@@ -20,6 +20,7 @@ from ..compile.sites import DecisionSite, site_key
 from ..errors import NO_SPAN, DeckError, ErrorList, RulesError, RuntimeRuleError, Span, did_you_mean
 from ..lang.runtime import Frame
 from ..lang.values import ZoneKey
+from ..rules.avatars import avatar_cards
 from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
 from .game import Game, GameWatcher
@@ -260,7 +261,18 @@ class Rules:
                 key = ZoneKey(zone.zone, owner.seat if owner else 0, "")
                 for defn in self._made_cards(zone):
                     game.new_card(defn, key, owner)
+        self._place_avatars(game)
         return game
+
+    def _place_avatars(self, game: Game) -> None:
+        """`avatars:`: each player's card in their own zone, seat 1 the first card of the type."""
+        avatars = self.ruleset.avatars
+        if avatars is None:
+            return
+        names = avatar_cards(self.ruleset, self.card_defs)
+        for player in game.players:
+            defn = self.card_defs[names[(player.seat - 1) % len(names)]]
+            game.new_card(defn, ZoneKey(avatars.zone, player.seat, ""), player)
 
     def _made_cards(self, made) -> list:
         """The cards `decks.made` puts in its zone, one entry per copy, in the card set's order."""

@@ -23,6 +23,7 @@ from ..lang.members import attributes_of, is_token, member_problems
 from ..lang.param_kinds import parameter_kinds
 from ..lang.templates import expand as expand_template
 from ..lang.templates import fold_errors
+from .avatars import avatar_problems
 from .context import contextless_problems
 from .handzone import hand_warning
 from .model import EVALUATED_PLAYER, Ruleset
@@ -503,6 +504,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     for req in ruleset.requires:
         checker.condition(req.that)
     check_created_names(ruleset, defs, errors)
+    errors.extend(avatar_problems(ruleset, defs))
     errors.extend(procedure_text_problems(defs.procedures))
     errors.extend(contextless_problems(ruleset, defs))
     if ruleset.evaluate is not None:

@@ -20,6 +20,7 @@ from ..errors import CardrulesError, ErrorList, RulesError, Span, did_you_mean
 from ..lang import ast
 from ..lang.parser import parse_block, parse_expression
 from . import rulepaths
+from .avatars import read_avatars
 from .card_types import read_card_types
 from .checker import label_problems
 from .model import (
@@ -438,8 +439,9 @@ class _Builder:
         teams = read_teams(self, d.get("teams"), player_count)
         score = read_score(self, d.get("score"), teams, player_attrs)
         card_types = read_card_types(self, d.get("card_types") or {}, zones)
+        avatars, avatar_modules = read_avatars(self, d.get("avatars"), zones, card_types)
 
-        modules = []
+        modules = list(avatar_modules)  # (first: a rule file defining avatar() again is told at its own line)
         for i, file in enumerate(d.get("code") or []):
             m = self.guarded(self.read_entry, Path(file), "code", i)
             if m is not None:
@@ -503,7 +505,7 @@ class _Builder:
             step_budget=int(d.get("step_budget", 200_000)),
             max_decisions=int((d.get("limits") or {}).get("max_decisions", MAX_DECISIONS)), evaluate=evaluate, statistics=statistics,
             reward=reward, rounds=rounds, observing=read_observing(d.get("events"), d.get("observation"), self.span),
-            deck_format_option=self.deck_format_option, teams=teams, score=score)
+            deck_format_option=self.deck_format_option, teams=teams, score=score, avatars=avatars)
         if not checked:
             return ruleset
         from .checker import check_ruleset

@@ -16,6 +16,7 @@ from ..lang import ast
 
 if TYPE_CHECKING:
     from ..errors import RuleWarning
+    from .avatars import Avatars
     from .checker import Definitions
 
 ATTRIBUTE_TYPES = ("int", "bool", "text", "list", "player", "card", "ability")
@@ -290,6 +291,7 @@ class Ruleset:
     warnings: tuple[RuleWarning, ...] = field(default=(), repr=False, compare=False)
     teams: Teams | None = None  # `teams:` (None: no teams declared)
     score: Score | None = None  # `score:` (None: not a scoring game)
+    avatars: Avatars | None = None  # `avatars:` (None: players have no card standing for them)
 
     def steps(self):
         """Every step of code the turn structure runs, as (how a message names it, Phase):

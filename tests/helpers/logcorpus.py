@@ -94,6 +94,7 @@ TEST_CASES = [
     Case("test-partners", "tests/data/partners/partners.yaml", seeds=(1, 2, 3)),  # (teams scored)
     Case("test-partners-low-limit", "tests/data/partners/partners.yaml", (("limit", 10),)),  # (`lose TEAM`)
     Case("test-subtypes", "tests/data/subtypes/subtypes.yaml"),
+    Case("test-heroes", "tests/data/heroes/heroes.yaml"),  # (avatars: a hero card per player)
 ]
 CASES = SHIPPED_CASES + TEST_CASES
 
