@@ -24,6 +24,8 @@ RULESETS = SHIPPED + TEST_RULESETS
 EVERY_FORM = '''
 card "Sample" : unit {
   power = 2
+  aims(t) = t.power > self.power
+  best(a, b) { if a > b { return a } return b }
   keyword guard(1)
   part front {
     let x = [1, none, true, "a"][0]

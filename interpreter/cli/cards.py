@@ -134,7 +134,7 @@ def show_card(rules, name: str) -> int:
     made = getattr(defn.source, "made_by", None)
     if made is not None:  # a card made by a template: which, and with which values
         say(f"made by {made.describe(where=_where(made.template.span, column=True))}")
-    initial = getattr(defn, "initial", {}) or {}
+    initial = {k: v for k, v in (getattr(defn, "initial", {}) or {}).items() if k not in defn.code}  # (code: below)
     if initial:
         say("attributes: " + ", ".join(f"{k} {_value(v)}" for k, v in initial.items()))
     if defn.keywords:

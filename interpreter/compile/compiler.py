@@ -331,7 +331,11 @@ class Compiler(NativeStatements):
             parts[p.name] = self.block(f"card {c.name}/{p.name}", p.body, p.span)
             abilities.extend(self.abilities(c.name, p.abilities, p.name))
         keywords = tuple((k.name, tuple(constant(a) for a in k.args)) for k in c.keywords)
-        return CardDefinition(c.name, c.type, attrs, keywords, parts, tuple(abilities), c.span, token, c)
+        defn = CardDefinition(c.name, c.type, attrs, keywords, parts, tuple(abilities), c.span, token, c)
+        for a in c.attrs:  # code on the card (`aims(t) = ...`): a function of its own, `self` the card
+            if isinstance(a.value, ast.CodeValue):
+                defn.code[a.name] = self.gen.code_function(f"{c.name}/{a.name}", a.value)
+        return defn
 
     def expression(self, e: ast.Expr) -> Fn:
         self._subst = {}

@@ -214,6 +214,17 @@ class AttrDef(Node):
 
 
 @dataclass(frozen=True)
+class CodeValue(Expr):
+    """The value of a code attribute written on a card (`aims(t) = t is minion`, or a block as a
+    function's): parameters and a body, called by the rules with `self` the card. Only ever the
+    value of a card's `AttrDef`."""
+
+    params: tuple[str, ...]
+    body: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
 class Let(Stmt):
     name: str
     value: Expr

@@ -18,6 +18,7 @@ from . import ast
 from .analysis import gives_value  # noqa: F401  (what `Context.value_procedures` holds)
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .builtins import PROCEDURES as BUILTIN_PROCEDURES
+from .code_members import CodeCallChecks, code_call
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
 from .param_kinds import CONTRARY, FixedBy, builtin_argument_problems
 from .printer import to_source
@@ -55,6 +56,8 @@ class Context:
     # the team attributes (`teams: {attributes}`); None: the ruleset declares no teams
     team_attributes: set[str] | None = None
     held_by_others: set[str] = field(default_factory=set)  # attributes of players and cards
+    # the card attributes that hold code (type function or condition) -> their parameters
+    code_attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 # The statements a function's block may hold: it works out a value and changes nothing.
@@ -62,7 +65,7 @@ FUNCTION_STATEMENTS = (ast.Let, ast.Assign, ast.If, ast.For, ast.Repeat, ast.Whi
 
 
 
-class Checker(ResultChecks):
+class Checker(CodeCallChecks, ResultChecks):
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.errors: list[ValidationError] = []
@@ -444,6 +447,10 @@ class Checker(ResultChecks):
     # --------------------------------------------------------------- expressions
     def call(self, c: ast.Call, scope: set[str], statement: bool, choose_ok: bool = True) -> None:
         ctx = self.ctx
+        called = code_call(c, ctx.functions)
+        if called is not None:  # `c.NAME(...)`: a card's code
+            self.code_call(c, called, scope, choose_ok)
+            return
         for a in c.args:
             self.expr(a, scope, choose_ok)
         for a in c.kwargs:
@@ -539,6 +546,9 @@ class Checker(ResultChecks):
                     self.error(f"no option {e.name!r}{did_you_mean(e.name, ctx.options)}", e.span)
             elif isinstance(e.obj, ast.Name) and e.obj.id == "event":
                 return
+            elif e.name in ctx.code_attributes:
+                self.error(f"{e.name!r} is code on a card: call it with its arguments", e.span,
+                           f"write {to_source(e.obj)}.{e.name}({', '.join(ctx.code_attributes[e.name])})")
             elif e.name not in ctx.attributes and e.name not in CARD_PROPERTIES:
                 self.error(f"unknown attribute {e.name!r}"
                            f"{did_you_mean(e.name, [*ctx.attributes, *CARD_PROPERTIES])}", e.span)

@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import Span, ValidationError
 from . import ast
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
+from .code_members import code_call, run_code
 from .codegen_expressions import ExpressionCode
 from .codegen_scope import IDENTIFIER as _IDENTIFIER
 from .codegen_scope import Scope, identifier, literal
@@ -88,7 +89,7 @@ class Namespace:
             "_is_int": _is_int, "_is_of_type": _is_of_type,
             "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
             "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef,
-            "_Labelled": Labelled, "_ONE": (0,), "_refuse": refuse,
+            "_Labelled": Labelled, "_ONE": (0,), "_refuse": refuse, "_code_call": run_code,
         }
         for name, builtin in BUILTIN_FUNCTIONS.items():
             self.values["_bf_" + name] = builtin.implementation
@@ -239,6 +240,13 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
     def function(self, name: str) -> Callable:
         return self.ns.values["fn_" + name]
 
+    def code_function(self, label: str, code: ast.CodeValue) -> Callable:
+        """The function `fn(g, f, *params)` of code written on a card (`label`: "Card/attribute"),
+        defined as a rule function is, under a name no rule file can define."""
+        name = self.temp("_code")
+        self.define_function(name, ast.Function(label, code.params, code.body, span=code.span))
+        return self.ns.values.pop("fn_" + name)
+
     def procedure(self, name: str) -> Callable:
         return self.ns.values["p_" + name]
 
@@ -284,6 +292,10 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
 
     def x_Call(self, e: ast.Call, scope: Scope) -> str:
         func = e.func
+        called = code_call(e, self.names.functions)
+        if called is not None:  # `c.NAME(args)`: the card's code (see code_members.py)
+            args = "".join(", " + self.ex(a, scope) for a in e.args[1:])
+            return f"_code_call(g, {self.ex(called.obj, scope)}, {literal(called.name)}{args})"
         if func in self.names.zones:
             spec = self.names.zones[func]
             if not e.args and not spec.per_player and not spec.rows:

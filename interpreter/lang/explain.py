@@ -255,9 +255,12 @@ def _explain_card(card: ast.CardDef, keywords: dict[str, ast.KeywordDef], docs: 
     text = printed_text(card)
     if text is not None:
         lines.append(f"text: {text}")
-    printed = [a for a in card.attrs if a.name not in MEMBERS]
+    printed = [a for a in card.attrs if a.name not in MEMBERS and not isinstance(a.value, ast.CodeValue)]
     if printed:
         lines.append("printed: " + ", ".join(f"{a.name} {to_source(a.value)}" for a in printed))
+    for a in card.attrs:  # code the rules call (`c.aims(t)`), as written
+        if isinstance(a.value, ast.CodeValue):
+            lines.append(f"code {a.name}: {a.name}{to_source(a.value)}")
     for i, node in enumerate(card.abilities, start=1):
         lines.append("")
         lines += _numbered(i, ability(node))

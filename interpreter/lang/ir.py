@@ -397,6 +397,7 @@ class Card(Node):
     loops: tuple[tuple[str, Expr], ...] = ()
     pieces: tuple[str | Expr, ...] = ()
     span: Span = _span()
+    code: tuple[Function, ...] = ()  # its code attributes (`aims(t) = ...`), as functions
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,7 @@ class Kinds(KindRules):
         self.card_kinds = card_kinds
         self.option_kinds = option_kinds
         self.team_kinds = team_kinds or {}
+        self.code_returns: dict[str, str] = {}  # a card's code attribute -> the kind it gives (if one)
         self._visiting = set()
 
     def of(self, e: ast.Expr | None, local: frozenset[str] | set[str] = frozenset()) -> str | None:
@@ -184,6 +185,8 @@ class Kinds(KindRules):
     def _call(self, e: ast.Call, local) -> str | None:
         if e.func in self.zones:
             return "list"
+        if e.func == "call" and e.func not in self.functions and e.args and isinstance(e.args[0], ast.Attribute):
+            return self.code_returns.get(e.args[0].name)  # a card's code: the kind its attribute declares
         fn = self.functions.get(e.func)
         if fn is not None:
             return self._through_body("kind", e.func, lambda body: self.of(body, frozenset(fn.params)), None)

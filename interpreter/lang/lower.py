@@ -87,12 +87,20 @@ class Lowering:
 
     def _card(self, d: ast.CardDef | ast.CardTemplate, name: str, bound: set[str], loops, pieces) -> ir.Card:
         at = frozenset(bound)
-        attrs = tuple((a.name, self._expr(a.value, at)) for a in d.attrs)
+        attrs = tuple((a.name, self._expr(a.value, at)) for a in d.attrs if not isinstance(a.value, ast.CodeValue))
+        code = tuple(self._code(a.name, a.value, bound) for a in d.attrs if isinstance(a.value, ast.CodeValue))
         keywords = tuple((k.name, tuple(self._expr(x, at) for x in k.args)) for k in d.keywords)
         parts = tuple(ir.Part(p.name, self._block(p.body, set(bound)), self.abilities(p.abilities, bound), span=p.span)
                       for p in d.parts)
         return ir.Card(name, d.type, attrs, keywords, parts, self.abilities(d.abilities, bound), loops, pieces,
-                       span=d.span)
+                       span=d.span, code=code)
+
+    def _code(self, name: str, code: ast.CodeValue, bound: set[str]) -> ir.Function:
+        """Code written on a card (`aims(t) = ...`), lowered as a rule function of that name is."""
+        inner = set(bound) | set(code.params)
+        if isinstance(code.body, ast.BlockValue):
+            return ir.Function(name, code.params, None, self._block(code.body.body, inner), span=code.span)
+        return ir.Function(name, code.params, self._expr(code.body, frozenset(inner)), None, span=code.span)
 
     def abilities(self, abilities: Iterable[ast.Node], bound: set[str]) -> tuple[ir.Ability, ...]:
         return tuple(self._ability(a, set(bound)) for a in abilities)

@@ -22,8 +22,9 @@ MEMBERS = {
 
 
 def attributes_of(card: ast.CardDef) -> tuple[ast.AttrDef, ...]:
-    """The card's printed attribute values: its `NAME = VALUE` members that are not `MEMBERS`."""
-    return tuple(a for a in card.attrs if a.name not in MEMBERS)
+    """The card's printed attribute values: its `NAME = VALUE` members that are not `MEMBERS`
+    (nor code, `NAME(PARAMS) = ...`: see code_members.py)."""
+    return tuple(a for a in card.attrs if a.name not in MEMBERS and not isinstance(a.value, ast.CodeValue))
 
 
 def member(card: ast.CardDef, name: str) -> ast.Expr | None:

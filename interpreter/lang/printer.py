@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import ast
+from .code_members import CALL
 
 INDENT = "  "
 LINE_WIDTH = 120  # a short card's one line may be this long (columns)
@@ -178,6 +179,9 @@ def _args(args, kwargs=()) -> str:
 
 
 def _call(node: ast.Call) -> str:
+    if node.func == CALL and node.args and isinstance(node.args[0], ast.Attribute):  # a card's code, called
+        called = node.args[0]
+        return f"{_expr(called.obj, POSTFIX)}.{called.name}({_args(node.args[1:], node.kwargs)})"
     return f"{node.func}({_args(node.args, node.kwargs)})"
 
 
@@ -285,6 +289,8 @@ _EXPR_PRINTERS: dict[type, Callable] = {
     ast.MultiComprehension: _multi_comprehension,
     ast.Conditional: _conditional,
     ast.BlockValue: _block_value,
+    ast.CodeValue: lambda node: (f"({', '.join(node.params)}) " + (_block_value(node.body) if isinstance(node.body, ast.BlockValue)
+                                                                   else f"= {_expr(node.body)}")),
     ast.Select: _select,
     ast.Choose: _choose,
     ast.BinOp: _binop,
@@ -516,7 +522,12 @@ def _ability(node: ast.Node, depth: int) -> str:
 
 
 # ----------------------------------------------------------------- definitions
-def _attr_def(node: ast.AttrDef) -> str:
+def _attr_def(node: ast.AttrDef, depth: int = 0) -> str:
+    if isinstance(node.value, ast.CodeValue):  # code on a card: `aims(t) = ...`, or a block
+        code = node.value
+        if isinstance(code.body, ast.BlockValue):
+            return f"{node.name}({', '.join(code.params)}) {_block(code.body.body, depth)}"
+        return f"{node.name}({', '.join(code.params)}) = {_expr(code.body)}"
     return f"{node.name} = {_expr(node.value)}"
 
 
@@ -533,12 +544,12 @@ def _members(lines: list[str]) -> str:
 def _card_members(head: str, node: ast.CardDef | ast.CardTemplate) -> str:
     """A card's `head {members}`: on one line when it is short (attributes and keywords only,
     each on one line, the whole within LINE_WIDTH), else one member per line."""
-    if not node.parts and not node.abilities:
+    if not node.parts and not node.abilities and not any(isinstance(a.value, ast.CodeValue) for a in node.attrs):
         members = [_attr_def(a) for a in node.attrs] + [_keyword_use(k) for k in node.keywords]
         line = f"{head} {{ {' '.join(members)} }}" if members else f"{head} {{}}"
         if len(line) <= LINE_WIDTH and "\n" not in line:
             return line
-    lines = [INDENT + _attr_def(a) for a in node.attrs]
+    lines = [INDENT + _attr_def(a, 1) for a in node.attrs]
     lines += [INDENT + _keyword_use(k) for k in node.keywords]
     lines += [INDENT + _part(p, 1) for p in node.parts]
     lines += [INDENT + _ability(a, 1) for a in node.abilities]

@@ -131,6 +131,8 @@ class CardDefinition:
     source: ast.CardDef | None = None
     text: str | None = None  # its printed rules text (`text = "..."`), for people only
     all_abilities: tuple[Ability, ...] = field(default=())
+    # its code attributes (`aims(t) = ...`), compiled: name -> fn(g, f, *params), f's card the card
+    code: dict[str, Any] = field(default_factory=dict)
 
 
 class Names:

@@ -109,11 +109,12 @@ def expand(template: ast.CardTemplate, functions: Mapping[str, ast.Function]) ->
     for combination in itertools.product(*lists):
         env = dict(zip(names, combination))
         name = "".join(p if isinstance(p, str) else text_at_load(evaluator.value(p, env)) for p in template.pieces)
-        attrs = tuple(ast.AttrDef(a.name, literal(evaluator.value(a.value, env), a.value), span=a.span)
+        values = {n: literal(v, template) for n, v in env.items()}
+        attrs = tuple(_put_values((a,), values)[0] if isinstance(a.value, ast.CodeValue)  # (code: as parts are)
+                      else ast.AttrDef(a.name, literal(evaluator.value(a.value, env), a.value), span=a.span)
                       for a in template.attrs)
         keywords = tuple(ast.KeywordUse(k.name, tuple(literal(evaluator.value(x, env), x) for x in k.args),
                                         span=k.span) for k in template.keywords)
-        values = {n: literal(v, template) for n, v in env.items()}
         made.append(ast.CardDef(name, template.type, attrs, keywords, _put_values(template.parts, values),
                                 _put_values(template.abilities, values), span=template.span,
                                 made_by=ast.MadeBy(template, tuple(env.items()))))

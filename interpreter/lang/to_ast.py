@@ -15,6 +15,7 @@ from lark import Token, Transformer, v_args
 
 from ..errors import CardSyntaxError, Span
 from . import ast
+from .code_members import CodeMembers
 from .interpolation import _unquote, joined, pieces_of
 
 
@@ -52,7 +53,7 @@ def _bad_escape(text: str) -> re.Match | None:
     return pending_high
 
 
-class ToAst(Transformer):
+class ToAst(CodeMembers, Transformer):
     """Turns the Lark parse tree into `ast` nodes with spans.
 
     line_offset and first_line_col_offset place code embedded in a rule file (a YAML string)

@@ -24,6 +24,7 @@ from ..lang.param_kinds import parameter_kinds
 from ..lang.templates import expand as expand_template
 from ..lang.templates import fold_errors
 from .avatars import avatar_problems
+from .code_attributes import code_attribute_params, code_member_problems, code_returns
 from .context import contextless_problems
 from .handzone import hand_warning
 from .model import EVALUATED_PLAYER, Ruleset
@@ -152,10 +153,12 @@ def value_kinds(ruleset: Ruleset, defs: Definitions) -> Kinds:
         for name, spec in ct.attributes.items():
             card_kinds.setdefault(name, set()).add(spec.type)
     team_kinds = {name: {spec.type} for name, spec in _team_attributes(ruleset).items()}
-    return Kinds(ruleset.zones, defs.functions, defs.keywords, {n: a.type for n, a in ruleset.globals.items()},
+    kinds = Kinds(ruleset.zones, defs.functions, defs.keywords, {n: a.type for n, a in ruleset.globals.items()},
                  player_kinds, card_kinds,
                  {n: _OPTION_KINDS[o.type] for n, o in ruleset.option_specs.items() if o.type in _OPTION_KINDS},
                  team_kinds)
+    kinds.code_returns = code_returns(ruleset)
+    return kinds
 
 
 def _team_attributes(ruleset: Ruleset) -> dict:
@@ -212,6 +215,7 @@ def build_context(ruleset: Ruleset, defs: Definitions) -> Context:
         parameter_kinds=_parameter_kinds(ruleset, defs),
         team_attributes=set(ruleset.teams.attributes) if ruleset.teams is not None else None,
         held_by_others=held_by_others,
+        code_attributes=code_attribute_params(ruleset),
     )
 
 
@@ -504,6 +508,7 @@ def check_ruleset(ruleset: Ruleset) -> Definitions:
     for req in ruleset.requires:
         checker.condition(req.that)
     check_created_names(ruleset, defs, errors)
+    errors.extend(code_member_problems(ruleset, defs, checker, ctx.kinds))
     errors.extend(avatar_problems(ruleset, defs))
     errors.extend(procedure_text_problems(defs.procedures))
     errors.extend(contextless_problems(ruleset, defs))

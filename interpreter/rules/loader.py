@@ -23,6 +23,7 @@ from . import rulepaths
 from .avatars import read_avatars
 from .card_types import read_card_types
 from .checker import label_problems
+from .code_attributes import read_code_spec
 from .model import (
     MAX_DECISIONS,
     PLAYERS_OPTION,
@@ -216,8 +217,9 @@ class _Builder:
                                           f"{key_path[0].replace('_', ' ')} are not in a zone",
                                           self.span(*key_path, "shown_in"), hint="remove shown_in here"))
             shown_in = None
+        params, returns = read_code_spec(self, name, raw, key_path)
         return AttrSpec(name, kind, default, raw.get("min"), raw.get("max"), raw.get("visibility", "public"),
-                        required, self.span(*key_path), values, shown_in)
+                        required, self.span(*key_path), values, shown_in, params, returns)
 
     def player_option(self, raw: Any) -> OptionSpec:
         """The number of players as an option: `players: N` (a fixed count) or

@@ -51,6 +51,9 @@ class AttrSpec:
     span: Span
     values: tuple[str, ...] | None = None  # a text attribute's allowed values (`values:`), if any
     shown_in: tuple[str, ...] | None = None  # a card attribute: the zones where it is drawn (`shown_in:`); None: all
+    # code attributes (type function or condition): the parameters of the code, and the kind it gives
+    params: tuple[str, ...] | None = None
+    returns: str | None = None
 
     @property
     def clamp(self) -> tuple[int | None, int | None] | None:
