@@ -192,3 +192,36 @@ def test_a_card_template_may_write_code_with_its_loop_values(tmp_path):
     ranger = game.zones[ZoneKey("hero", 2, "")][0]
     assert (run_code(game, bolt, "power", wolf), run_code(game, bolt, "aims", wolf),
             run_code(game, bolt, "aims", ranger)) == (5, True, False)
+
+
+STATIC_SCENARIO = """ruleset: heroes.yaml
+cites: [H-3.3]
+given:
+  turn: {player: 1, phase: main}
+  players:
+    1: {hand: [Fireball, Fireball]}
+    2: {board: [Bear]}
+when:
+  - {player: 1, choose: Fireball}
+  - {player: 1, choose: Bear 1/4}
+then:
+  players.2.board: [{name: Bear, health: 1, attack: 3}]
+"""
+
+
+def test_a_static_ability_reading_through_code_sees_what_the_code_reads(tmp_path):
+    """Bear's static ability asks its own code, which reads its health: a change of health must
+    reach the ability (before, only the attribute named in the call counted as read, and the
+    cached attack stayed 1)."""
+    path = broken(tmp_path, "heroes.yaml", "  minion:\n    extends: character\n",
+                  "  minion:\n    extends: character\n    attributes:\n      enraged: {type: condition}\n")
+    broken(tmp_path, "heroes.cards", 'card "Bear" : minion { attack = 1 health = 4 }',
+           'card "Bear" : minion {\n  attack = 1 health = 4\n  enraged() = self.health < 4\n'
+           '  static modify self.attack by 2 when self.enraged()\n}')
+    broken(tmp_path, "heroes.cards", 'card "Wolf" : minion { attack = 2 health = 1 }',
+           'card "Wolf" : minion { attack = 2 health = 1 enraged() = false }')
+    from interpreter.scenarios.runner import run_scenario
+    scenario = path.parent / "static.yaml"
+    scenario.write_text(STATIC_SCENARIO, encoding="utf-8")
+    result = run_scenario(scenario)
+    assert result.failures == []

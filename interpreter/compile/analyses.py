@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..errors import Span
 from ..lang import ast
 from ..lang.checker import BUILTIN_EVENTS
+from ..lang.code_members import code_call
 from ..rules.checker import Definitions
 from ..rules.model import Ruleset
 from ..rules.observing import HIDDEN, witness_argument, written_prompts
@@ -59,6 +60,11 @@ def static_nodes(defs: Definitions):
             if isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
                 seen_functions.add(node.func)
                 pending.append(defs.functions[node.func].body)
+            called = code_call(node, defs.functions)
+            if called is not None and f"code {called.name}" not in seen_functions:  # every card's code of it
+                seen_functions.add(f"code {called.name}")
+                pending.extend(a.value.body for c in defs.cards.values() for a in c.attrs
+                               if a.name == called.name and isinstance(a.value, ast.CodeValue))
 
 
 def static_reads(defs: Definitions) -> set[str]:
