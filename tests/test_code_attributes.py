@@ -225,3 +225,11 @@ def test_a_static_ability_reading_through_code_sees_what_the_code_reads(tmp_path
     scenario.write_text(STATIC_SCENARIO, encoding="utf-8")
     result = run_scenario(scenario)
     assert result.failures == []
+
+
+def test_code_is_no_state_nor_shown_in_an_observation():
+    game = RULES.new_game(seed=4)
+    hand = game.observation(1)["zones"]["P1"]["hand"]
+    spells = [c for c in hand if c["type"] == "spell"]
+    assert spells and all(set(c) == {"id", "name", "type"} for c in spells), spells
+    assert RULES.card_defs["Smite"].initial == {} and "aims" not in RULES.card_defs["Smite"].new_state

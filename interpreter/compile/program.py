@@ -416,7 +416,8 @@ def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compile
     printed = {a.name: constant(a.value) for a in attributes_of(c)}
     defn = compiler.card(c, printed, is_token(c, ctype.token))
     defn.text = printed_text(c)
-    initial = {n: _copy(s.default) for n, s in ctype.attributes.items()}
+    # (code attributes, `aims(t) = ...`, are no state: `defn.code` holds them)
+    initial = {n: _copy(s.default) for n, s in ctype.attributes.items() if s.params is None}
     initial.update(printed)
     defn.initial = initial
     # a new card's attribute dict, copied by Game.new_card (which sets owner, controller, stamp)
