@@ -40,7 +40,7 @@ def _message(err: CardrulesError) -> str:
 
 
 def test_every_builtin_is_well_formed_and_documented():
-    assert len(FUNCTIONS) == 40 and sorted(PROCEDURES) == ["aim", "reveal", "run", "use"]
+    assert len(FUNCTIONS) == 41 and sorted(PROCEDURES) == ["aim", "reveal", "run", "use"]
     for name, builtin in BUILTINS.items():
         assert problems(builtin) == [], name
         what, signature, doc = builtin_doc(name)
@@ -100,7 +100,7 @@ def test_only_constant_builtins_are_worked_out_in_a_card_template(tmp_path):
     template; any other is refused there as having no value before a game."""
     assert sorted(n for n, b in FUNCTIONS.items() if not b.constant) == [
         "abilities", "ability_card", "ability_cost", "attachments", "card_names", "has", "labelled", "members",
-        "next_player", "others", "position", "random", "shuffled", "team", "text"]
+        "next_player", "others", "position", "random", "shuffled", "silenced", "team", "text"]
     template = 'cards for n in [count([1, 2]), sum_of(range(1, 4))]: "Made {text(n)} {max(n, 5)}" : unit { power = n }\n'
     rules = load(toy_with(tmp_path, template))
     assert {n: d.attrs["power"] for n, d in rules.card_defs.items() if n.startswith("Made")} == {"Made 2 5": 2,

@@ -50,6 +50,10 @@ card "Sample" : unit {
     let best = all c in hand(you) where c.power > 0 ordered by c.power desc
     let odd = if not (x is int) then -x else event.amount
     let named = guard
+    modify made.power by 1 until self leaves
+    grant guard(1) to made until removed
+    silence made until turn_end
+    remove effects of self from made
     return made
   }
   static modify self.power by 1 when x is not none
@@ -95,7 +99,8 @@ def test_every_expression_and_statement_form_of_the_language_is_lowered():
                           "Neg", "IsType", "Const", "Ability", "StaticEffect", "Part", "Card", "Function",
                           "Procedure", "Keyword"}
     ops = sorted(n.op for n in ir.walk(tuple(lowered)) if isinstance(n, ir.GameOp))
-    assert ops == ["attach", "create", "delete", "detach", "grant_until", "modify_until", "move", "shuffle"]
+    assert ops == ["attach", "create", "delete", "detach", "grant_until", "grant_until", "modify_until", "modify_until",
+                   "move", "remove_effects", "shuffle", "silence"]
     halts = sorted(n.kind for n in ir.walk(tuple(lowered)) if isinstance(n, ir.Halt))
     assert halts == ["lose", "stop", "tie", "win"]
     loops = sorted(n.kind for n in ir.walk(tuple(lowered)) if isinstance(n, ir.Loop))
@@ -120,6 +125,11 @@ def test_names_are_resolved():
     assert isinstance(may, ir.If) and may.test == ir.Ask("may", None, "again?", None, ir.Context("you"))
     grant = front[15]
     assert grant.arg("keyword") == "guard" and front[21] == ir.Let("named", ir.KeywordName("guard"))
+    tied, removed, silence, remove = front[22:26]
+    assert (tied.arg("until"), tied.arg("leaves")) == ("", ir.Context("self"))
+    assert (removed.arg("until"), removed.arg("leaves")) == ("", None)
+    assert silence.args == (("card", ir.Local("made")), ("until", "turn_end"))
+    assert remove.args == (("source", ir.Context("self")), ("target", ir.Local("made")))
     block = _lowering(module).definition(module.items[-2])
     assert block == ir.Function("block", ("n",), None, (ir.Let("m", ir.Local("n")), ir.Return(ir.Local("m"))))
     builtin = parse("function f(xs) = count(xs) + nope(xs) + g", "f.rules").items[0]

@@ -40,7 +40,8 @@ def ability_nodes(defs: Definitions):
 
 def until_events(ruleset: Ruleset) -> set[str]:
     """Events named by `modify ... until E` and `grant ... until E` anywhere in the code."""
-    return {n.until for n in ruleset.code_nodes() if isinstance(n, (ast.ModifyUntil, ast.GrantUntil))}
+    return {n.until for n in ruleset.code_nodes() if isinstance(n, (ast.ModifyUntil, ast.GrantUntil, ast.Silence))
+            and n.until}
 
 
 def modified_attributes(ruleset: Ruleset) -> set[str]:

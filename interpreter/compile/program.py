@@ -143,6 +143,8 @@ class Program:
     team_defaults: dict[str, Any]
     team_clamps: dict[str, tuple]
     score: Score | None  # a scoring game's score, None for another
+    # some code silences cards (`silence`): abilities and keywords are looked up through it
+    silencing: bool = False
 
     def with_options(self, options: dict[str, Any]) -> Program:
         """This program for its ruleset loaded with other option values (`options_only_differ`
@@ -361,7 +363,8 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         private_points=privates, private_sites=frozenset(site_key(span) for span in privates),
         seen_count=ruleset.observing.seen,
         main=main, phase_pcs=phase_pcs, set_up_start=set_up_start, set_up_pc=set_up_pc,
-        requirements=requirements, codes=codes, **_team_fields(ruleset))
+        requirements=requirements, codes=codes, **_team_fields(ruleset),
+        silencing=any(isinstance(n, ast.Silence) for n in ruleset.code_nodes()))
 
 
 def _team_fields(ruleset: Ruleset) -> dict[str, Any]:

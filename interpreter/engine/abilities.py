@@ -7,6 +7,7 @@ from ..lang.runtime import Frame
 from ..lang.values import (
     CONTROLLER,
     PART,
+    SILENCED,
     AbilityRef,
     CardRef,
 )
@@ -17,7 +18,7 @@ class ActivatedAbilities:
 
     def activatable(self, cards: list) -> list[AbilityRef]:
         """The activated abilities of these cards that may be used now: the card is in an active
-        zone, the ability's part is the card's part, and its `if` condition holds."""
+        zone and not silenced, the ability's part is the card's part, and its `if` condition holds."""
         active = self.rules.active_zone_names
         card_zone = self.card_zone
         return self.activatable_in([card for card in cards if type(card) is CardRef and card.defn.activation
@@ -27,9 +28,10 @@ class ActivatedAbilities:
         """`activatable` for cards known to be in an active zone (the cards of one)."""
         out = []
         attrs = self.attrs
+        silencing = self.rules.silencing
         for card in cards:
             defn = card.defn
-            if not defn.activation:
+            if not defn.activation or silencing and SILENCED in attrs[card.id]:
                 continue
             refs = card._abilities or card.abilities
             if defn.activation_plain:

@@ -4,6 +4,14 @@
 active zones, in timestamp order), what they apply to (cached per state version), an attribute's
 value through them, and the keywords a card has (printed, granted, temporary). `clamp` holds a
 number within an attribute's `min`/`max`; `allowed_value` refuses a text outside its `values:`.
+
+Temporary modifiers (`temp_mods`: target, attribute, mode, amount, until, time stamp, source) and
+grants (`temp_grants`: target, keyword, arguments, until, time stamp, source) last until an event
+(`until` its name), until removed (None), or while a card stays in its zone (`until c leaves`:
+("leaves", card)); the source is the card whose code made them (None for the rules'), which
+`remove effects of SOURCE` reads. A silenced card (`SILENCED` in its attributes) has none of its
+printed keywords and abilities (static, triggered, replacement, activated) nor its parts until it
+leaves its zone (`left_zone`) or the silence's event; what is granted to it later it has.
 """
 
 from __future__ import annotations
@@ -12,7 +20,9 @@ from collections.abc import Sequence
 
 from ..errors import did_you_mean
 from ..lang.runtime import Frame
-from ..lang.values import CONTROLLER, PART, STAMP, CardRef, PlayerRef
+from ..lang.values import CONTROLLER, LEAVING, PART, SILENCED, STAMP, CardRef, PlayerRef
+
+_NO_ATTRS: dict = {}
 
 
 class ContinuousEffects:
@@ -38,6 +48,8 @@ class ContinuousEffects:
         attrs = self.attrs
         zones = self.zones
         holders = [card for key in self.rules.active_zone_keys for card in zones[key] if card.defn.static_abilities]
+        if self.rules.silencing:  # (a silenced card's static abilities are not active)
+            holders = [card for card in holders if SILENCED not in attrs[card.id]]
         if len(holders) > 1:  # (stable: a card's effects stay in the order they are written)
             holders.sort(key=lambda card: attrs[card.id][STAMP])
         index: dict[str, list] = {}
@@ -75,9 +87,9 @@ class ContinuousEffects:
                         value = amount if eff.mode == "to" else value + amount
             finally:
                 self._reading.discard(key)
-        for target, attr, mode, amount, _until, _stamp in self.temp_mods:
-            if target is obj and attr == name:
-                value = amount if mode == "to" else value + amount
+        for m in self.temp_mods:
+            if m[0] is obj and m[1] == name:
+                value = m[3] if m[2] == "to" else value + m[3]
         clamps = obj.defn.clamps if type(obj) is CardRef else self.rules.player_clamps
         lo_hi = clamps.get(name)
         return clamp(value, lo_hi) if lo_hi is not None else value
@@ -107,14 +119,18 @@ class ContinuousEffects:
                                f"game.{attr} always reads its stored value")
         if mode == "to" and attr in self.rules.enumerated_attributes:
             amount = self.allowed_value(obj, attr, amount)
+        if until is False:  # (tied to a card no longer in the game: it ends at once)
+            return
         self.clock += 1
-        self.temp_mods.append((obj, attr, mode, amount, until, self.clock))
+        self.temp_mods.append((obj, attr, mode, amount, until, self.clock, f.self_card if f is not None else None))
         if attr in self.rules.static_reads:  # static abilities that read it must look again
             self.version += 1
 
-    def add_temporary_grant(self, obj, keyword: str, args: tuple, until: str, f) -> None:
+    def add_temporary_grant(self, obj, keyword: str, args: tuple, until, f) -> None:
+        if until is False:
+            return
         self.clock += 1
-        self.temp_grants.append((obj, keyword, args, until, self.clock))
+        self.temp_grants.append((obj, keyword, args, until, self.clock, f.self_card if f is not None else None))
         self.version += 1
         self.layout += 1
         self.listener_layout += 1
@@ -164,6 +180,8 @@ class ContinuousEffects:
         """Printed keywords, then granted ones (static grants, temporary grants); cached per
         state version like the targets of static effects. The result may be the card
         definition's own tuple: read it, never change it."""
+        if self.rules.silencing and SILENCED in self.attrs.get(card.id, _NO_ATTRS):
+            return self._keywords_now(card, ())
         if id(card) not in self._granted():
             return card.defn.keywords
         if self._targets_version == self.version:
@@ -175,10 +193,14 @@ class ContinuousEffects:
             self._keywords_cache[card.id] = out
         return out
 
-    def _keywords_now(self, card: CardRef) -> Sequence[tuple[str, tuple]]:
-        printed = card.defn.keywords
+    def _keywords_now(self, card: CardRef, printed=None) -> Sequence[tuple[str, tuple]]:
+        """The card's keywords now: printed (or those given: none for a silenced card), then granted."""
+        if printed is None:
+            printed = card.defn.keywords
+            have = card.defn.keyword_names
+        else:
+            have = frozenset(k for k, _args in printed)
         out = None
-        have = card.defn.keyword_names
         key = id(card)
         for eff, frame, targets in self._static_targets(""):
             if key in targets:
@@ -188,18 +210,21 @@ class ContinuousEffects:
                         out, have = list(printed), set(have)
                     out.append((keyword, tuple(a(self, frame) for a in eff.keyword_args)))
                     have.add(keyword)
-        for target, keyword, args, _until, _stamp in self.temp_grants:
-            if target is card and keyword not in have:
+        for grant in self.temp_grants:
+            keyword = grant[1]
+            if grant[0] is card and keyword not in have:
                 if out is None:
                     out, have = list(printed), set(have)
-                out.append((keyword, args))
+                out.append((keyword, grant[2]))
                 have.add(keyword)
         return printed if out is None else out
 
     def has_keyword(self, card, keyword: str) -> bool:
         if type(card) is not CardRef:
             return False
-        if keyword in card.defn.keyword_names:  # grants add keywords, nothing takes one away
+        if self.rules.silencing and SILENCED in self.attrs.get(card.id, _NO_ATTRS):
+            return any(k == keyword for k, _args in self.keywords_of(card))
+        if keyword in card.defn.keyword_names:  # grants add keywords (a silence alone takes them away)
             return True
         if not self.temp_grants and keyword not in self.rules.grantable_keywords:
             return False  # (no static ability grants it: whom they grant to need not be worked out)
@@ -213,18 +238,112 @@ class ContinuousEffects:
     def _abilities(self, card: CardRef, table: str, name: str):
         """(ability, keyword locals) of a card for an event or procedure, printed and granted."""
         own = getattr(card.defn, table).get(name, ())
+        printed = card.defn.keyword_names
+        if self.rules.silencing and SILENCED in self.attrs.get(card.id, _NO_ATTRS):
+            own, printed = (), frozenset()  # (what it prints is gone; what is granted to it stays)
         if not self.temp_grants and not self.rules.static_grants:
             return own
         if id(card) not in self._granted():
             return own
         extra = []
-        printed = card.defn.keyword_names
         for keyword, args in self.keywords_of(card):
             if keyword in printed:
                 continue
             for ability, params in self.rules.keyword_tables[table].get(keyword, {}).get(name, ()):
                 extra.append((ability, dict(zip(params, args))))
         return list(own) + extra if extra else own
+
+    # ------------------------------------------------------------------ silence, removable effects
+    def is_silenced(self, card) -> bool:
+        """`silenced(card)`: the card is silenced (and has not left the zone it was silenced in)."""
+        return type(card) is CardRef and SILENCED in self.attrs.get(card.id, _NO_ATTRS)
+
+    def silence(self, cards, until: str | None, f) -> None:
+        """`silence CARDS [until EVENT]`: each card in the game loses its printed keywords, its
+        abilities and its parts until it leaves its zone (or EVENT comes first), and the temporary
+        modifiers and grants on it end. Silencing a silenced card again keeps the longer silence."""
+        ended = set()
+        for card in cards if type(cards) is list else (cards,):
+            if card is None:
+                continue
+            if type(card) is not CardRef:
+                self.runtime_error(f"'silence' takes cards: {self.label(card)} is not a card")
+            d = self.attrs.get(card.id)
+            if d is None or card.id not in self.card_zone:
+                continue
+            if d.get(SILENCED) is not True:
+                d[SILENCED] = True if until is None else until
+            d[LEAVING] = True
+            ended.add(id(card))
+        if ended:
+            self._end_effects(lambda m, _i: id(m[0]) in ended)
+            self._abilities_changed()
+
+    def tied_to(self, card):
+        """The duration `until CARD leaves`: while the card stays in the zone it is in now (False
+        for a card no longer in the game: the effect ends at once, it is not made)."""
+        if type(card) is not CardRef:
+            self.runtime_error(f"'until ... leaves' follows a card, not {self.label(card)}")
+        d = self.attrs.get(card.id)
+        if d is None or card.id not in self.card_zone:
+            return False
+        d[LEAVING] = True
+        return ("leaves", card)
+
+    def left_zone(self, card: CardRef) -> None:
+        """The card (marked `LEAVING`) has left its zone, or the game: its silence ends, and so do
+        the effects that last until it leaves. Called by the engine's moves."""
+        d = self.attrs.get(card.id)
+        if d is not None:
+            d.pop(LEAVING, None)
+            d.pop(SILENCED, None)
+        self._end_effects(lambda m, i: type(m[i]) in _TIES and m[i][1] is card)
+        self._abilities_changed()
+
+    def remove_effects(self, source, target, by_source: bool, on_target: bool) -> None:
+        """`remove effects [of SOURCE] [from CARDS]`: end the temporary modifiers and grants that
+        the card(s) SOURCE gave (`by_source`), on the cards or players CARDS (`on_target`)."""
+        sources = {id(c) for c in (source if type(source) is list else (source,)) if c is not None}
+        targets = {id(t) for t in (target if type(target) is list else (target,)) if t is not None}
+        if (by_source and not sources) or (on_target and not targets):
+            return
+        self._end_effects(lambda m, i: (not by_source or id(m[i + 2] if len(m) > i + 2 else None) in sources)
+                          and (not on_target or id(m[0]) in targets))
+
+    def end_temporary(self, event: str) -> None:
+        """The event `event` was emitted: the temporary effects and silences that last until it end."""
+        self._end_effects(lambda m, i: m[i] == event)
+        if self.rules.silencing:
+            ended = [d for d in self.attrs.values() if d.get(SILENCED) == event]
+            for d in ended:
+                del d[SILENCED]
+            if ended:
+                self._abilities_changed()
+
+    def _end_effects(self, ends) -> None:
+        """End the temporary modifiers and grants for which `ends(effect, index of its until)` holds."""
+        if self.temp_mods:
+            kept = [m for m in self.temp_mods if not ends(m, 4)]
+            if len(kept) != len(self.temp_mods):
+                self.temp_mods = kept
+                self.version += 1
+        if self.temp_grants:
+            kept = [m for m in self.temp_grants if not ends(m, 3)]
+            if len(kept) != len(self.temp_grants):
+                self.temp_grants = kept
+                self.version += 1
+                self.layout += 1
+                self.listener_layout += 1
+
+    def _abilities_changed(self) -> None:
+        """A card's abilities came or went (a silence began or ended): every cache of them is stale."""
+        self.version += 1
+        self.layout += 1
+        self.static_layout += 1
+        self.listener_layout += 1
+
+
+_TIES = (tuple, list)  # (a duration `until c leaves`, ("leaves", card); a list once loaded from a save)
 
 
 def clamp(value, lo_hi):

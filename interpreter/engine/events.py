@@ -13,6 +13,7 @@ from ..lang.values import (
     ATTACHED,
     CONTROLLER,
     PART,
+    SILENCED,
     STAMP,
     CardRef,
     PlayerRef,
@@ -217,11 +218,14 @@ class ProceduresAndEvents:
         zones = self.zones
         # only cards some grant applies to may have more than their printed abilities
         granted = self._granted() if self.temp_grants or stamp < 0 else ()
+        silencing = self.rules.silencing
         holders = []
         for zone in self.rules.active_zone_keys:
             for card in zones[zone]:
                 if id(card) in granted:
                     abilities = self._abilities(card, table, name)
+                elif silencing and SILENCED in attrs[card.id]:
+                    abilities = None  # (a silenced card listens with what is granted to it alone)
                 else:
                     abilities = getattr(card.defn, table).get(name)
                 if abilities:
@@ -246,19 +250,8 @@ class ProceduresAndEvents:
             self.seen = (name, args, 0, self.seen)
         elif witnessed is not None:
             self.witness(name, args)
-        if name in rules.until_events:  # temporary effects that last until this event end
-            if self.temp_mods:
-                kept = [m for m in self.temp_mods if m[4] != name]
-                if len(kept) != len(self.temp_mods):
-                    self.temp_mods = kept
-                    self.version += 1
-            if self.temp_grants:
-                before = len(self.temp_grants)
-                self.temp_grants = [m for m in self.temp_grants if m[3] != name]
-                if len(self.temp_grants) != before:
-                    self.version += 1
-                    self.layout += 1
-                    self.listener_layout += 1
+        if name in rules.until_events:  # temporary effects (and silences) that last until this event end
+            self.end_temporary(name)
         for check in rules.end_checks.get(name, rules.end_checks_any):
             if check.when(self, rules.root_frame):
                 self._end_by(check)

@@ -25,6 +25,7 @@ from ..lang.values import (
     OWNER,
     PART,
     SHOWN,
+    SILENCED,
     AbilityRef,
     CardRef,
     Labelled,
@@ -127,6 +128,8 @@ def card_view(game: Game, card: CardRef, viewer: int, attributes: bool = True) -
         view["attached_to"] = _masked(game, d[ATTACHED], viewer)
     if d[CONTROLLER] is not d[OWNER]:
         view["controller"] = _public(d[CONTROLLER])
+    if SILENCED in d:  # (shown only when it is: `silence`)
+        view["silenced"] = True
     return view
 
 

@@ -9,6 +9,7 @@ from ..lang.values import (
     CONTROLLER,
     DEALT,
     KNOWN,
+    LEAVING,
     OWNER,
     SHOWN,
     STAMP,
@@ -128,6 +129,8 @@ class ZonesAndCards:
             elif KNOWN in d:
                 del d[KNOWN]
             self.clock = d[STAMP] = self.clock + 1
+            if LEAVING in d:  # (its silence, or effects that last while it stays, end)
+                self.left_zone(card)
             if old in rules.watched_keys or key in rules.watched_keys:
                 self._rearranged(card.defn)
             if self.watcher is not None:
@@ -188,6 +191,8 @@ class ZonesAndCards:
                     del d[KNOWN]
                 clock += 1
                 d[STAMP] = clock
+                if LEAVING in d:
+                    self.left_zone(card)
                 if old_watched:
                     self.clock = clock
                     self._rearranged(card.defn)
@@ -294,6 +299,8 @@ class ZonesAndCards:
         if key is None:
             return
         self.zones[key].remove(card)
+        if LEAVING in self.attrs[card.id]:
+            self.left_zone(card)
         del self.attrs[card.id]
         del self.cards[card.id]
         self.attached_ids.discard(card.id)
@@ -333,7 +340,7 @@ class ZonesAndCards:
     def part_frame(self, card: CardRef | None, part: str) -> Frame | None:
         """A frame to run a card's part in (under its controller), or None if it has no such part."""
         code = card.defn.parts.get(part) if card is not None else None
-        if code is None:
+        if code is None or self.rules.silencing and self.is_silenced(card):  # (a silenced card has no parts)
             return None
         d = self.attrs.get(card.id)
         return Frame(code, {}, card, d[CONTROLLER] if d is not None else None)

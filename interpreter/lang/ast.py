@@ -343,21 +343,48 @@ class Delete(Stmt):
 
 @dataclass(frozen=True)
 class ModifyUntil(Stmt):
-    """`modify TARGET.attr by|to AMOUNT until EVENT`: a modifier that ends when EVENT is emitted."""
+    """`modify TARGET.attr by|to AMOUNT until DURATION`: a modifier that ends when the event
+    `until` is emitted; or (`until` "") when the card `leaves` holds leaves its zone (`until c
+    leaves`); or (`until` "" and no `leaves`) only when removed (`until removed`: `remove
+    effects`, a silence). Any of them ends sooner when removed."""
 
     target: Expr
     mode: str
     amount: Expr
     until: str
     span: Span = _span()
+    leaves: Expr | None = None
 
 
 @dataclass(frozen=True)
 class GrantUntil(Stmt):
+    """`grant KEYWORD[(args)] to TARGET until DURATION`: `until` and `leaves` as `ModifyUntil`'s."""
+
     keyword: str
     args: tuple[Expr, ...]
     target: Expr
     until: str
+    span: Span = _span()
+    leaves: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Silence(Stmt):
+    """`silence CARDS [until EVENT]`: each card loses its printed keywords, abilities and parts,
+    and the temporary modifiers and grants on it end, until it leaves its zone (or EVENT)."""
+
+    card: Expr
+    until: str | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class RemoveEffects(Stmt):
+    """`remove effects [of SOURCE] [from CARDS]`: end the temporary modifiers and grants that
+    SOURCE gave (a card, or a list), on CARDS (a card, a player or a list); at least one of them."""
+
+    source: Expr | None
+    target: Expr | None
     span: Span = _span()
 
 

@@ -179,6 +179,8 @@ _TABLE: tuple[Builtin, ...] = (
        lambda g, c: g.position(c), gives="int", inline=lambda c: f"g.position({c})"),
     _f("has", "(c, k)", "whether card c has keyword k (printed or granted); false for a non-card",
        lambda g, c, k: g.has_keyword(c, k), 2, gives="bool", inline=lambda c, k: f"g.has_keyword({c}, {k})"),
+    _f("silenced", "(c)", "whether card c is silenced (see `silence`); false for a non-card",
+       lambda g, c: g.is_silenced(c), gives="bool", inline=lambda c: f"g.is_silenced({c})"),
     _f("text", "(x)", "a value's label, as options show it", lambda g, x: g.label(x), gives="text",
        at_load=text_at_load, inline=lambda x: f"g.label({x})"),
     _f("labelled", '(v, "label")', 'v, shown as "label" when offered in a `choose`',

@@ -400,7 +400,7 @@ class StatementCode:
         one = self.temp()
         return [f"for {one} in _as_list({self.ex(s.target.obj, scope)}):",
                 f"    g.add_temporary_modifier({one}, {literal(s.target.name)}, {self.const(s.mode)}, "
-                f"{self.ex(s.amount, scope)}, {self.const(s.until)}, f)"]
+                f"{self.ex(s.amount, scope)}, {self._duration(s, scope)}, f)"]
 
     def s_GrantUntil(self, s: ast.GrantUntil, scope, loop_depth, mode):
         one, values = self.temp(), self.temp()
@@ -408,4 +408,19 @@ class StatementCode:
         keyword = self.const(s.keyword) if s.keyword in self.names.keywords else scope.get(s.keyword)
         return [f"{values} = {args}",
                 f"for {one} in _as_list({self.ex(s.target, scope)}):",
-                f"    g.add_temporary_grant({one}, {keyword}, {values}, {self.const(s.until)}, f)"]
+                f"    g.add_temporary_grant({one}, {keyword}, {values}, {self._duration(s, scope)}, f)"]
+
+    def _duration(self, s: ast.ModifyUntil | ast.GrantUntil, scope) -> str:
+        """The `until` of a temporary effect: the event's name, None (until removed), or what
+        `tied_to` makes of the card whose leaving ends it."""
+        if s.until:
+            return self.const(s.until)
+        return "None" if s.leaves is None else f"g.tied_to({self.ex(s.leaves, scope)})"
+
+    def s_Silence(self, s: ast.Silence, scope, loop_depth, mode):
+        return [f"g.silence({self.ex(s.card, scope)}, {self.const(s.until)}, f)"]
+
+    def s_RemoveEffects(self, s: ast.RemoveEffects, scope, loop_depth, mode):
+        source = "None" if s.source is None else self.ex(s.source, scope)
+        target = "None" if s.target is None else self.ex(s.target, scope)
+        return [f"g.remove_effects({source}, {target}, {s.source is not None}, {s.target is not None})"]

@@ -158,7 +158,31 @@ def _create(node: ast.Create) -> list[str]:
 
 def _modify_until(node: ast.ModifyUntil) -> list[str]:
     change = f"by {_amount(node.amount)}" if node.mode == "by" else f"to {_amount(node.amount)}"
-    return [f"changes {_target(node.target)} {change} until the event `{node.until}`"]
+    return [f"changes {_target(node.target)} {change} {_lasting(node)}"]
+
+
+def _lasting(node: ast.ModifyUntil | ast.GrantUntil) -> str:
+    """How long a modifier or grant lasts, in words."""
+    if node.until:
+        return f"until the event `{node.until}`"
+    if node.leaves is None:
+        return "until removed"
+    return f"while {code(node.leaves)} stays in its zone"
+
+
+def _silence(node: ast.Silence) -> list[str]:
+    until = f" (until the event `{node.until}`)" if node.until else ""
+    return [f"silences {code(node.card)}: it loses its printed keywords and abilities, and the effects on it end, "
+            f"until it leaves its zone{until}"]
+
+
+def _remove_effects(node: ast.RemoveEffects) -> list[str]:
+    text = "ends the effects"
+    if node.source is not None:
+        text += f" that {code(node.source)} gave"
+    if node.target is not None:
+        text += f" on {code(node.target)}"
+    return [text]
 
 
 def _ending(word: str) -> Callable[[ast.Stmt], list[str]]:
@@ -188,8 +212,9 @@ _STATEMENTS: dict[type, Callable] = {
     ast.Detach: lambda n: [f"detaches {code(n.card)}"],
     ast.Delete: lambda n: [f"removes {code(n.card)} from the game"],
     ast.ModifyUntil: _modify_until,
-    ast.GrantUntil: lambda n: [f"gives {code(n.target)} the keyword `{_keyword(n.keyword, n.args)}` until the "
-                               f"event `{n.until}`"],
+    ast.GrantUntil: lambda n: [f"gives {code(n.target)} the keyword `{_keyword(n.keyword, n.args)}` {_lasting(n)}"],
+    ast.Silence: _silence,
+    ast.RemoveEffects: _remove_effects,
     ast.May: _may,
     ast.Break: lambda n: ["stops the loop"],
     ast.Stop: lambda n: ["stops here"],

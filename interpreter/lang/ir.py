@@ -10,8 +10,8 @@ and `event.x` are a `Global`, an `Option` and an `EventArg`; a call names what i
 decision (`choose`, the test of a `may`) is an `Ask` expression: the only one that suspends.
 
 Statements are the operations of docs/contributing.md section 6: `Let`, `Set`, `CallStmt`,
-`GameOp` (move, create, shuffle, attach, detach, delete, modify/grant until), `If` (an `elif`
-is an `If` in the `orelse`), `Loop` (`for`, `repeat`, `while`), `Break`, `Return`, `Emit`, `Halt`
+`GameOp` (move, create, shuffle, attach, detach, delete, modify/grant until, silence, remove
+effects), `If` (an `elif` is an `If` in the `orelse`), `Loop` (`for`, `repeat`, `while`), `Break`, `Return`, `Emit`, `Halt`
 (win, lose, tie, stop). `may` is an `If` whose test is an `Ask`.
 
 Every node keeps the span of the source it comes from (excluded from equality, as in the AST).
@@ -264,8 +264,9 @@ class CallStmt(Stmt):
 class GameOp(Stmt):
     """An operation on the game: `op` is move (card, zone, position), create (card_name, zone,
     attrs, bind), shuffle (zone), attach (card, target), detach (card), delete (card),
-    modify_until (target, mode, amount, until) or grant_until (keyword, args, target, until);
-    `args` holds those by name, in that order."""
+    modify_until (target, mode, amount, until, leaves) or grant_until (keyword, args, target, until,
+    leaves), silence (card, until), remove_effects (source, target); `args` holds those by name,
+    in that order."""
 
     op: str
     args: tuple[tuple[str, Any], ...]

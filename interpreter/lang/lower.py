@@ -217,12 +217,18 @@ class Lowering:
             op = "detach" if isinstance(s, ast.Detach) else "delete"
             return ir.GameOp(op, (("card", ex(s.card, at)),), span=s.span)
         if isinstance(s, ast.ModifyUntil):
-            args = (("target", ex(s.target, at)), ("mode", s.mode), ("amount", ex(s.amount, at)), ("until", s.until))
+            args = (("target", ex(s.target, at)), ("mode", s.mode), ("amount", ex(s.amount, at)), ("until", s.until),
+                    ("leaves", self._maybe(s.leaves, at)))
             return ir.GameOp("modify_until", args, span=s.span)
         if isinstance(s, ast.GrantUntil):
             args = (("keyword", s.keyword), ("args", tuple(ex(x, at) for x in s.args)), ("target", ex(s.target, at)),
-                    ("until", s.until))
+                    ("until", s.until), ("leaves", self._maybe(s.leaves, at)))
             return ir.GameOp("grant_until", args, span=s.span)
+        if isinstance(s, ast.Silence):
+            return ir.GameOp("silence", (("card", ex(s.card, at)), ("until", s.until)), span=s.span)
+        if isinstance(s, ast.RemoveEffects):
+            args = (("source", self._maybe(s.source, at)), ("target", self._maybe(s.target, at)))
+            return ir.GameOp("remove_effects", args, span=s.span)
         raise LoweringError(f"cannot lower the statement {type(s).__name__}", getattr(s, "span", None))
 
     # ----------------------------------------------------------------- expressions

@@ -369,7 +369,8 @@ def parse_block(text: str, file: str = "<code>", line: int = 1, column: int = 1,
 # Words of the grammar that only appear inside a construct, where a name cannot stand: they stay
 # usable as names (`let order = ...`, `x.at`).
 CONTEXT_WORDS = frozenset({"order", "up", "at", "of", "by", "as", "with", "pay", "until", "desc", "ordered", "target",
-                           "to", "when", "text", "card", "cards", "procedure", "function", "keyword", "part"})
+                           "to", "when", "text", "card", "cards", "procedure", "function", "keyword", "part",
+                           "effects", "removed", "leaves"})
 
 
 @functools.cache

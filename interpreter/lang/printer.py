@@ -377,8 +377,15 @@ def _ends_with_expr(node: ast.Stmt) -> bool:
         return node.reason is None
     return isinstance(
         node, (ast.Let, ast.Assign, ast.CallStmt, ast.Move, ast.Shuffle, ast.Attach, ast.Detach, ast.Delete,
-               ast.Return)
-    )
+               ast.Return, ast.RemoveEffects)
+    ) or isinstance(node, ast.Silence) and node.until is None
+
+
+def _duration(node: ast.ModifyUntil | ast.GrantUntil) -> str:
+    """How long a modifier or grant lasts, as written after `until`."""
+    if node.until:
+        return node.until
+    return "removed" if node.leaves is None else f"{_expr(node.leaves)} leaves"
 
 
 def _takes_string(node: ast.Stmt) -> bool:
@@ -452,9 +459,21 @@ def _stmt(node: ast.Stmt, depth: int, guard_start: bool = False, guard_end: bool
     if isinstance(node, ast.Delete):
         return f"delete {tail(node.card)}"
     if isinstance(node, ast.ModifyUntil):
-        return f"modify {_expr(node.target, POSTFIX)} {node.mode} {_expr(node.amount)} until {node.until}"
+        return f"modify {_expr(node.target, POSTFIX)} {node.mode} {_expr(node.amount)} until {_duration(node)}"
     if isinstance(node, ast.GrantUntil):
-        return f"grant {_keyword_ref(node.keyword, node.args)} to {_expr(node.target)} until {node.until}"
+        return f"grant {_keyword_ref(node.keyword, node.args)} to {_expr(node.target)} until {_duration(node)}"
+    if isinstance(node, ast.Silence):
+        if node.until is None:
+            return f"silence {tail(node.card)}"
+        return f"silence {_expr(node.card)} until {node.until}"
+    if isinstance(node, ast.RemoveEffects):
+        text = "remove effects"
+        if node.source is not None:
+            text += f" of {_expr(node.source, SUM)}" if node.target is not None or not guard_end else \
+                f" of ({_expr(node.source)})"
+        if node.target is not None:
+            text += f" from ({_expr(node.target)})" if guard_end else f" from {_expr(node.target, SUM)}"
+        return text
     if isinstance(node, ast.May):
         text = "may"
         if node.label is not None:

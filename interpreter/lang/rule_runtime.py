@@ -140,12 +140,30 @@ class RuleRuntime(Protocol):
         """The value, if attribute `name` of obj may hold it (`values:`); else a runtime error."""
         ...
 
-    def add_temporary_modifier(self, obj: Any, attr: str, mode: str, amount: Any, until: str, f: Frame) -> None:
-        """`modify obj.attr by|to amount until EVENT`: a modifier that lasts until the event."""
+    def add_temporary_modifier(self, obj: Any, attr: str, mode: str, amount: Any, until: Any, f: Frame) -> None:
+        """`modify obj.attr by|to amount until DURATION`: a modifier that lasts until the event
+        `until` (a name), until removed (None), or while a card stays in its zone (`tied_to`)."""
         ...
 
-    def add_temporary_grant(self, obj: Any, keyword: str, args: tuple, until: str, f: Frame) -> None:
-        """`grant keyword(args) to obj until EVENT`."""
+    def add_temporary_grant(self, obj: Any, keyword: str, args: tuple, until: Any, f: Frame) -> None:
+        """`grant keyword(args) to obj until DURATION` (`until` as `add_temporary_modifier`'s)."""
+        ...
+
+    def tied_to(self, card: Any) -> Any:
+        """The duration `until card leaves`: while that card stays in the zone it is in now."""
+        ...
+
+    def silence(self, cards: Any, until: str | None, f: Frame) -> None:
+        """`silence CARDS [until EVENT]`: they lose what they print, and the effects on them end."""
+        ...
+
+    def remove_effects(self, source: Any, target: Any, by_source: bool, on_target: bool) -> None:
+        """`remove effects [of SOURCE] [from CARDS]`: end the temporary modifiers and grants that
+        source gave (`by_source`), on those cards or players (`on_target`)."""
+        ...
+
+    def is_silenced(self, card: Any) -> bool:
+        """`silenced(card)`: the card is silenced (in the zone it was silenced in)."""
         ...
 
     def has_keyword(self, card: Any, keyword: str) -> bool:

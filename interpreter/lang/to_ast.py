@@ -359,15 +359,37 @@ class ToAst(CodeMembers, Transformer):
 
     @v_args(meta=True)
     def modify_until(self, meta, children):
-        target, mode, amount, until = children
-        return ast.ModifyUntil(target, str(mode), amount, str(until), span=self._span(meta))
+        target, mode, amount, (until, leaves) = children
+        return ast.ModifyUntil(target, str(mode), amount, until, span=self._span(meta), leaves=leaves)
 
     @v_args(meta=True)
     def grant_until(self, meta, children):
         if len(children) == 3:
             children = [children[0], None, *children[1:]]
-        name, args, target, until = children
-        return ast.GrantUntil(str(name), tuple(args or ()), target, str(until), span=self._span(meta))
+        name, args, target, (until, leaves) = children
+        return ast.GrantUntil(str(name), tuple(args or ()), target, until, span=self._span(meta), leaves=leaves)
+
+    # a duration: (the event, or ""; the name of the card whose leaving ends it, or None)
+    def until_event(self, children):
+        return str(children[0]), None
+
+    @v_args(meta=True)
+    def until_leaves(self, meta, children):
+        token = children[0]
+        return "", ast.Name(self._name(token), span=self._token_span(token))
+
+    def until_removed(self, children):
+        return "", None
+
+    @v_args(meta=True)
+    def silence(self, meta, children):
+        card, until = children
+        return ast.Silence(card, str(until) if until is not None else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def remove_effects(self, meta, children):
+        source, target = children
+        return ast.RemoveEffects(source, target, span=self._span(meta))
 
     @v_args(meta=True)
     def may(self, meta, children):

@@ -25,6 +25,12 @@ KNOWN = "$known"
 # the seats (a bit mask, 1 << seat) a card was revealed to (`reveal c to PLAYERS`), until it
 # changes zone, as `Game.revealed` holds the cards revealed to every player (engine/zones.py)
 SHOWN = "$shown"
+# on a silenced card (`silence`): True, or the event that ends the silence sooner than its leaving
+# its zone; dropped as it leaves (engine/effects.py)
+SILENCED = "$silenced"
+# on a card something ends with as it leaves its zone (it is silenced, or effects last `until it
+# leaves`): the engine's moves call `Game.left_zone` for it (engine/effects.py)
+LEAVING = "$leaving"
 
 # What every card has besides its type's attributes (read with `card.name`, `card.zone`, ...).
 CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",

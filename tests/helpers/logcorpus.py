@@ -95,6 +95,7 @@ TEST_CASES = [
     Case("test-partners-low-limit", "tests/data/partners/partners.yaml", (("limit", 10),)),  # (`lose TEAM`)
     Case("test-subtypes", "tests/data/subtypes/subtypes.yaml"),
     Case("test-heroes", "tests/data/heroes/heroes.yaml"),  # (avatars: a hero card per player)
+    Case("test-duel", "tests/data/duel/duel.yaml", seeds=(1, 2, 3)),  # (silence, effects tied to a card, removed)
 ]
 CASES = SHIPPED_CASES + TEST_CASES
 
