@@ -120,7 +120,8 @@ def test_silence_until_an_unknown_event_has_a_did_you_mean(tmp_path):
 
 def test_a_silence_of_an_unknown_name_has_a_did_you_mean(tmp_path):
     message = load_error(broken(tmp_path, "if t != none { silence t }", "if t != none { silence tt }"))
-    assert "unknown name 'tt'" in message
+    assert f"duel.cards:{line_of('if t != none { silence t }')}:28: validation error: unknown name 'tt' (did you mean 't'?)" \
+        in message
 
 
 def test_until_a_player_leaves_is_a_located_error(tmp_path):
@@ -213,3 +214,25 @@ def test_the_observation_shows_silenced_only_on_a_silenced_card(tmp_path):
     run_part(game, test)
     board = game.observation(2)["zones"]["P1"]["board"]
     assert [c.get("silenced") for c in board] == [True, None]
+
+
+def test_silencing_again_keeps_the_longer_silence(tmp_path):
+    _rules, game, test = game_with(tmp_path, "silence a until turn_start silence a silence b silence b until turn_start")
+    run_part(game, test)
+    a, b = game.zones[("board", 1, "")]
+    game.emit("turn_start", {"turn": 1, "player": game.players[0]})
+    assert game.is_silenced(a) and game.is_silenced(b)  # (both also silenced without an end)
+    _rules, game, test = game_with(tmp_path / "2", "silence a until turn_start")
+    run_part(game, test)
+    a, _b = game.zones[("board", 1, "")]
+    assert game.is_silenced(a) and not game.has_keyword(a, "taunt")
+    game.emit("turn_start", {"turn": 1, "player": game.players[0]})
+    assert not game.is_silenced(a) and game.has_keyword(a, "taunt")
+
+
+def test_a_silence_ends_the_grants_on_the_card_and_keeps_those_on_others(tmp_path):
+    _rules, game, test = game_with(tmp_path, "grant taunt to b until removed grant taunt to a until turn_start "
+                                   "silence b")
+    run_part(game, test)
+    a, b = game.zones[("board", 1, "")]
+    assert not game.has_keyword(b, "taunt") and [(g[0], g[1]) for g in game.temp_grants] == [(a, "taunt")]

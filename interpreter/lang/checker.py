@@ -19,7 +19,7 @@ from .analysis import gives_value  # noqa: F401  (what `Context.value_procedures
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .builtins import PROCEDURES as BUILTIN_PROCEDURES
 from .code_members import CodeCallChecks, code_call
-from .effect_checks import leaves_problems, remove_effects_problems, silence_problems
+from .effect_checks import check_duration, check_effects_statement
 from .kinds import KIND_WORDS, PROPERTY_KINDS, Held, Kinds, held_words
 from .param_kinds import CONTRARY, FixedBy, builtin_argument_problems
 from .printer import to_source
@@ -286,14 +286,14 @@ class Checker(CodeCallChecks, ResultChecks):
         elif isinstance(s, ast.ModifyUntil):
             self.modify_target(s.target, scope, True)
             e(s.amount, scope)
-            self.duration(s, scope)
+            check_duration(self, s, scope)
         elif isinstance(s, ast.GrantUntil):
             if s.keyword not in scope:
                 self.keyword_use(s.keyword, s.args, s.span)
             e(s.target, scope)
-            self.duration(s, scope)
+            check_duration(self, s, scope)
         elif isinstance(s, (ast.Silence, ast.RemoveEffects)):
-            self.effects_statement(s, scope)
+            check_effects_statement(self, s, scope)
         elif isinstance(s, ast.May):
             self.prompt_fields(s.label, scope, s.span)
             if s.chooser is not None:
@@ -393,29 +393,6 @@ class Checker(CodeCallChecks, ResultChecks):
                 if attr not in self.ctx.attributes and attr not in CARD_PROPERTIES:
                     self.error(f"unknown attribute {attr!r} in the prompt {text!r}"
                                f"{did_you_mean(attr, [*self.ctx.attributes, *CARD_PROPERTIES])}", span)
-
-    def duration(self, s: ast.ModifyUntil | ast.GrantUntil, scope: set[str]) -> None:
-        """`until EVENT`, `until X leaves` or `until removed` (effect_checks.py)."""
-        if s.until:
-            self.until(s.until, s.span)
-        elif s.leaves is not None:
-            self.expr(s.leaves, scope)
-            for message, span, hint in leaves_problems(s.leaves, self.ctx.kinds, scope):
-                self.error(message, span, hint)
-
-    def effects_statement(self, s: ast.Silence | ast.RemoveEffects, scope: set[str]) -> None:
-        """`silence CARDS [until EVENT]`, `remove effects [of SOURCE] [from CARDS]` (effect_checks.py)."""
-        if isinstance(s, ast.Silence):
-            self.expr(s.card, scope)
-            if s.until is not None:
-                self.until(s.until, s.span)
-            found = silence_problems(s, self.ctx.kinds, scope) if self.ctx.kinds is not None else []
-        else:
-            self.expr(s.source, scope)
-            self.expr(s.target, scope)
-            found = remove_effects_problems(s, self.ctx.kinds, scope)
-        for message, span, hint in found:
-            self.error(message, span, hint)
 
     def until(self, event: str, span: Span) -> None:
         if event not in self.ctx.events and event not in BUILTIN_EVENTS:

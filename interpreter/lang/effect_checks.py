@@ -10,6 +10,8 @@ no rule means (`remove effects of x from y`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import Span
 from . import ast
 from .kinds import KIND_WORDS, Kinds
@@ -74,3 +76,30 @@ def remove_effects_problems(s: ast.RemoveEffects, kinds: Kinds | None, scope: se
     return [*card_problems(s.source, kinds, scope, "'remove effects of' names the card that gave them", SOURCE_HINT),
             *card_problems(s.target, kinds, scope, "'remove effects from' names what they are on", TARGET_HINT,
                            also=("player",))]
+
+
+def check_duration(checker: Any, s: ast.ModifyUntil | ast.GrantUntil, scope: set[str]) -> None:
+    """The checker's part for the duration of `modify`/`grant`: `until EVENT` (a known event),
+    `until X leaves` (X a card) or `until removed`. `checker`: lang/checker.py's `Checker`."""
+    if s.until:
+        checker.until(s.until, s.span)
+    elif s.leaves is not None:
+        checker.expr(s.leaves, scope)
+        for message, span, hint in leaves_problems(s.leaves, checker.ctx.kinds, scope):
+            checker.error(message, span, hint)
+
+
+def check_effects_statement(checker: Any, s: ast.Silence | ast.RemoveEffects, scope: set[str]) -> None:
+    """The checker's part for `silence CARDS [until EVENT]` and `remove effects [of SOURCE] [from CARDS]`."""
+    kinds = checker.ctx.kinds
+    if isinstance(s, ast.Silence):
+        checker.expr(s.card, scope)
+        if s.until is not None:
+            checker.until(s.until, s.span)
+        found = silence_problems(s, kinds, scope) if kinds is not None else []
+    else:
+        checker.expr(s.source, scope)
+        checker.expr(s.target, scope)
+        found = remove_effects_problems(s, kinds, scope)
+    for message, span, hint in found:
+        checker.error(message, span, hint)
