@@ -18,6 +18,7 @@ from interpreter.lang import ast
 from interpreter.lang.explain import statement
 from interpreter.lang.parser import parse_block
 from interpreter.lang.printer import to_source
+from interpreter.presentation.cards import card_display
 from interpreter.rules.yamlload import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -214,6 +215,9 @@ def test_the_observation_shows_silenced_only_on_a_silenced_card(tmp_path):
     run_part(game, test)
     board = game.observation(2)["zones"]["P1"]["board"]
     assert [c.get("silenced") for c in board] == [True, None]
+    # the terminal and the browser table show it with the card's attributes
+    assert card_display(board[0], game.rules, "board") == {"attack": 1, "health": 4, "silenced": True}
+    assert card_display(board[1], game.rules, "board") == {"attack": 1, "health": 2}
 
 
 def test_silencing_again_keeps_the_longer_silence(tmp_path):

@@ -1,7 +1,7 @@
 """Cards as a player reads them: where each visible card of an observation is, what of it to show.
 
 Works on the observation dict (`game.observation(seat)`) and the `Rules`: a card view there is
-`{"id", "name", "type", <attributes>..., "part"?, "attached_to"?, "controller"?}` (a revealed card of
+`{"id", "name", "type", <attributes>..., "part"?, "attached_to"?, "controller"?, "silenced"?}` (a revealed card of
 a hidden zone also has its "position"). What a card shows is its type's `display:` if the ruleset
 declares one, else every attribute but deck-building ones; in both, a value at rest (none, false,
 empty, or 0 where the attribute's default is 0) is left out, and so is an attribute whose
