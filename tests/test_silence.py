@@ -136,6 +136,13 @@ def test_until_a_player_leaves_is_a_located_error(tmp_path):
     assert "until self leaves" in message  # (the hint)
 
 
+def test_until_a_card_without_leaves_says_how_to_write_it(tmp_path):
+    message = load_error(broken(tmp_path, "modify t.attack by 2 until self leaves", "modify t.attack by 2 until t"))
+    assert f"duel.cards:{line_of('modify t.attack by 2 until self leaves')}:" in message
+    assert "'until t': 't' is a name, not an event" in message
+    assert "write `until t leaves`" in message
+
+
 def test_remove_effects_needs_a_source_or_cards(tmp_path):
     message = load_error(broken(tmp_path, "remove effects of auras(game.active)", "remove effects"))
     assert f"duel.cards:{line_of('remove effects of auras(game.active)')}:" in message

@@ -82,6 +82,14 @@ def check_duration(checker: Any, s: ast.ModifyUntil | ast.GrantUntil, scope: set
     """The checker's part for the duration of `modify`/`grant`: `until EVENT` (a known event),
     `until X leaves` (X a card) or `until removed`. `checker`: lang/checker.py's `Checker`."""
     if s.until:
+        from .checker import BUILTIN_EVENTS  # (checker.py imports this module)
+
+        known = s.until in checker.ctx.events or s.until in BUILTIN_EVENTS
+        if not known and (s.until in scope or s.until == "self"):
+            # (a name that holds a card, not an event: `until self leave`, `until c`)
+            checker.error(f"'until {s.until}': {s.until!r} is a name, not an event", s.span,
+                          f"to end it when the card {s.until} holds leaves its zone, write `until {s.until} leaves`")
+            return
         checker.until(s.until, s.span)
     elif s.leaves is not None:
         checker.expr(s.leaves, scope)
