@@ -377,6 +377,9 @@ def _statements(depth: int) -> st.SearchStrategy[ast.Stmt]:
                   st.none() | _names),
         st.builds(ast.Shuffle, small),
         st.builds(ast.Delete, small),
+        st.builds(ast.Silence, small, st.none() | _names),
+        st.builds(ast.RemoveEffects, st.none() | small, small),
+        st.builds(ast.RemoveEffects, small, st.none()),
         st.just(ast.Break()),
     )
     if depth == 0:
