@@ -176,7 +176,7 @@ def test_bad_declarations_of_code_are_located(tmp_path, old, new, at, expected):
 
 def test_a_player_attribute_cannot_hold_code(tmp_path):
     path = broken(tmp_path, "heroes.yaml", "zones:\n", "player_attributes:\n  rule: {type: condition}\nzones:\n")
-    assert "heroes.yaml:12:16: rules error: attribute 'rule': only a card holds code (type condition); player " \
+    assert "heroes.yaml:14:16: rules error: attribute 'rule': only a card holds code (type condition); player " \
            "attributes hold values" in load_error(path)
 
 
