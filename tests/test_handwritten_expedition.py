@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from baselines import load_baseline, play_checked
+from playout import played_decisions
 
 from interpreter import load
 
@@ -53,12 +54,7 @@ def test_every_game_ends_keeps_the_cards_and_shares_the_result():
 
 def _interpreted(rules, seed: int, agent) -> tuple[list, tuple]:
     game = rules.new_game(seed=seed, log=False)
-    decisions = []
-    while not game.is_over:
-        seat, options = game.decision()
-        index = agent(len(options))
-        decisions.append((seat, len(options), index))
-        game.apply(index)
+    decisions = played_decisions(game, agent)
     r = game.result
     return decisions, (r.winners, r.losers, r.reason, r.scores, game.globals["trick"])
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from baselines import load_baseline, play_checked
+from playout import played_decisions
 
 from interpreter import load
 
@@ -52,12 +53,7 @@ def test_every_game_ends_keeps_the_cards_and_scores_the_teams():
 
 def _interpreted(rules, seed: int, agent) -> tuple[list, tuple]:
     game = rules.new_game(seed=seed, log=False)
-    decisions = []
-    while not game.is_over:
-        seat, options = game.decision()
-        index = agent(len(options))
-        decisions.append((seat, len(options), index))
-        game.apply(index)
+    decisions = played_decisions(game, agent)
     r = game.result
     return decisions, (r.winners, r.draw, game.globals["deal"])
 

@@ -283,3 +283,15 @@ def cards_of(game: Game, seat: int) -> list[CardRef]:
 
 def same_json(a: Game, b: Game) -> bool:
     return json.dumps(a.to_json(), sort_keys=True) == json.dumps(b.to_json(), sort_keys=True)
+
+
+def played_decisions(game: Game, agent) -> list[tuple[int, int, int]]:
+    """Play `game` to its end, `agent(number of options)` giving each index: each decision's
+    (seat, number of options, index), for comparing with a hand-written version's."""
+    decisions = []
+    while not game.is_over:
+        seat, options = game.decision()
+        index = agent(len(options))
+        decisions.append((seat, len(options), index))
+        game.apply(index)
+    return decisions
