@@ -12,10 +12,10 @@ opcount = load_benchmark("opcount")
 
 
 def test_counts_are_repeatable_and_compare_the_same_games():
-    first = opcount.report_game("initiative", 3, 1, 3)
-    again = opcount.report_game("initiative", 3, 1, 3)
+    first = opcount.report_game("initiative", 1, 1, 3)
+    again = opcount.report_game("initiative", 1, 1, 3)
     assert first == again  # (instructions, unlike seconds, do not vary from run to run)
-    assert first["decisions"] > 3 * 10
+    assert first["decisions"] > 10
     assert first["instructions_per_decision"] > 0 and first["handwritten_instructions_per_decision"] > 0
     ratio = first["instructions_per_decision"] / first["handwritten_instructions_per_decision"]
     assert first["interpreter_over_handwritten"] == pytest.approx(ratio, rel=0.01)
@@ -40,9 +40,9 @@ def test_games_that_are_not_the_same_give_no_ratio(monkeypatch):
 
 def test_games_played_out_are_counted_as_the_same_games():
     # --playout: the same seeded random games, played by Rules.play_out (the rollout form)
-    stepped = opcount.report_game("initiative", 2, 1, 0)
-    played = opcount.report_game("initiative", 2, 1, 10, playout=True)
-    assert played == opcount.report_game("initiative", 2, 1, 10, playout=True)
+    stepped = opcount.report_game("initiative", 1, 1, 0)
+    played = opcount.report_game("initiative", 1, 1, 10, playout=True)
+    assert played == opcount.report_game("initiative", 1, 1, 10, playout=True)
     assert played["decisions"] == stepped["decisions"]
     assert played["set_up_instructions_per_game"] == 0  # (counted with the play)
     assert played["instructions_per_decision"] < stepped["instructions_per_decision"]

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
+from playout import examples
 
 from interpreter.errors import CardSyntaxError
 from interpreter.lang import ast
@@ -26,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(REPO.glob("cards/**/*.cards")) + sorted(REPO.glob("rulesets/**/*.rules"))
 
 PROPERTY = settings(
-    max_examples=200,
+    max_examples=examples(200, share=3),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

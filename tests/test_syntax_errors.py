@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playout import examples
 
 from interpreter.errors import CardSyntaxError
 from interpreter.lang import ast
@@ -180,7 +181,7 @@ def test_every_truncation_of_a_card_file_is_ok_or_a_located_error():
             assert "expected " in err.message
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200, share=3), deadline=None, database=None)
 @given(
     st.lists(
         st.tuples(st.sampled_from(["drop", "repeat", "swap"]), st.integers(0, len(SAMPLE_TOKENS) - 2)),
@@ -206,7 +207,7 @@ def test_token_edits_of_a_card_file_give_syntax_errors_only(edits):
         assert str(err).startswith("edited.cards:")
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200, share=3), deadline=None, database=None)
 @given(st.text(st.characters(codec="utf-8", exclude_characters='"\\'), max_size=40))
 def test_arbitrary_text_gives_syntax_errors_only(text: str):
     try:
