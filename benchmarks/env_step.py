@@ -9,7 +9,10 @@ Sections (the same game seeds in each):
   observation encoded), a random id of `info["legal_actions"]`, `env.step`: the adapter's own cost;
 - `pz_one`: one learning seat (`learners=["player_1"]`, a policy against a fixed opponent): its
   observation encoded at each of its steps;
-- `pz_all`: every seat learns (self-play): the acting agent's observation encoded at every step.
+- `pz_all`: every seat learns (self-play): the acting agent's observation encoded at every step;
+- `encode`: the raw games, the decider's observation vector made at each decision, only that
+  timed: `us/step` is the cost of one vector.
+The loops are those of benchmarks/envs.py (`raw`, `pettingzoo`), timed with `time.process_time`.
 A PettingZoo step is one `env.step` of a live agent (a multi-part choice takes one per part);
 `x raw` is the CPU time per game over the raw one's (the same games), so it counts the extra steps.
 """
@@ -30,42 +33,50 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interpreter import load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not a package)
+import envs  # noqa: E402  (the timing loops: one for both benchmarks)
+
 
 def raw(rules, games: int, seed: int) -> tuple[int, float]:
-    rng = random.Random(seed)
-    steps = 0
-    start = time.process_time()
-    for i in range(games):
-        game = rules.new_game(seed=seed + i, log=False)
-        while not game.is_over:
-            _seat, options = game.decision()
-            game.apply(rng.randrange(len(options)))
-            steps += 1
-    return steps, time.process_time() - start
+    m = envs.raw(rules, games, seed, clock=time.process_time)
+    return m.steps, m.seconds
 
 
 def _pettingzoo(learners: Callable[[list[str]], list[str]]) -> Callable[..., tuple[int, float]]:
     def section(rules, games: int, seed: int) -> tuple[int, float]:
-        from interpreter.envs.pettingzoo_aec import CardrulesAECEnv
-
-        probe = CardrulesAECEnv(rules)
-        env = CardrulesAECEnv(rules, learners=learners(probe.possible_agents))
-        rng = random.Random(seed)
-        steps = 0
-        start = time.process_time()
-        for i in range(games):
-            env.reset(seed=seed + i)
-            for _agent in env.agent_iter():
-                _observation, _reward, terminated, truncated, info = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = info["legal_actions"]
-                env.step(int(legal[rng.randrange(len(legal))]))
-                steps += 1
-        return steps, time.process_time() - start
+        m = envs.pettingzoo(rules, games, seed, learners=learners, sparse=True, clock=time.process_time)
+        return m.steps, m.seconds
 
     return section
+
+
+def encode(rules, games: int, seed: int) -> tuple[int, float]:
+    """The raw games again, the decider's observation vector made at each decision: only that
+    timed (a step here is one vector)."""
+    import numpy as np
+
+    from interpreter.envs import ObservationEncoding
+
+    encoding = ObservationEncoding(rules)
+    from_state = getattr(encoding, "encode_state_into", None)  # (None: a checkout before it, issue 34)
+    rng = random.Random(seed)
+    steps = 0
+    spent = 0.0
+    clock = time.process_time
+    for i in range(games):
+        game = rules.new_game(seed=seed + i, log=False)
+        while not game.is_over:
+            seat, options = game.decision()
+            out = np.zeros(encoding.size, dtype=np.float32)
+            start = clock()
+            if from_state is not None:
+                from_state(game, seat, out)
+            else:
+                encoding.encode_into(game.observation(seat), out)
+            spent += clock() - start
+            steps += 1
+            game.apply(rng.randrange(len(options)))
+    return steps, spent
 
 
 SECTIONS: dict[str, Callable[..., tuple[int, float]]] = {
@@ -73,6 +84,7 @@ SECTIONS: dict[str, Callable[..., tuple[int, float]]] = {
     "pz_mask": _pettingzoo(lambda agents: []),
     "pz_one": _pettingzoo(lambda agents: agents[:1]),
     "pz_all": _pettingzoo(lambda agents: list(agents)),
+    "encode": encode,
 }
 
 
@@ -91,6 +103,8 @@ def measure(names: list[str], games: int, runs: int, seed: int) -> dict:
             entry[section] = {"us_per_step": round(per_step * 1e6, 1), "ms_per_game": round(per_game * 1e3, 2),
                               "steps_per_game": round(statistics.mean(steps for steps, _s in results) / games, 1)}
         for section in SECTIONS:
+            if section == "encode":  # (a vector, not a step: its µs are the figure)
+                continue
             entry[section]["x_raw"] = round(entry[section]["ms_per_game"] / entry["raw"]["ms_per_game"], 2)
         report["results"][name] = entry
     return report
@@ -103,7 +117,7 @@ def print_report(report: dict) -> None:
     for name, entry in report["results"].items():
         for section, f in entry.items():
             print(f"{name:<12}{section:<10}{f['us_per_step']:>10}{f['ms_per_game']:>10}{f['steps_per_game']:>12}"
-                  f"{f['x_raw']:>8}")
+                  f"{f.get('x_raw', ''):>8}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ and through each adapter (interpreter/envs), steps/s and games/s, medians of --r
     python benchmarks/envs.py [GAME ...] --illegal-check 10000 [--observe]
 
 Sections, each a function `(rules, games, seed) -> Measure` in SECTIONS (one more adapter: one
-more function there):
+more function there; benchmarks/env_step.py times its sections with these same loops):
 - `raw`: `game.decision()` and `game.apply(random index)`; a step is a decision;
 - `pettingzoo`: the AEC environment as PettingZoo's users drive it, `env.last()` (the observation
   encoded, the mask built), a random id of the mask, `env.step`; a step is one `env.step` of a
@@ -57,40 +57,47 @@ class Measure:
         return self.games / self.seconds
 
 
-def raw(rules, games: int, seed: int) -> Measure:
+def raw(rules, games: int, seed: int, clock: Callable[[], float] = time.perf_counter) -> Measure:
     """Masked random games through the raw API: every option of a decision is legal."""
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(games):
         game = rules.new_game(seed=seed + i, log=False)
         while not game.is_over:
             _seat, options = game.decision()
             game.apply(rng.randrange(len(options)))
             steps += 1
-    return Measure(games, steps, time.perf_counter() - start)
+    return Measure(games, steps, clock() - start)
 
 
-def pettingzoo(rules, games: int, seed: int) -> Measure:
-    """The same games through the PettingZoo AEC environment, as a PettingZoo user plays them."""
+def pettingzoo(rules, games: int, seed: int, learners: Callable[[list[str]], list[str]] | None = None,
+               sparse: bool = False, clock: Callable[[], float] = time.perf_counter) -> Measure:
+    """The same games through the PettingZoo AEC environment, as a PettingZoo user plays them:
+    `env.last()`, a random legal id, `env.step`. `learners`: which agents learn (given the
+    agents; None: all, their observations encoded); `sparse`: the id drawn from
+    `info["legal_actions"]`, else (as PettingZoo's examples do) from `flatnonzero` of the mask."""
     import numpy as np
 
     from interpreter.envs.pettingzoo_aec import CardrulesAECEnv
 
     env = CardrulesAECEnv(rules)
+    if learners is not None:
+        env = CardrulesAECEnv(rules, learners=learners(env.possible_agents))
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(games):
         env.reset(seed=seed + i)
         for _agent in env.agent_iter():
-            observation, _reward, terminated, truncated, _info = env.last()
+            observation, _reward, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            legal = info["legal_actions"] if sparse else np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-    return Measure(games, steps, time.perf_counter() - start)
+    return Measure(games, steps, clock() - start)
 
 
 SECTIONS: dict[str, Callable[..., Measure]] = {"raw": raw, "pettingzoo": pettingzoo}
