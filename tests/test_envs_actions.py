@@ -90,7 +90,9 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_encoding_is_fixed_and_reads_only_the_observation(game):
+def test_the_encoding_is_fixed_and_reads_only_what_the_player_may_see(game):
+    """The vector (read from the state, as the adapters read it) of a game and of a copy with
+    everything the player may not see drawn anew are the same."""
     rules = load(game)
     encoding = ObservationEncoding(rules)
     for seed in range(3):
@@ -98,10 +100,10 @@ def test_the_encoding_is_fixed_and_reads_only_the_observation(game):
         rng = random.Random(seed)
         while not g.is_over:
             for viewer in (1, 2):
-                vector = encoding.encode(g.observation(viewer))
+                vector = encoding.encode_game(g, viewer)
                 assert len(vector) == encoding.size
                 copy_ = g.determinize(viewer, random.Random(seed))  # the unseen drawn anew
-                assert encoding.encode(copy_.observation(viewer)) == vector
+                assert encoding.encode_game(copy_, viewer) == vector
             g.apply(rng.randrange(len(g.decision()[1])))
 
 

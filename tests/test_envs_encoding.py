@@ -42,7 +42,7 @@ def test_the_vector_changes_when_a_visible_cards_damage_changes(game):
         damage: dict[int, int] = {}
         while not g.is_over and changes < 6:
             observation = g.observation(1)
-            vector = encoding.encode(observation)
+            vector = encoding.encode_from_observation(observation)
             for owner, zones in observation["zones"].items():
                 for label, content in zones.items():
                     if not isinstance(content, list):
@@ -57,7 +57,7 @@ def test_the_vector_changes_when_a_visible_cards_damage_changes(game):
                         changes += 1
                         older = copy.deepcopy(observation)
                         older["zones"][owner][label][k]["damage"] = before
-                        differ = [i for i, (a, b) in enumerate(zip(vector, encoding.encode(older))) if a != b]
+                        differ = [i for i, (a, b) in enumerate(zip(vector, encoding.encode_from_observation(older))) if a != b]
                         assert len(differ) == 1, f"seed {seed}: {card['name']} took damage, entries changed: {differ}"
                         assert differ == [_slot_entry(encoding, owner, label, 1, k, "damage")]
                         assert vector[differ[0]] == card["damage"]

@@ -1,7 +1,11 @@
 """A fixed observation encoding for a ruleset (docs/envs.md "Observations"): one vector of numbers
-per observation, the same layout in every state, generated from the ruleset's declarations and
-computed from `game.observation(player)` only (with the player's own partial choice), so nothing
-hidden from the player can leak into it.
+per observation, the same layout in every state, generated from the ruleset's declarations: the
+encoding of `game.observation(player)` (with the player's own partial choice), so nothing hidden
+from the player can leak into it. This module is the layout (what each index means) and the
+reference encoder of an observation dict (`encode_from_observation`); the adapters fill the same
+vector straight from the game's state (`encode_state_into`: the engine's reader, engine/encode.py,
+which applies observe.py's visibility rules without building the dict), bit for bit the same
+(tests/test_envs_state_encoding.py).
 
 Seats are relative to the viewer (0 = the viewer, k = the k-th next player). The layout, in order:
 1. zones: for each zone (per player: once per seat; shared: once; each row of a zone with rows
@@ -128,9 +132,9 @@ class ObservationEncoding:
         ruleset = rules.ruleset
         self.players = players = rules.player_count
         self.names = sorted(rules.card_defs)
-        self._name_index = {name: i for i, name in enumerate(self.names)}
+        self.name_index = {name: i for i, name in enumerate(self.names)}
         self.types = sorted(ruleset.card_types)
-        self._type_index = {t: i for i, t in enumerate(self.types)}
+        self.type_index = {t: i for i, t in enumerate(self.types)}
         unknown = sorted(set(slots or {}) - set(ruleset.zones))
         if unknown:
             raise ValueError(f"{', '.join(map(repr, unknown))} is not a zone of {rules.name} "
@@ -165,18 +169,18 @@ class ObservationEncoding:
                     attributes[name] = value(spec, [d.initial.get(name) for d in defs if name in d.initial])
         self.card_values = [attributes[n] for n in sorted(attributes)]
         parts = sorted({p for d in defs for p in (d.parts or {})})
-        self._fixed = [Value("controller", "player", seat), Value("attached_to", "card"), Value("part", "text", parts)]
+        self.fixed_values = [Value("controller", "player", seat), Value("attached_to", "card"), Value("part", "text", parts)]
         self.player_values = [value(spec) for name, spec in sorted(ruleset.player_attributes.items())
                               if spec.visibility != "hidden"]
         self.global_values = [value(spec) for name, spec in sorted(ruleset.globals.items())]
-        self._active = Value("active player", "player", seat)
+        self.active = Value("active player", "player", seat)
         self.phases = ["", *dict.fromkeys(p.name for _where, p in ruleset.steps() if p.name)]
-        self._phase_index = {p: i for i, p in enumerate(self.phases)}
+        self.phase_index = {p: i for i, p in enumerate(self.phases)}
         self.site_count = len(rules.decision_sites) + 1
         self.literals = list(literals)
-        self._literal_index = {(type(v).__name__, v): i for i, v in enumerate(self.literals)}
+        self.literal_index = {(type(v).__name__, v): i for i, v in enumerate(self.literals)}
         self.event_names = list(ruleset.events)
-        self._event_index = {e: i for i, e in enumerate(self.event_names)}
+        self.event_index = {e: i for i, e in enumerate(self.event_names)}
 
         self.labels: list[str] = []
         add = self.labels.extend
@@ -185,18 +189,18 @@ class ObservationEncoding:
             for row in zone.rows or ("",):
                 for relation in (range(players) if zone.per_player else (None,)):
                     self.zones.append((zone.name, row, relation))
-        self._zone_index = {z: i for i, z in enumerate(self.zones)}
+        self.zone_index = {z: i for i, z in enumerate(self.zones)}
         self.zone_width = 1 + len(self.names)
         for z in self.zones:
             where = _where(z)
             add([f"{where}: size", *(f"{where}: count of {n}" for n in self.names)])
         self.slots_at = len(self.labels)
-        self.slot_width = 4 + len(self.names) + len(self.types) + sum(v.width for v in self._fixed) + \
+        self.slot_width = 4 + len(self.names) + len(self.types) + sum(v.width for v in self.fixed_values) + \
             sum(v.width for v in self.card_values)
-        self._slot_base: list[int] = []  # per zone instance: the index of its first slot's number
+        self.slot_base: list[int] = []  # per zone instance: the index of its first slot's number
         number = 0
         for z in self.zones:
-            self._slot_base.append(number)
+            self.slot_base.append(number)
             for k in range(self.slots[z[0]]):
                 head = f"slot {number + k + 1} ({_where(z)} #{k + 1})"
                 add([f"{head}: present", f"{head}: position"])
@@ -204,15 +208,15 @@ class ObservationEncoding:
                 add(f"{head}: type {t}" for t in self.types)
                 add([f"{head}: taken as part N of the viewer's choice in progress",
                      f"{head}: revealed (in a zone the viewer may not see)"])
-                for v in (*self._fixed, *self.card_values):
+                for v in (*self.fixed_values, *self.card_values):
                     add(f"{head}: {label}" for label in v.labels())
             number += self.slots[z[0]]
         self.slot_count = number
-        self._taken_at = 2 + len(self.names) + len(self.types)
-        self._card_layout: dict[str, tuple[int, Value | None]] = {}  # card key -> (offset in a slot, how)
-        offset = self._taken_at + 2
-        for v in (*self._fixed, *self.card_values):
-            self._card_layout.setdefault(v.name, (offset, None if v.kind == "number" else v))
+        self.taken_at = 2 + len(self.names) + len(self.types)
+        self.card_layout: dict[str, tuple[int, Value | None]] = {}  # card key -> (offset in a slot, how)
+        offset = self.taken_at + 2
+        for v in (*self.fixed_values, *self.card_values):
+            self.card_layout.setdefault(v.name, (offset, None if v.kind == "number" else v))
             offset += v.width
         self.players_at = len(self.labels)
         self.player_width = sum(v.width for v in self.player_values)
@@ -223,7 +227,7 @@ class ObservationEncoding:
         for v in self.global_values:
             add(f"global {label}" for label in v.labels())
         add(["turn", *(f"phase {p or '(set-up)'}" for p in self.phases)])
-        add(f"global {label}" for label in self._active.labels())
+        add(f"global {label}" for label in self.active.labels())
         self.decision_at = len(self.labels)
         add(["the viewer decides", "the game is over", *(f"decision site {i}" for i in range(self.site_count)),
              "the viewer's number of options", "choice in progress: parts taken",
@@ -240,29 +244,60 @@ class ObservationEncoding:
         self.size = len(self.labels)
 
     # ------------------------------------------------------------------ encoding
-    def encode(self, observation: dict, choosing: Iterable[Any] = (), fresh: int | None = None) -> list[float]:
-        """The vector of one observation (`game.observation(player)`), as a list of floats.
-        `choosing`: the elements the viewer has taken so far in the choice they are making (values
-        of the options: cards, players, plain values); `fresh`: how many of the newest events of
-        `seen` the viewer witnessed since their last decision (None: all)."""
+    def encode_game(self, game, seat: int, choosing: Iterable[Any] = (), fresh: int | None = None) -> list[float]:
+        """The vector of `seat`'s observation of the game now, as a list of floats, read from the
+        state (see `encode_state_into`). `choosing`: the elements the viewer has taken so far in
+        the choice they are making (values of the options: cards, players, plain values);
+        `fresh`: how many of the newest events of their `seen` window they witnessed since their
+        last decision (None: all)."""
         out = [0.0] * self.size
-        self.encode_into(observation, out, choosing, fresh)
+        self.encode_state_into(game, seat, out, choosing, fresh)
         return out
 
-    def encode_into(self, observation: dict, out: MutableSequence, choosing: Iterable[Any] = (),
-                    fresh: int | None = None) -> None:
-        """`encode`, written into `out` (a list or a numpy array of `size` zeros)."""
+    def encode_state_into(self, game, seat: int, out: MutableSequence, choosing: Iterable[Any] = (),
+                          fresh: int | None = None) -> None:
+        """`seat`'s vector written into `out` (a numpy array or a list of `size` zeros), filled
+        straight from the game's state by the engine (`game.observation_encoder`): no observation
+        dict is built, and the vector is, bit for bit, `encode_from_observation` of
+        `game.observation(seat)` (tests/test_envs_state_encoding.py)."""
+        entries = game.observation_encoder(self, seat).entries(game, choosing, fresh)
+        if not entries:
+            return
+        put = getattr(out, "put", None)
+        if put is not None:  # (a numpy array: one call)
+            put(list(entries), list(entries.values()))
+        else:
+            for i, x in entries.items():
+                out[i] = x
+
+    def window(self, game, seat: int) -> list[tuple]:
+        """The keys (`event_key`) of the events of `seat`'s `seen` window now, oldest first, read
+        from the state: what `fresh_count` aligns with the window at their last decision."""
+        return game.observation_encoder(self, seat).window(game)
+
+    def encode_from_observation(self, observation: dict, choosing: Iterable[Any] = (),
+                                fresh: int | None = None) -> list[float]:
+        """The vector of one observation (`game.observation(player)`), as a list of floats: the
+        reference the state-read vector is checked against (the tests), and what encodes an
+        observation that has no game behind it. `choosing` and `fresh` as `encode_game` takes them."""
+        out = [0.0] * self.size
+        self.encode_from_observation_into(observation, out, choosing, fresh)
+        return out
+
+    def encode_from_observation_into(self, observation: dict, out: MutableSequence, choosing: Iterable[Any] = (),
+                                     fresh: int | None = None) -> None:
+        """`encode_from_observation`, written into `out` (a list or a numpy array of `size` zeros)."""
         viewer = observation["viewer"]
         players = self.players
         ctx = _Context(viewer, players)
         placed: list[tuple[int, dict, int, bool]] = []  # (index of the slot's first entry, card, position, revealed)
         zone_width = self.zone_width
-        names = self._name_index
+        names = self.name_index
         for owner, zones in observation["zones"].items():
             relation = None if owner == "shared" else (int(owner[1:]) - viewer) % players
             for label, content in zones.items():
                 name, _, row = label.partition(".")
-                at = self._zone_index.get((name, row, relation))
+                at = self.zone_index.get((name, row, relation))
                 if at is None:
                     continue
                 base = at * zone_width
@@ -278,7 +313,7 @@ class ObservationEncoding:
                     positions = [c.get("position", 0) for c in shown] + [0] * (len(cards) - len(shown))
                     revealed = True
                 room = self.slots[name]
-                number = self._slot_base[at]
+                number = self.slot_base[at]
                 for k, (card, position) in enumerate(zip(cards, positions)):
                     i = names.get(card.get("name"))
                     if i is not None:
@@ -301,7 +336,7 @@ class ObservationEncoding:
                 chose_players.append((element.seat - viewer) % players)
             else:
                 chose_values.append(element)
-        layout = self._card_layout
+        layout = self.card_layout
         head = 2 + len(names)
         for at, card, position, revealed in placed:
             out[at] = 1.0
@@ -310,13 +345,13 @@ class ObservationEncoding:
             i = names.get(card.get("name"))
             if i is not None:
                 out[at + 2 + i] = 1.0
-            t = self._type_index.get(card.get("type"))
+            t = self.type_index.get(card.get("type"))
             if t is not None:
                 out[at + head + t] = 1.0
             if taken:
-                out[at + self._taken_at] = float(taken.get(card["id"], 0))
+                out[at + self.taken_at] = float(taken.get(card["id"], 0))
             if revealed:
-                out[at + self._taken_at + 1] = 1.0
+                out[at + self.taken_at + 1] = 1.0
             for key, x in card.items():
                 entry = layout.get(key)
                 if entry is None or x is None or x is False:
@@ -340,10 +375,10 @@ class ObservationEncoding:
             v.write(out, at, values.get(v.name), ctx)
             at += v.width
         out[at] = float(observation.get("turn") or 0)
-        phase = self._phase_index.get(observation.get("phase") or "")
+        phase = self.phase_index.get(observation.get("phase") or "")
         if phase is not None:
             out[at + 1 + phase] = 1.0
-        self._active.write(out, at + 1 + len(self.phases), values.get("active"), ctx)
+        self.active.write(out, at + 1 + len(self.phases), values.get("active"), ctx)
         at = self.decision_at
         decision = observation.get("decision")
         if decision is not None:
@@ -361,7 +396,7 @@ class ObservationEncoding:
             out[at + 1 + relation] = 1.0
         at += 1 + players
         for v in chose_values:
-            i = self._literal_index.get((type(v).__name__, v))
+            i = self.literal_index.get((type(v).__name__, v))
             out[at + (len(self.literals) if i is None else i)] += 1.0
         self._encode_events(observation.get("seen") or [], out, ctx, fresh)
 
@@ -374,7 +409,7 @@ class ObservationEncoding:
             at = self.events_at + k * width
             out[at] = 1.0
             out[at + 1] = 1.0 if k < fresh else 0.0
-            i = self._event_index.get(event.get("event"))
+            i = self.event_index.get(event.get("event"))
             if i is not None:
                 out[at + 2 + i] = 1.0
             number = None
@@ -383,17 +418,13 @@ class ObservationEncoding:
                     if type(v) is str and v[:1] == "P" and v[1:].isdigit():
                         out[at + 2 + events + (int(v[1:]) - ctx.viewer) % ctx.players] = 1.0
                     elif isinstance(v, dict):
-                        n = self._name_index.get(v.get("name"))
+                        n = self.name_index.get(v.get("name"))
                         if n is not None:
                             out[at + 2 + events + ctx.players + n] = 1.0
                     elif number is None and type(v) is int:
                         number = v
             if number is not None:
                 out[at + width - 1] = float(number)
-
-    def encode_game(self, game, seat: int, choosing: Iterable[Any] = (), fresh: int | None = None) -> list[float]:
-        """The vector of `seat`'s observation of the game now."""
-        return self.encode(game.observation(seat), choosing, fresh)
 
     def describe(self, index: int) -> str:
         """What one entry of the vector is."""
@@ -425,8 +456,14 @@ def fresh_count(before: list | None, now: list) -> int:
     was full at both looks and repeats the same events (then it can say too few)."""
     if before is None:
         return len(now)
-    old = [event_key(e) for e in before]
-    new = [event_key(e) for e in now]
+    return fresh_from_keys([event_key(e) for e in before], [event_key(e) for e in now])
+
+
+def fresh_from_keys(old: list | None, new: list) -> int:
+    """`fresh_count` of two windows given by their events' keys (`event_key`, or
+    `ObservationEncoding.window`)."""
+    if old is None:
+        return len(new)
     for overlap in range(min(len(old), len(new)), 0, -1):
         if old[len(old) - overlap:] == new[:overlap]:
             return len(new) - overlap

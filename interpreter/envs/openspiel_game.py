@@ -370,7 +370,8 @@ class _Core:
         choosing = self.cursor().prefix if self.prefix and self.current_player() == player else ()
         chain = self.seen[player]
         before = None if chain is None else chain.record.window()
-        self.spec.encoding.encode_into(observation, out, choosing, fresh_count(before, observation["seen"]))
+        self.spec.encoding.encode_from_observation_into(observation, out, choosing,
+                                                        fresh_count(before, observation["seen"]))
 
     def information_tensor(self, player: int, out: np.ndarray) -> None:
         """The observation tensor, then the player's last RECALL decisions (openspiel_recall.py)."""

@@ -349,7 +349,8 @@ class CardrulesAECEnv(AECEnv):
         if known is None or known[0] != key:
             observation = self._observation(self._seats[agent])
             vector = np.zeros(self.encoding.size, dtype=np.float32)
-            self.encoding.encode_into(observation, vector, **self.encoding_context(agent, observation))
+            self.encoding.encode_from_observation_into(observation, vector,
+                                                       **self.encoding_context(agent, observation))
             known = self._vectors[agent] = (key, _frozen(vector))
         return {"observation": known[1], "action_mask": mask}
 
