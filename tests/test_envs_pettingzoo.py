@@ -265,7 +265,7 @@ def test_the_observation_is_the_encoding_of_what_the_player_may_see(game):
             seen = env.game.observation(seat)
             assert env.structured_observation(agent) == seen
             vector = env.observe(agent)["observation"]
-            context = env.encoding_context(agent, seen)
+            context = env.encoding_context(agent)
             assert np.array_equal(vector, np.asarray(encoding.encode_from_observation(seen, **context),
                                                      dtype=np.float32))
             if step % 10 == 0:  # a game that differs from this one only in what the agent may not see
@@ -392,9 +392,9 @@ def test_seats_that_do_not_learn_are_not_encoded(monkeypatch):
     learner = make_env("lanes", learners=["player_1"])
     full = make_env("lanes")
     calls: list[int] = []
-    encode = learner.encoding.encode_from_observation_into
-    monkeypatch.setattr(learner.encoding, "encode_from_observation_into",
-                        lambda observation, *a, **k: (calls.append(observation["viewer"]), encode(observation, *a, **k)))
+    encode = learner.encoding.encode_state_into
+    monkeypatch.setattr(learner.encoding, "encode_state_into",
+                        lambda game, seat, *a, **k: (calls.append(seat), encode(game, seat, *a, **k)))
     learner.reset(seed=3)
     full.reset(seed=3)
     rng = random.Random(3)

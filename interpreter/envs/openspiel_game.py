@@ -8,8 +8,9 @@ for a card the rules create many of, when a decision offers more of it than the 
 Actions are the ids of the ruleset's fixed action space (`actions.ActionCatalogue`): a multi-part
 choice takes several actions of the same player, the option being applied when they make a whole
 one. Observations are `game.observation(seat)`: its canonical JSON is the observation string, its
-`encoding.ObservationEncoding` vector the observation tensor (with the player's choice in progress,
-and the events they witnessed since their last decision told from their last record).
+`encoding.ObservationEncoding` vector the observation tensor (read straight from the state, bit for
+bit that encoding of the observation; with the player's choice in progress, and the events they
+witnessed since their last decision told from their last record).
 
 Chance mode: EXPLICIT_STOCHASTIC, with chance choosing the game's seed and nothing else. The engine
 draws every random number (the shuffle of the set-up, any shuffle or random pick of the rules)
@@ -67,7 +68,7 @@ except ImportError as err:  # pragma: no cover (exercised with the imports hidde
                       "pip install 'cardrules[openspiel]'") from err
 
 from .actions import ActionSpaceError, DecisionActions
-from .encoding import fresh_count
+from .encoding import event_key, fresh_from_keys
 from .openspiel_spec import Spec, canonical, format_copies, parse_copies, rules_for, spec_for
 from .returns import CONSTANT_SUM, GENERAL_SUM, IDENTICAL, ZERO_SUM, seat_returns, utility, utility_range
 
@@ -361,17 +362,18 @@ class _Core:
         return text + "}"
 
     def tensor(self, player: int, out: np.ndarray) -> None:
-        """The encoding of what the player sees now, with their choice in progress; the events
-        they witnessed since their last decision are told from their record of it."""
+        """The encoding of what the player sees now (read from the state: bit for bit that of
+        their observation), with their choice in progress; the events they witnessed since their
+        last decision are told from their record of it."""
         out.fill(0.0)
-        observation = self.observation(player)
-        if observation is None:
+        if self.game is None:
             return
         choosing = self.cursor().prefix if self.prefix and self.current_player() == player else ()
         chain = self.seen[player]
-        before = None if chain is None else chain.record.window()
-        self.spec.encoding.encode_from_observation_into(observation, out, choosing,
-                                                        fresh_count(before, observation["seen"]))
+        before = None if chain is None else [event_key(e) for e in chain.record.window()]
+        encoding = self.spec.encoding
+        fresh = fresh_from_keys(before, encoding.window(self.game, player + 1))
+        encoding.encode_state_into(self.game, player + 1, out, choosing, fresh)
 
     def information_tensor(self, player: int, out: np.ndarray) -> None:
         """The observation tensor, then the player's last RECALL decisions (openspiel_recall.py)."""

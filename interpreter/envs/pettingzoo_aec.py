@@ -12,7 +12,8 @@ classic card games (`pettingzoo/classic/rlcard_envs/rlcard_base.py`).
 Agents are `player_1` .. `player_n` (seat k is `player_k`). An action is an id of the ruleset's
 fixed action space (`ActionCatalogue`: `Discrete(size)`); an observation is a dict of
 `observation`, the vector of `ObservationEncoding` of what the agent may see (float32: the cards
-seen with their attributes, the agent's choice in progress, the events they witnessed), and
+seen with their attributes, the agent's choice in progress, the events they witnessed; filled
+straight from the game's state, bit for bit the encoding of `game.observation`), and
 `action_mask`, 1 at each id legal for the agent now (int8; all zeros when it is not their turn).
 `infos[agent]["legal_actions"]` holds the same legal ids, sparse (a sorted int64 array; empty when
 it is not their turn), so a policy need not scan the mask. The mask and the vector are made once
@@ -21,7 +22,7 @@ agents' observations are encoded (the others observe a vector of zeros, with the
 played by a fixed opponent cost no encoding.
 A choice of several parts (two cards, an order) takes several steps of the same agent, one id each:
 `agent_selection` stays on them until the option is complete. `structured_observation(agent)` is
-the same observation as the plain dict of `game.observation`.
+the same observation as the plain dict of `game.observation` (built only when asked for).
 
 Rewards, at the end of the game (every other step gives 0): with `reward="rules"` (the default)
 the ruleset's `reward:` expression for each player (`Rules.reward`), or, if it declares none, +1
@@ -70,7 +71,7 @@ except ImportError as error:  # (a module set to None in sys.modules raises Impo
 
 from .. import CardrulesError, load
 from .actions import ActionCatalogue, ActionSpaceError, DecisionActions
-from .encoding import ObservationEncoding, fresh_count
+from .encoding import ObservationEncoding, fresh_from_keys
 from .returns import seat_scores
 
 ILLEGAL_MODES = ("raise", "penalize")
@@ -135,10 +136,9 @@ class CardrulesAECEnv(AECEnv):
         self._rng = random.Random(seed)
         self.game: Any = None  # the current game (`Rules.new_game`), from `reset` on
         self._actions: DecisionActions | None = None
-        self._seen_at: dict[int, list] = {}  # seat -> the events they had witnessed at their last decision
+        self._seen_at: dict[int, list] = {}  # seat -> the keys of the events they had witnessed at their last decision
         # what is worked out once per decision (a multi-part choice: once per part), kept until it changes
         self._moment = 0  # one more at each option applied
-        self._observed: dict[int, dict] = {}  # seat -> game.observation(seat), this moment
         self._vectors: dict[str, tuple[tuple[int, int], np.ndarray]] = {}  # agent -> ((moment, parts), vector)
         self._mask: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None  # the acting agent's (key, mask, ids)
         self.agents: list[str] = []
@@ -210,7 +210,7 @@ class CardrulesAECEnv(AECEnv):
             self._actions = None
             if agent in self.learners:  # (where their next observation's new events start)
                 seat = self._seats[agent]
-                self._seen_at[seat] = self._observation(seat)["seen"]
+                self._seen_at[seat] = self.encoding.window(self.game, seat)
             self.game.apply(index)
             self._moved()
             if self.game.is_over:
@@ -286,7 +286,6 @@ class CardrulesAECEnv(AECEnv):
 
     def _moved(self) -> None:
         self._moment += 1
-        self._observed = {}
         self._vectors = {}
         self._mask = None
 
@@ -312,12 +311,6 @@ class CardrulesAECEnv(AECEnv):
             mask[ids] = 1
             self._mask = (key, _frozen(mask), ids)
         return self._mask[2]
-
-    def _observation(self, seat: int) -> dict:
-        observation = self._observed.get(seat)
-        if observation is None:
-            observation = self._observed[seat] = self.game.observation(seat)
-        return observation
 
     def _current_actions(self) -> DecisionActions:
         if self._actions is None:
@@ -347,19 +340,20 @@ class CardrulesAECEnv(AECEnv):
         key = (self._moment, parts)
         known = self._vectors.get(agent)
         if known is None or known[0] != key:
-            observation = self._observation(self._seats[agent])
             vector = np.zeros(self.encoding.size, dtype=np.float32)
-            self.encoding.encode_from_observation_into(observation, vector,
-                                                       **self.encoding_context(agent, observation))
+            self.encoding.encode_state_into(self.game, self._seats[agent], vector, **self.encoding_context(agent))
             known = self._vectors[agent] = (key, _frozen(vector))
         return {"observation": known[1], "action_mask": mask}
 
-    def encoding_context(self, agent: str, observation: dict) -> dict[str, Any]:
-        """What the encoding of `agent`'s observation takes besides it: the elements they took so
-        far in the choice they are making (`choosing`), and how many of the events they witnessed
-        came since their last decision (`fresh`)."""
+    def encoding_context(self, agent: str) -> dict[str, Any]:
+        """What the encoding of `agent`'s observation takes besides the state: the elements they
+        took so far in the choice they are making (`choosing`), and how many of the events they
+        witnessed came since their last decision (`fresh`: the window of events then and now
+        aligned, `encoding.fresh_count`)."""
         choosing = self._actions.prefix if self._actions is not None and agent == self.agent_selection else ()
-        return {"choosing": choosing, "fresh": fresh_count(self._seen_at.get(self._seats[agent]), observation["seen"])}
+        seat = self._seats[agent]
+        return {"choosing": choosing,
+                "fresh": fresh_from_keys(self._seen_at.get(seat), self.encoding.window(self.game, seat))}
 
     def structured_observation(self, agent: str) -> dict:
         """What `agent` may see, as the plain dict of `game.observation` (the source of the vector)."""
