@@ -23,6 +23,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from interpreter import load  # noqa: E402
 from interpreter.envs import ActionCatalogue, DecisionActions, register_openspiel  # noqa: E402
+from interpreter.envs.encoding import fresh_count  # noqa: E402
 
 GAMES = ("initiative", "lanes", "bases")
 SIMS = {"initiative": 4, "lanes": 4, "bases": 2}
@@ -314,6 +315,63 @@ def test_the_information_state_tensor_remembers_the_players_own_actions():
         assert list(part[recall.at_kinds:recall.at_names]) == [kinds.count(k) for k in ("card", "ability", "player",
                                                                                          "value", "stop")]
     assert not tensor[recall.base + recall.recall * recall.width:].any()
+
+
+def test_the_observation_tensor_is_read_from_the_state(monkeypatch):
+    """The observation tensor is the reference encoding of the observation, and is made without
+    building `game.observation` (the strings still build it)."""
+    from interpreter.engine.game import Game
+
+    game = _game("lanes")
+    rng = random.Random(4)
+    state = _after_chance(game, rng)
+    real = Game.observation
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        for player in range(game.num_players()):
+            monkeypatch.setattr(Game, "observation", lambda *a, **k: pytest.fail("observation built"))
+            tensor = state.observation_tensor(player)
+            monkeypatch.setattr(Game, "observation", real)
+            core = state._core
+            seen = core.game.observation(player + 1)
+            chain = core.seen[player]
+            before = None if chain is None else chain.record.window()
+            choosing = core.cursor().prefix if core.prefix and state.current_player() == player else ()
+            expected = core.spec.encoding.encode_from_observation(seen, choosing, fresh_count(before, seen["seen"]))
+            assert np.array_equal(np.asarray(tensor, dtype=np.float32), np.asarray(expected, dtype=np.float32))
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", ["hearts", "lanes"])
+def test_the_observation_tensor_is_the_pettingzoo_observation(name):
+    """The same game (a fixed seed) played with the same action ids through both adapters gives
+    the acting player the same vector, the events witnessed since their last decision included
+    (the OpenSpiel game told them from its records, read back from canonical JSON with the
+    events' arguments in another order, and counted every event as new)."""
+    pytest.importorskip("pettingzoo")
+    from interpreter.envs.pettingzoo_aec import make_env
+
+    game = _game(name, seed=3)
+    env = make_env(name)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    state = _after_chance(game, rng)  # (one outcome each: the fixed seed)
+    fresh_seen = 0
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        agent = env.agent_selection
+        assert agent == env.possible_agents[player]
+        vector = env.observe(agent)["observation"]
+        assert np.array_equal(np.asarray(state.observation_tensor(player), dtype=np.float32), vector)
+        encoding = state._core.spec.encoding
+        fresh_seen += sum(vector[encoding.events_at + k * encoding.event_width + 1] for k in range(encoding.event_count))
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        env.step(action)
+    assert fresh_seen > 0
 
 
 def test_the_observation_tensor_shows_the_first_part_of_a_multi_part_choice():

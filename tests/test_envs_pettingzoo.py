@@ -388,6 +388,38 @@ def test_the_mask_and_the_vector_are_made_once_per_decision_and_read_only():
     assert not np.array_equal(after["observation"], first["observation"])
 
 
+@pytest.mark.parametrize("game", ["bases", "hearts"])
+def test_the_vector_is_read_from_the_state_without_building_the_observation(game, monkeypatch):
+    """Steps of a self-play environment (every agent encoded, their fresh events counted) never
+    build `game.observation` (issue 34: building it was most of a step's cost), and give the
+    vectors the reference encoding of that observation gives."""
+    from interpreter.engine.game import Game
+
+    env = make_env(game)
+    reference = make_env(game)
+    built = []
+    real = Game.observation
+    env.reset(seed=5)
+    reference.reset(seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        if env.game.is_over:
+            break
+        monkeypatch.setattr(Game, "observation", lambda self, *a, **k: (built.append(1), real(self, *a, **k))[1])
+        observation, _reward, _terminated, _truncated, info = env.last()
+        monkeypatch.setattr(Game, "observation", real)
+        agent = env.agent_selection
+        seen = env.game.observation(env.possible_agents.index(agent) + 1)
+        expected = reference.encoding.encode_from_observation(seen, **env.encoding_context(agent))
+        assert np.array_equal(observation["observation"], np.asarray(expected, dtype=np.float32))
+        action = int(info["legal_actions"][rng.randrange(len(info["legal_actions"]))])
+        monkeypatch.setattr(Game, "observation", lambda self, *a, **k: (built.append(1), real(self, *a, **k))[1])
+        env.step(action)
+        monkeypatch.setattr(Game, "observation", real)
+        reference.step(action)
+    assert built == [], f"game.observation was built {len(built)} times"
+
+
 def test_seats_that_do_not_learn_are_not_encoded(monkeypatch):
     learner = make_env("lanes", learners=["player_1"])
     full = make_env("lanes")

@@ -387,6 +387,7 @@ class StateEncoder:
                         v = _masked(game, v, viewer)
                         if v is None or type(v) in _PLAIN:
                             plain.append((k, v))
+                plain.sort()  # (by name: see envs/encoding.py `event_key`)
                 found.append((name, tuple(plain)))
         found.reverse()
         return found

@@ -443,10 +443,11 @@ class ObservationEncoding:
 
 
 def event_key(event: dict) -> tuple:
-    """What two windows of `seen` are aligned by: the event and its plain arguments (a card's
-    masking can change between two looks at the same event)."""
+    """What two windows of `seen` are aligned by: the event and its plain arguments, by name (a
+    card's masking can change between two looks at the same event; a window read back from
+    canonical JSON has its arguments in another order than one read from the game)."""
     args = event.get("args") or {}
-    return (event.get("event"), tuple((k, v) for k, v in args.items() if v is None or type(v) in (int, str, bool)))
+    return (event.get("event"), tuple(sorted((k, v) for k, v in args.items() if v is None or type(v) in (int, str, bool))))
 
 
 def fresh_count(before: list | None, now: list) -> int:

@@ -95,7 +95,7 @@ class _Record:
     information state asks, by replaying the recipe up to the decision: a random rollout records
     many decisions and never asks, and copying the game at each one would cost more than playing."""
 
-    __slots__ = ("seat", "took", "saw", "recipe", "at", "_window")
+    __slots__ = ("seat", "took", "saw", "recipe", "at", "_window", "keys")
 
     def __init__(self, seat: int, took: list[int], saw: str | None, recipe: _Recipe | None = None,
                  at: int = 0) -> None:
@@ -105,6 +105,7 @@ class _Record:
         self.recipe = recipe  # (a recipe only grows, so its first `at` steps stay what they were)
         self.at = at
         self._window: list | None = None
+        self.keys: list[tuple] | None = None  # (the keys of `window()`: set from the game as they decided)
 
     def window(self) -> list:
         """The events the player had witnessed when they decided (`seen` of what they saw)."""
@@ -112,6 +113,13 @@ class _Record:
             _fill([self])
             self._window = json.loads(self.saw)["seen"]
         return self._window
+
+    def window_keys(self) -> list[tuple]:
+        """The keys (`encoding.event_key`) of `window()`: read from the game when the player
+        decided, so the tensors need no replay to work out what they saw."""
+        if self.keys is None:
+            self.keys = [event_key(e) for e in self.window()]
+        return self.keys
 
     @property
     def text(self) -> str:
@@ -312,6 +320,7 @@ class _Core:
             took = [*self.prefix, action]
             entry = _Record(seat, took, saw) if saw is not None else \
                 _Record(seat, took, None, self.recipe, len(self.recipe.steps))
+            entry.keys = self.spec.encoding.window(self.game, seat)
             self.seen[seat - 1] = _Chain(self.seen[seat - 1], entry)
         self.recipe.steps.append(action)
         self.prefix = []
@@ -370,7 +379,7 @@ class _Core:
             return
         choosing = self.cursor().prefix if self.prefix and self.current_player() == player else ()
         chain = self.seen[player]
-        before = None if chain is None else [event_key(e) for e in chain.record.window()]
+        before = None if chain is None else chain.record.window_keys()
         encoding = self.spec.encoding
         fresh = fresh_from_keys(before, encoding.window(self.game, player + 1))
         encoding.encode_state_into(self.game, player + 1, out, choosing, fresh)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import MutableSequence
 
-from .encoding import fresh_count
+from .encoding import fresh_from_keys
 
 RECALL = 16  # the decisions a tensor remembers; the string remembers them all
 KINDS = ("card", "ability", "player", "value", "stop")
@@ -60,19 +60,19 @@ class RecallEncoding:
 
     def write_records(self, records: list, out: MutableSequence) -> None:
         """From the player's records (newest first, one more than `recall` if there is one: `took`,
-        and `window()`, the events they had witnessed when they decided): the events of each that
-        came after the one before, then `write` (`out`: a numpy array)."""
+        and `window_keys()`, the keys of the events they had witnessed when they decided): the
+        events of each that came after the one before, then `write` (`out`: a numpy array)."""
         out[self.base:] = 0.0
         pairs = []
         for k, record in enumerate(records[:self.recall]):
-            window = record.window()
-            fresh = fresh_count(records[k + 1].window() if k + 1 < len(records) else None, window)
-            pairs.append((record.took, window[len(window) - fresh:]))
+            window = record.window_keys()
+            fresh = fresh_from_keys(records[k + 1].window_keys() if k + 1 < len(records) else None, window)
+            pairs.append((record.took, [key[0] for key in window[len(window) - fresh:]]))
         self.write(pairs, out)
 
-    def write(self, records: list[tuple[list[int], list[dict]]], out: MutableSequence) -> None:
-        """`records`: (the action ids taken, the events witnessed since the decision before),
-        newest first; at most `recall` are written."""
+    def write(self, records: list[tuple[list[int], list[str]]], out: MutableSequence) -> None:
+        """`records`: (the action ids taken, the names of the events witnessed since the decision
+        before), newest first; at most `recall` are written."""
         for k, (took, events) in enumerate(records[:self.recall]):
             at = self.base + k * self.width
             out[at] = 1.0
@@ -91,6 +91,6 @@ class RecallEncoding:
                     if i is not None:
                         out[at + self.at_values + i] += 1.0
             for event in events:
-                i = self._events.get(event.get("event"))
+                i = self._events.get(event)
                 if i is not None:
                     out[at + self.at_events + i] += 1.0
