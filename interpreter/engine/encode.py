@@ -87,6 +87,7 @@ class StateEncoder:
         self.static = frozenset(rules.statically_modified)
         self.always = frozenset({"silenced"} & set(fixed))  # (an attribute of that name: see `_modified`)
         self.seen_count = rules.seen_count
+        self.keys: dict[int, tuple] = {}  # id of a cell of `game.seen` -> (it, its key): `_window`
         # per seat: [(name, value, its index)] of the attributes the viewer may see
         self.seats: list[list[tuple[str, Any, int]]] = []
         visibility = {name: spec.visibility for name, spec in rules.ruleset.player_attributes.items()}
@@ -279,6 +280,8 @@ class StateEncoder:
                 elif t is str and v.kind == "text":
                     if x:
                         out[at + offset + v.index.get(x, len(v.vocab))] = 1.0
+                elif t is list and not x and v.kind == "list":  # (an empty list: length 0)
+                    continue
                 else:
                     _write(out, at + offset, v, x, ctx)
             x = d[PART]
@@ -373,9 +376,15 @@ class StateEncoder:
         viewer = self.viewer
         found = []
         cell = game.seen
+        keys = self.keys
         while cell is not None and len(found) < limit:
-            name, args, seat, cell = cell
+            name, args, seat, after = cell
             if seat == 0 or seat == viewer:
+                known = keys.get(id(cell))
+                if known is not None and known[0] is cell:
+                    found.append(known[1])
+                    cell = after
+                    continue
                 plain = []
                 for k, v in args.items():
                     t = type(v)
@@ -388,7 +397,12 @@ class StateEncoder:
                         if v is None or type(v) in _PLAIN:
                             plain.append((k, v))
                 plain.sort()  # (by name: see envs/encoding.py `event_key`)
-                found.append((name, tuple(plain)))
+                key = (name, tuple(plain))
+                if len(keys) > 4096:
+                    keys.clear()
+                keys[id(cell)] = (cell, key)  # (a key does not change: what masking changes is not in it)
+                found.append(key)
+            cell = after
         found.reverse()
         return found
 
