@@ -129,7 +129,7 @@ class StateEncoder:
     # ------------------------------------------------------------------ per call
     def entries(self, game, choosing: Iterable[Any] = (), fresh: int | None = None) -> dict[int, float]:
         """The viewer's vector now, as {index: value} (entries not listed are 0); `choosing` and
-        `fresh` as envs/encoding.py's `encode` takes them."""
+        `fresh` as envs/encoding.py's `encode_game` takes them."""
         layout = self.layout
         viewer = self.viewer
         out: dict[int, float] = {}
