@@ -79,6 +79,7 @@ class Compiler(NativeStatements):
         twin = _shallow_copy(self, names=names, _base=self, _native_memo={})
         twin.gen = _shallow_copy(self.gen, host=twin, names=names)
         twin.gen.ns = _shallow_copy(self.gen.ns)
+        twin.gen.lowering = type(self.gen.lowering)(self.gen.lowering.names)  # (its own blocks: lowered apart)
         twin.writer = _shallow_copy(self.writer, gen=twin.gen, host=twin)
         return twin
 

@@ -26,7 +26,8 @@ from types import CodeType
 from typing import Any
 
 from ..errors import Span, ValidationError
-from . import ast
+from . import ast, ir
+from . import lower as _lower
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .code_members import code_call, run_code
 from .codegen_expressions import ExpressionCode
@@ -165,6 +166,9 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
     def __init__(self, host: Any) -> None:
         self.host = host
         self.names = host.names
+        names = self.names  # (statements are written from their lowered form: see `lowered_body`)
+        self.lowering = _lower.Lowering(_lower.Names(frozenset(names.functions), frozenset(names.procedures),
+                                                     frozenset(names.zones), frozenset(names.keywords)))
         self.ns = Namespace()
         self._counter = 0
         self.choices: dict[int, str] = {}  # the temporary local holding each lifted choose's answer
@@ -180,6 +184,23 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         # value left in `g.returned` for the caller, on every way out: a resumable procedure, the
         # replacement of a procedure that gives one), None (no value)
         self.returning: str | None = None
+
+    # ------------------------------------------------------------------ the lowered form
+    def lowered_body(self, body) -> tuple[ir.Stmt, ...]:
+        """The IR of a block of statements (each lowered once, within its definition)."""
+        return tuple(self.lowering.statement(s) for s in body)
+
+    def written(self, node: ir.Node) -> Any:
+        """The AST an IR statement or expression was lowered from: the expression code, and the
+        analyses of a statement, read the AST still."""
+        return self.lowering.origin(node)
+
+    def ex_ir(self, e: ir.Expr | None, scope: Scope) -> str:
+        """The code of a lowered expression (written from its AST: see `written`)."""
+        return "None" if e is None else self.ex(self.lowering.origin(e), scope)
+
+    def written_body(self, body: tuple[ir.Stmt, ...] | None) -> tuple[ast.Stmt, ...]:
+        return tuple(self.lowering.origin(s) for s in body or ())
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -200,7 +221,7 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         self.choices = {}
         outer, self.returning = self.returning, "value"
         try:
-            lines = self.statements(proc.body, scope, loop_depth=0, mode="pure") or [("pass", None)]
+            lines = self.statements(self.lowered_body(proc.body), scope, loop_depth=0, mode="pure") or [("pass", None)]
         finally:
             self.returning = outer
         if name in self.names.replaced_procedures:  # (every replacement of it runs natively too)
@@ -232,7 +253,7 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         self.choices = {}
         outer, self.returning = self.returning, "value"
         try:
-            lines = self.statements(body, scope, loop_depth=0, mode="pure") or [("pass", None)]
+            lines = self.statements(self.lowered_body(body), scope, loop_depth=0, mode="pure") or [("pass", None)]
         finally:
             self.returning = outer
         self._define("fn_" + self._check(name), ["g", "f", *params], lines, f"function {name}")

@@ -1,12 +1,17 @@
-"""The code generator's statements: `let`, writes, calls, control flow, moves, events and the
-rest of the statements, for code that cannot stop for a decision. A part of `CodeGenerator`
-(codegen.py)."""
+"""The code generator's statements, written from the IR (lang/ir.py): `Let`, `Set`, `CallStmt`,
+`If`, `Loop` (for, repeat, while), `Break`, `Return`, `Emit`, `Halt` (win, lose, tie, stop) and
+each `GameOp` (move, create, shuffle, ...), for code that cannot stop for a decision. A part of
+`CodeGenerator` (codegen.py).
+
+The statements come lowered (`CodeGenerator.lowered_body`); their expressions are still written
+by the expression code from the AST they were lowered from (`CodeGenerator.written`), as are the
+analyses of a statement (the decisions and values it asks for, whether it may end the game)."""
 
 from __future__ import annotations
 
 import re
 
-from . import ast
+from . import ast, ir
 from .analysis import local_bindings, value_calls
 from .codegen_scope import Scope, identifier, literal
 from .codegen_tables import (
@@ -33,15 +38,19 @@ class StatementCode:
             lines.extend(self.statement(s, scope, loop_depth, mode))
         return lines
 
-    def statement(self, s: ast.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
+    def statement(self, s: ir.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         if self.rollout:
             return self.rollout_statement(s, scope, loop_depth, mode)
-        before = [] if isinstance(s, ast.While) else self.valued_calls(value_calls(s, self.host.value_procedures),
-                                                                      scope, mode)
-        produced = [*before, *getattr(self, "s_" + type(s).__name__)(s, scope, loop_depth, mode)]
-        if isinstance(s, (ast.Win, ast.Lose, ast.Tie, ast.Emit, ast.CallStmt)) and self.host.may_end(s):
+        written = self.written(s)
+        before = [] if _is_while(s) else self.valued_calls(value_calls(written, self.host.value_procedures), scope, mode)
+        produced = [*before, *self.dispatch(s)(s, scope, loop_depth, mode)]
+        if (type(s) is ir.Halt and s.kind != "stop" or type(s) in (ir.Emit, ir.CallStmt)) and self.host.may_end(written):
             produced = [*produced, "if g.halted:", "    return" if mode == "pure" else "    return None"]
         return [line if type(line) is tuple else (line, s.span) for line in produced]
+
+    def dispatch(self, s: ir.Stmt):
+        """The method that writes a statement: `s_KIND`, and for a game operation `op_OP`."""
+        return getattr(self, "op_" + s.op if type(s) is ir.GameOp else "s_" + type(s).__name__)
 
     def _block(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         return indent(self.statements(body or (), scope, loop_depth, mode)) or [("    pass", None)]
@@ -63,11 +72,12 @@ class StatementCode:
             self.choices[id(call)] = var
         return lines
 
-    def s_Let(self, s: ast.Let, scope, loop_depth, mode):
-        before, value = self.lowered(s.value, scope, mode)
+    def s_Let(self, s: ir.Let, scope, loop_depth, mode):
+        before, value = self.lowered(self.written(s.value), scope, mode)
         return [*before, f"{scope.bind(s.name)} = {value}"]
 
-    def s_Assign(self, s: ast.Assign, scope, loop_depth, mode):
+    def s_Set(self, s: ir.Set, scope, loop_depth, mode):
+        s = self.written(s)  # (the writes read the AST of the place and the value)
         before, value = self.lowered(s.value, scope, mode)
         target = s.target
         if s.op == "=" and isinstance(target, ast.Attribute):
@@ -192,8 +202,8 @@ class StatementCode:
         lines += ["else:", other]
         return lines
 
-    def s_CallStmt(self, s: ast.CallStmt, scope, loop_depth, mode):
-        call = s.call
+    def s_CallStmt(self, s: ir.CallStmt, scope, loop_depth, mode):
+        call = self.written(s.call)
         assert isinstance(call, ast.Call)
         if call.func in self.names.procedures:
             if call.func not in self.host.native_procedures:
@@ -220,23 +230,29 @@ class StatementCode:
             args.append(f"{identifier(a.name)}={code}")
         return before, args
 
-    def s_If(self, s: ast.If, scope, loop_depth, mode):
+    def s_If(self, s: ir.If, scope, loop_depth, mode):
         lines = []
-        for i, branch in enumerate(s.branches):
-            if i == 0:  # (an `elif` test is worked out only if the tests before fail)
-                before, condition = self.lowered(branch.condition, scope, mode)
+        branch: ir.If | None = s
+        while branch is not None:
+            test = self.written(branch.test)
+            if branch is s:  # (an `elif` test is worked out only if the tests before fail)
+                before, condition = self.lowered(test, scope, mode)
                 lines += [*before, f"if {condition}:"]
             else:
-                lines.append(f"elif {self.ex(branch.condition, scope)}:")
+                lines.append(f"elif {self.ex(test, scope)}:")
             outer = scope.players
-            scope.players = outer | self._players_tested(branch.condition, branch.body, scope)
+            scope.players = outer | self._players_tested(test, self.written_body(branch.then), scope)
             try:
-                lines.extend(self._block(branch.body, scope, loop_depth, mode))
+                lines.extend(self._block(branch.then, scope, loop_depth, mode))
             finally:
                 scope.players = outer
-        if s.orelse:
-            lines.append("else:")
-            lines.extend(self._block(s.orelse, scope, loop_depth, mode))
+            orelse = branch.orelse
+            branch = None
+            if orelse and len(orelse) == 1 and type(orelse[0]) is ir.If and orelse[0].chained:
+                branch = orelse[0]
+            elif orelse:
+                lines.append("else:")
+                lines.extend(self._block(orelse, scope, loop_depth, mode))
         return lines
 
     def _players_tested(self, condition: ast.Expr, body, scope: Scope) -> frozenset[str]:
@@ -253,13 +269,17 @@ class StatementCode:
                 tested.add(e.operand.id)
         return frozenset(tested - set(local_bindings(body)))
 
-    def s_For(self, s: ast.For, scope, loop_depth, mode):
-        before, items = self.lowered(s.iterable, scope, mode)
-        items = self.owned_list(s.iterable, scope, items)
+    def s_Loop(self, s: ir.Loop, scope, loop_depth, mode):
+        return getattr(self, "loop_" + s.kind)(s, scope, loop_depth, mode)
+
+    def loop_for(self, s: ir.Loop, scope, loop_depth, mode):
+        iterable = self.written(s.over)
+        before, items = self.lowered(iterable, scope, mode)
+        items = self.owned_list(iterable, scope, items)
         head = f"for {scope.bind(s.var)} in {items}:"
         # the loop's items are card handles from the start (a copy of the zones' lists); the
         # name holds one in the body unless the body binds it again
-        handle = self.is_card_list(s.iterable, scope) and s.var not in local_bindings(s.body)
+        handle = self.is_card_list(iterable, scope) and s.var not in local_bindings(self.written_body(s.body))
         outside = scope.handles
         scope.handles = outside | {s.var} if handle else outside - {s.var}
         try:
@@ -267,16 +287,16 @@ class StatementCode:
         finally:
             scope.handles = outside
 
-    def s_Repeat(self, s: ast.Repeat, scope, loop_depth, mode):
-        before, count = self.lowered(s.count, scope, mode)
+    def loop_repeat(self, s: ir.Loop, scope, loop_depth, mode):
+        before, count = self.lowered(self.written(s.over), scope, mode)
         return [*before, f"for _ in range({count}):", *self._block(s.body, scope, loop_depth + 1, mode)]
 
-    def s_While(self, s: ast.While, scope, loop_depth, mode):
+    def loop_while(self, s: ir.Loop, scope, loop_depth, mode):
         budget = self.temp()
         span = self.const(s.span)
         message = self.const(WHILE_BUDGET_MESSAGE)
-        called = self.valued_calls(value_calls(s, self.host.value_procedures), scope, mode)
-        before, condition = self.lowered(s.condition, scope, mode)
+        called = self.valued_calls(value_calls(self.written(s), self.host.value_procedures), scope, mode)
+        before, condition = self.lowered(self.written(s.over), scope, mode)
         before = [*called, *before]
         head = [f"while {condition}:"] if not before else [  # (what the test needs, built at each test)
             "while True:", *(f"    {line}" for line in before), f"    if not {condition}:", "        break"]
@@ -292,54 +312,62 @@ class StatementCode:
             return ["break"]
         return ["return"]
 
-    def s_Stop(self, s, scope, loop_depth, mode):
+    def s_Halt(self, s: ir.Halt, scope, loop_depth, mode):
+        return getattr(self, "halt_" + s.kind)(s, scope, loop_depth, mode)
+
+    def halt_stop(self, s: ir.Halt, scope, loop_depth, mode):
         if mode == "frame" and self.stop_breaks:  # the end of an inlined procedure (see `resumable`)
             return ["break"]
         cleared = ["g.returned = None"] if self.returning == "register" else []
         return [*cleared, "return" if mode == "pure" else "return True"]
 
-    def s_Return(self, s: ast.Return, scope, loop_depth, mode):
-        before, value = self.lowered(s.value, scope, mode)
+    def s_Return(self, s: ir.Return, scope, loop_depth, mode):
+        before, value = self.lowered(self.written(s.value), scope, mode)
         if self.returning == "value" and mode == "pure":
             return [*before, f"return {value}"]
         if self.returning is None:
             raise AssertionError("return where no value is taken")
         return [*before, f"g.returned = {value}", "return" if mode == "pure" else "return True"]
 
-    def s_Move(self, s: ast.Move, scope, loop_depth, mode):
+    def op_move(self, s: ir.GameOp, scope, loop_depth, mode):
+        w = self.written
         card = self.temp()
-        before, moved = self.lowered(s.card, scope, mode)
-        position = self.ex(s.position, scope)
-        if self.is_list(s.card, scope):  # (no test of what it holds: `_as_list` gives a list itself)
-            return [*before, f"g.move_each({moved}, {self.zone_key(s.zone, scope)}, {position})"]
-        if self._is_card(s.card, scope) or self._is_handle(s.card, scope):
-            return [*before, f"g.move({moved}, {self.zone_key(s.zone, scope)}, {position})"]
+        moving, zone = w(s.arg("card")), w(s.arg("zone"))
+        before, moved = self.lowered(moving, scope, mode)
+        position = self.ex_ir(s.arg("position"), scope)
+        if self.is_list(moving, scope):  # (no test of what it holds: `_as_list` gives a list itself)
+            return [*before, f"g.move_each({moved}, {self.zone_key(zone, scope)}, {position})"]
+        if self._is_card(moving, scope) or self._is_handle(moving, scope):
+            return [*before, f"g.move({moved}, {self.zone_key(zone, scope)}, {position})"]
         return [*before, f"{card} = {moved}",
                 f"if type({card}) is _CardRef:",
-                f"    g.move({card}, {self.zone_key(s.zone, scope)}, {position})",
+                f"    g.move({card}, {self.zone_key(zone, scope)}, {position})",
                 f"elif {card} is not None:",
-                f"    g.move_each(_as_list({card}), {self.zone_key(s.zone, scope)}, {position})"]
+                f"    g.move_each(_as_list({card}), {self.zone_key(zone, scope)}, {position})"]
 
-    def s_Create(self, s: ast.Create, scope, loop_depth, mode):
+    def op_create(self, s: ir.GameOp, scope, loop_depth, mode):
+        w = self.written
         key = self.temp()
-        attrs = ", ".join(f"{literal(a.name)}: {self.typed(self.ex(a.value, scope), a.value, ('attribute', a.name), scope)}"
-                          for a in s.attrs)
-        lines = [f"{key} = {self.zone_key(s.zone, scope)}"]
-        checked = [a.name for a in s.attrs if a.name in self.names.enumerated_attributes]
+        given_attrs = [(name, w(value)) for name, value in s.arg("attrs")]
+        attrs = ", ".join(f"{literal(name)}: {self.typed(self.ex(value, scope), value, ('attribute', name), scope)}"
+                          for name, value in given_attrs)
+        lines = [f"{key} = {self.zone_key(w(s.arg('zone')), scope)}"]
+        checked = [name for name, _value in given_attrs if name in self.names.enumerated_attributes]
+        bind = s.arg("bind")
         if checked:  # the values given for attributes declared with `values:`, checked on the new card
             given, card = self.temp(), self.temp()
-            lines += [f"{given} = {{{attrs}}}", f"{card} = g.create({self.ex(s.card_name, scope)}, {key}, {given}, f)",
-                      *(f"g.allowed_value({card}, {literal(n)}, {given}[{literal(n)}])" for n in checked)]
-            return [*lines, f"{scope.bind(s.bind)} = {card}"] if s.bind is not None else lines
-        made = f"g.create({self.ex(s.card_name, scope)}, {key}, {{{attrs}}}, f)"
-        lines.append(f"{scope.bind(s.bind)} = {made}" if s.bind is not None else made)
+            lines += [f"{given} = {{{attrs}}}", f"{card} = g.create({self.ex_ir(s.arg('card_name'), scope)}, {key}, "
+                      f"{given}, f)", *(f"g.allowed_value({card}, {literal(n)}, {given}[{literal(n)}])" for n in checked)]
+            return [*lines, f"{scope.bind(bind)} = {card}"] if bind is not None else lines
+        made = f"g.create({self.ex_ir(s.arg('card_name'), scope)}, {key}, {{{attrs}}}, f)"
+        lines.append(f"{scope.bind(bind)} = {made}" if bind is not None else made)
         return lines
 
-    def s_Shuffle(self, s: ast.Shuffle, scope, loop_depth, mode):
-        return [f"g.shuffle({self.zone_key(s.zone, scope)})"]
+    def op_shuffle(self, s: ir.GameOp, scope, loop_depth, mode):
+        return [f"g.shuffle({self.zone_key(self.written(s.arg('zone')), scope)})"]
 
-    def s_Emit(self, s: ast.Emit, scope, loop_depth, mode):
-        args = ", ".join(f"{literal(a.name)}: {self.ex(a.value, scope)}" for a in s.args)
+    def s_Emit(self, s: ir.Emit, scope, loop_depth, mode):
+        args = ", ".join(f"{literal(name)}: {self.ex_ir(value, scope)}" for name, value in s.args)
         logged = ["if g.logging:", f"    g.log_entries.append(('event', {literal(s.event)}, {{{args}}}))"]
         if s.event in self.names.witnessed_events and (s.event in self.names.quiet_events
                                                        or s.event in self.names.ending_only_events):
@@ -370,57 +398,64 @@ class StatementCode:
             self._end_check_names[event] = name
         return name
 
-    def s_Win(self, s: ast.Win, scope, loop_depth, mode):
-        return [f"g.finish(winner={self.ex(s.player, scope)}, reason={self._reason(s, 'win', scope)})"]
+    def halt_win(self, s: ir.Halt, scope, loop_depth, mode):
+        return [f"g.finish(winner={self.ex_ir(s.player, scope)}, reason={self._reason(s, 'win', scope)})"]
 
-    def s_Lose(self, s: ast.Lose, scope, loop_depth, mode):
-        return [f"g.finish(loser={self.ex(s.player, scope)}, reason={self._reason(s, 'loss', scope)})"]
+    def halt_lose(self, s: ir.Halt, scope, loop_depth, mode):
+        return [f"g.finish(loser={self.ex_ir(s.player, scope)}, reason={self._reason(s, 'loss', scope)})"]
 
-    def s_Tie(self, s: ast.Tie, scope, loop_depth, mode):
+    def halt_tie(self, s: ir.Halt, scope, loop_depth, mode):
         return [f"g.finish(reason={self._reason(s, 'draw', scope)})"]
 
-    def _reason(self, s: ast.Win | ast.Lose | ast.Tie, default: str, scope) -> str:
+    def _reason(self, s: ir.Halt, default: str, scope) -> str:
         """A result's reason: its text, or the text its values make when the game ends."""
-        if s.reason_value is not None:
-            return self.ex(s.reason_value, scope)
+        if isinstance(s.reason, ir.Expr):
+            return self.ex_ir(s.reason, scope)
         return self.const(s.reason or default)
 
-    def s_Attach(self, s: ast.Attach, scope, loop_depth, mode):
-        return [f"g.attach({self.ex(s.card, scope)}, {self.ex(s.target, scope)})"]
+    def op_attach(self, s: ir.GameOp, scope, loop_depth, mode):
+        return [f"g.attach({self.ex_ir(s.arg('card'), scope)}, {self.ex_ir(s.arg('target'), scope)})"]
 
-    def s_Detach(self, s: ast.Detach, scope, loop_depth, mode):
-        return [f"g.detach({self.ex(s.card, scope)})"]
+    def op_detach(self, s: ir.GameOp, scope, loop_depth, mode):
+        return [f"g.detach({self.ex_ir(s.arg('card'), scope)})"]
 
-    def s_Delete(self, s: ast.Delete, scope, loop_depth, mode):
+    def op_delete(self, s: ir.GameOp, scope, loop_depth, mode):
         one = self.temp()
-        return [f"for {one} in _as_list({self.ex(s.card, scope)}):", f"    g.delete({one})"]
+        return [f"for {one} in _as_list({self.ex_ir(s.arg('card'), scope)}):", f"    g.delete({one})"]
 
-    def s_ModifyUntil(self, s: ast.ModifyUntil, scope, loop_depth, mode):
-        assert isinstance(s.target, ast.Attribute)
+    def op_modify_until(self, s: ir.GameOp, scope, loop_depth, mode):
+        target = s.arg("target")
+        assert isinstance(target, ir.GetAttr)
         one = self.temp()
-        return [f"for {one} in _as_list({self.ex(s.target.obj, scope)}):",
-                f"    g.add_temporary_modifier({one}, {literal(s.target.name)}, {self.const(s.mode)}, "
-                f"{self.ex(s.amount, scope)}, {self._duration(s, scope)}, f)"]
+        return [f"for {one} in _as_list({self.ex_ir(target.obj, scope)}):",
+                f"    g.add_temporary_modifier({one}, {literal(target.name)}, {self.const(s.arg('mode'))}, "
+                f"{self.ex_ir(s.arg('amount'), scope)}, {self._duration(s, scope)}, f)"]
 
-    def s_GrantUntil(self, s: ast.GrantUntil, scope, loop_depth, mode):
+    def op_grant_until(self, s: ir.GameOp, scope, loop_depth, mode):
         one, values = self.temp(), self.temp()
-        args = "(" + "".join(self.ex(a, scope) + ", " for a in s.args) + ")"
-        keyword = self.const(s.keyword) if s.keyword in self.names.keywords else scope.get(s.keyword)
+        args = "(" + "".join(self.ex_ir(a, scope) + ", " for a in s.arg("args")) + ")"
+        name = s.arg("keyword")
+        keyword = self.const(name) if name in self.names.keywords else scope.get(name)
         return [f"{values} = {args}",
-                f"for {one} in _as_list({self.ex(s.target, scope)}):",
+                f"for {one} in _as_list({self.ex_ir(s.arg('target'), scope)}):",
                 f"    g.add_temporary_grant({one}, {keyword}, {values}, {self._duration(s, scope)}, f)"]
 
-    def _duration(self, s: ast.ModifyUntil | ast.GrantUntil, scope) -> str:
+    def _duration(self, s: ir.GameOp, scope) -> str:
         """The `until` of a temporary effect: the event's name, None (until removed), or what
         `tied_to` makes of the card whose leaving ends it."""
-        if s.until:
-            return self.const(s.until)
-        return "None" if s.leaves is None else f"g.tied_to({self.ex(s.leaves, scope)})"
+        if s.arg("until"):
+            return self.const(s.arg("until"))
+        leaves = s.arg("leaves")
+        return "None" if leaves is None else f"g.tied_to({self.ex_ir(leaves, scope)})"
 
-    def s_Silence(self, s: ast.Silence, scope, loop_depth, mode):
-        return [f"g.silence({self.ex(s.card, scope)}, {self.const(s.until)}, f)"]
+    def op_silence(self, s: ir.GameOp, scope, loop_depth, mode):
+        return [f"g.silence({self.ex_ir(s.arg('card'), scope)}, {self.const(s.arg('until'))}, f)"]
 
-    def s_RemoveEffects(self, s: ast.RemoveEffects, scope, loop_depth, mode):
-        source = "None" if s.source is None else self.ex(s.source, scope)
-        target = "None" if s.target is None else self.ex(s.target, scope)
-        return [f"g.remove_effects({source}, {target}, {s.source is not None}, {s.target is not None})"]
+    def op_remove_effects(self, s: ir.GameOp, scope, loop_depth, mode):
+        source, target = s.arg("source"), s.arg("target")
+        return [f"g.remove_effects({self.ex_ir(source, scope)}, {self.ex_ir(target, scope)}, {source is not None}, "
+                f"{target is not None})"]
+
+
+def _is_while(s: ir.Stmt) -> bool:
+    return type(s) is ir.Loop and s.kind == "while"

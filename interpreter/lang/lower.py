@@ -50,6 +50,24 @@ class Lowering:
     def __init__(self, names: Names) -> None:
         self.names = names
         self._made: dict[tuple, tuple[object, Any]] = {}  # (id(node), bound) -> (node, its IR)
+        # what each IR node was lowered from (the emitters read expressions from the AST still) and
+        # the IR of each AST statement (its last lowering), by id: the nodes are held by `_made`
+        self._origins: dict[int, ast.Node] = {}
+        self._lowered: dict[int, ir.Stmt] = {}
+
+    def origin(self, node: ir.Node) -> ast.Node:
+        """The AST node an IR statement or expression was lowered from."""
+        found = self._origins.get(id(node))
+        if found is None:
+            raise LoweringError(f"{type(node).__name__} was not lowered from the AST here", getattr(node, "span", None))
+        return found
+
+    def statement(self, s: ast.Stmt) -> ir.Stmt:
+        """The IR of a statement: as lowered within its definition, else lowered on its own (once)."""
+        found = self._lowered.get(id(s))
+        if found is None:
+            found = self._cached(s, frozenset(), lambda: self._stmt(s, set()))
+        return found
 
     def _cached(self, node: object, bound: frozenset[str], make) -> Any:
         key = (id(node), bound)
@@ -138,6 +156,12 @@ class Lowering:
         return tuple(self._stmt(s, bound) for s in body)
 
     def _stmt(self, s: ast.Stmt, bound: set[str]) -> ir.Stmt:
+        made = self._statement(s, bound)
+        self._origins[id(made)] = s
+        self._lowered[id(s)] = made
+        return made
+
+    def _statement(self, s: ast.Stmt, bound: set[str]) -> ir.Stmt:
         ex = self._expr
         if isinstance(s, ast.Let):
             value = ex(s.value, frozenset(bound))
@@ -265,6 +289,11 @@ class Lowering:
                        tuple((a.name, self._expr(a.value, bound)) for a in e.kwargs), builtin, span=e.span)
 
     def _expr(self, e: ast.Expr, bound: frozenset[str]) -> ir.Expr:
+        made = self._expression(e, bound)
+        self._origins[id(made)] = e
+        return made
+
+    def _expression(self, e: ast.Expr, bound: frozenset[str]) -> ir.Expr:
         ex = self._expr
         kind = type(e)
         if kind in (ast.IntLit, ast.StrLit, ast.BoolLit):

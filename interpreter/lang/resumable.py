@@ -308,7 +308,7 @@ class ResumableWriter:
             saved = scope.names
             scope.names = {**saved, **own}  # (Python locals: the statement cannot stop)
             try:
-                out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
+                out.append(Straight(gen.statement(gen.lowering.statement(s), scope, 0, "frame"), _breaks(s)))
             finally:
                 scope.names = saved
             return
@@ -324,7 +324,7 @@ class ResumableWriter:
         gen.choices = subst
         method = getattr(self, "s_" + type(s).__name__, None)
         if method is None:  # a native statement made suspending only by its choose
-            out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
+            out.append(Straight(gen.statement(gen.lowering.statement(s), scope, 0, "frame"), _breaks(s)))
         elif isinstance(s, ast.While):
             method(s, out, scope, head)
             return  # (its condition's answers are asked again at each test)
@@ -438,7 +438,7 @@ class ResumableWriter:
             return
         method = {"use": "activate", "aim": "aim"}.get(call.func)
         if method is None:
-            out.append(Straight(gen.statement(s, scope, 0, "frame")))
+            out.append(Straight(gen.statement(gen.lowering.statement(s), scope, 0, "frame")))
             return
         self._point(out, f"g.{method}({', '.join(args)})", s.span)
 
@@ -517,7 +517,7 @@ class ResumableWriter:
     def _suspending(self, s: ast.Stmt, out: list, scope: Scope) -> None:
         """A statement that may push frames or end the game (an emit, a move others listen to):
         its lines, then a resume point."""
-        lines = self.gen.statement(s, scope, 0, "frame")
+        lines = self.gen.statement(self.gen.lowering.statement(s), scope, 0, "frame")
         label = self._new_label()
         out.append(Point(label, [(f"f.pc = {label}", s.span), *lines, (_SUSPENDED, s.span),
                                  ("    return None", s.span)]))

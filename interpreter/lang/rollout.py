@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import ast
+from . import ast, ir
 from . import codegen as _codegen  # (which imports this module: read its names when called)
 from .analysis import chooses_in, item_statements
 from .codegen_tables import WHILE_BUDGET_MESSAGE, indent
@@ -189,21 +189,28 @@ class RolloutStatements:
     def _rollout_lines(self, body, scope, mode: str) -> list:
         outer, self.rollout = self.rollout, True
         try:
-            return self.statements(body, scope, 0, mode) or [("pass", None)]
+            return self.statements(self.lowered_body(body), scope, 0, mode) or [("pass", None)]
         finally:
             self.rollout = outer
 
     # ------------------------------------------------------------------ statements
-    def rollout_statement(self, s: ast.Stmt, scope, loop_depth: int, mode: str) -> list:
+    def rollout_statement(self, s: ir.Stmt, scope, loop_depth: int, mode: str) -> list:
         outer = self.choices
         subst = dict(outer)
         lines: list = []
-        if not isinstance(s, ast.While):  # (a loop's condition asks at each test: see r_While)
-            lines += self._asked(chooses_in(s, self.host.value_procedures), scope, subst)
+        while_loop = type(s) is ir.Loop and s.kind == "while"
+        if not while_loop:  # (a loop's condition asks at each test: see r_while)
+            lines += self._asked(chooses_in(self.written(s), self.host.value_procedures), scope, subst)
         self.choices = subst
         try:
-            method = getattr(self, "r_" + type(s).__name__, None) or getattr(self, "s_" + type(s).__name__)
-            lines += method(s, scope, loop_depth, mode)
+            if type(s) is ir.CallStmt:
+                lines += self.r_call(s, scope, loop_depth, mode)
+            elif type(s) is ir.If and type(s.test) is ir.Ask:
+                lines += self.r_may(s, scope, loop_depth, mode)
+            elif while_loop:
+                lines += self.r_while(s, scope, loop_depth, mode)
+            else:
+                lines += self.dispatch(s)(s, scope, loop_depth, mode)
         finally:
             self.choices = outer
         if self._pushes_frames(s):  # (triggered abilities, a card's part: run them now, in order)
@@ -212,13 +219,13 @@ class RolloutStatements:
             lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
         return [line if type(line) is tuple else (line, s.span) for line in lines]
 
-    def _pushes_frames(self, s: ast.Stmt) -> bool:
+    def _pushes_frames(self, s: ir.Stmt) -> bool:
         """Whether the engine may push frames for this statement, to run after it (as the
         resumable form runs them right after it: `Game.descend`)."""
         events = self.names.suspending_events
-        if isinstance(s, ast.Emit):
+        if type(s) is ir.Emit:
             return events is None or s.event in events
-        if isinstance(s, ast.Move):
+        if type(s) is ir.GameOp and s.op == "move":
             return "moved" in self.names.wanted_events and (events is None or "moved" in events)
         return False
 
@@ -274,23 +281,23 @@ class RolloutStatements:
         count = self.ex(c.count, scope) if c.count is not None else "1"
         return f"g.ask_now({self.const(c.kind)}, {count}, {prompt}, {source}, {chooser}, {self.const(c.span)})"
 
-    def _may_run_rules(self, s: ast.Stmt) -> bool:
+    def _may_run_rules(self, s: ir.Stmt) -> bool:
         """Whether the game may be over after this statement: it ends it, or runs other rule
         code (a call, an event something waits for, a move something watches)."""
-        if isinstance(s, (ast.Win, ast.Lose, ast.Tie)):
-            return True
-        if isinstance(s, ast.CallStmt):
+        if type(s) is ir.Halt:
+            return s.kind != "stop"
+        if type(s) is ir.CallStmt:
             c = s.call
-            return isinstance(c, ast.Call) and (c.func in self.names.procedures or c.func in ("run", "use", "aim")
-                                                or self.host.may_end(s))
-        if isinstance(s, ast.Emit):
+            return type(c) is ir.Call and (c.name in self.names.procedures or c.name in ("run", "use", "aim")
+                                           or self.host.may_end(self.written(s)))
+        if type(s) is ir.Emit:
             return s.event not in self.names.quiet_events
-        if isinstance(s, ast.Move):
+        if type(s) is ir.GameOp and s.op == "move":
             return "moved" in self.names.wanted_events
         return False
 
-    def r_CallStmt(self, s: ast.CallStmt, scope, loop_depth: int, mode: str) -> list[str]:
-        call = s.call
+    def r_call(self, s: ir.CallStmt, scope, loop_depth: int, mode: str) -> list[str]:
+        call = self.written(s.call)
         assert isinstance(call, ast.Call)
         if call.func in self.names.procedures:
             before, args = self.arguments(call, scope, mode)
@@ -302,26 +309,27 @@ class RolloutStatements:
             return [f"g.roll_ability({self.ex(call.args[0], scope)}, {_codegen.literal(call.func)}, {target})"]
         return self.s_CallStmt(s, scope, loop_depth, mode)
 
-    def r_May(self, s: ast.May, scope, loop_depth: int, mode: str) -> list[str]:
-        chooser = self.ex(s.chooser, scope) if s.chooser is not None else "f.controller"
-        prompt = self.host.writer.prompt(s.label or "may", scope)
+    def r_may(self, s: ir.If, scope, loop_depth: int, mode: str) -> list[str]:
+        ask = s.test
+        chooser = self.ex(self.written(ask.chooser), scope) if ask.chooser is not None else "f.controller"
+        prompt = self.host.writer.prompt(ask.label or "may", scope)
         answer = self.temp("_c")
         lines = [f"{answer} = g.ask_now('one', 1, {prompt}, [True, False], {chooser}, {self.const(s.span)}, "
-                 f"always_ask=True)", f"if {answer}:", *self._block(s.body, scope, loop_depth, mode)]
+                 f"always_ask=True)", f"if {answer}:", *self._block(s.then, scope, loop_depth, mode)]
         if s.orelse:
             lines += ["else:", *self._block(s.orelse, scope, loop_depth, mode)]
         return lines
 
-    def r_While(self, s: ast.While, scope, loop_depth: int, mode: str) -> list[Any]:
-        chooses = chooses_in(s, self.host.value_procedures)
+    def r_while(self, s: ir.Loop, scope, loop_depth: int, mode: str) -> list[Any]:
+        chooses = chooses_in(self.written(s), self.host.value_procedures)
         if not chooses:
-            return self.s_While(s, scope, loop_depth, mode)
+            return self.loop_while(s, scope, loop_depth, mode)
         budget = self.temp()
         asked = self._asked(chooses, scope, self.choices)
         return [f"{budget} = g.rules.step_budget",
                 "while True:",
                 *(f"    {line}" for line in asked),
-                f"    if not {self.ex(s.condition, scope)}:",
+                f"    if not {self.ex(self.written(s.over), scope)}:",
                 "        break",
                 f"    {budget} -= 1",
                 f"    if {budget} < 0:",
