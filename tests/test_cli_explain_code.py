@@ -32,7 +32,8 @@ def test_a_procedure_that_never_stops_shows_its_resumable_and_direct_forms(capsy
     out = _code(capsys, "bases", "deal")
     line = _line_of("rulesets/bases/bases.rules", "procedure deal(")
     assert out.startswith(f"# procedure deal: rulesets/bases/bases.rules:{line}\n\n"
-                          f"# resumable: procedure deal (rulesets/bases/bases.rules:{line + 1})\ndef _g")
+                          "# lowered (IR): procedure deal\n#   procedure deal(target, amount):\n")
+    assert f"\n\n# resumable: procedure deal (rulesets/bases/bases.rules:{line + 1})\ndef _g" in out
     assert (f"\n# direct (also its rollout form): procedure deal (rulesets/bases/bases.rules:{line + 1})\n"
             "def p_deal(g, f, v_target, v_amount):\n") in out
     assert (f"\n# rollout (as a frame of its own): procedure deal (rollout entry) (rulesets/bases/bases.rules:{line})\n"
@@ -46,6 +47,7 @@ def test_a_procedure_that_asks_shows_where_it_resumes_and_its_rollout_form(capsy
     headers = _headers(out)
     assert headers == [
         f"# procedure mulligan: rulesets/bases/bases.rules:{line}",
+        "# lowered (IR): procedure mulligan",
         f"# resumable: procedure mulligan (rulesets/bases/bases.rules:{line + 1})",
         f"# resumable: procedure mulligan resuming at 1 (rulesets/bases/bases.rules:{line + 1})",
         f"# rollout: procedure mulligan (rollout) (rulesets/bases/bases.rules:{line})",
@@ -66,6 +68,7 @@ def test_a_card_shows_its_abilities_conditions_costs_and_blocks(capsys):
     headers = _headers(out)
     assert headers == [
         f"# card 'Ember Slinger': cards/bases/allies.cards:{line}",
+        "# lowered (IR): card 'Ember Slinger'",
         f"# direct: activated Ember Slinger#0: its condition (cards/bases/allies.cards:{act})",
         f"# direct: activated Ember Slinger#0: its cost (cards/bases/allies.cards:{act})",
         f"# resumable: activated Ember Slinger#0 target (cards/bases/allies.cards:{target})",
@@ -80,8 +83,9 @@ def test_a_function_and_a_keyword(capsys):
     out = _code(capsys, "bases", "enemy")
     line = _line_of("rulesets/bases/bases.rules", "function enemy(")
     assert out.startswith(f"# function enemy: rulesets/bases/bases.rules:{line}\n\n"
-                          f"# direct: function enemy (rulesets/bases/bases.rules:{line})\n"
-                          "def fn_enemy(g, f, v_p):\n")
+                          "# lowered (IR): function enemy\n#   function enemy(p) = ")
+    assert (f"\n\n# direct: function enemy (rulesets/bases/bases.rules:{line})\n"
+            "def fn_enemy(g, f, v_p):\n") in out
     out = _code(capsys, "lanes", "protection")
     line = _line_of("rulesets/lanes/keywords.rules", "keyword protection")
     assert out.startswith(f"# keyword protection: rulesets/lanes/keywords.rules:{line}\n")
@@ -123,3 +127,29 @@ def test_a_procedure_that_never_asks_with_a_rollout_form_for_players_shows_all_t
     assert f"# rollout: procedure cleanup (rollout, any values) (rulesets/harvest/harvest.rules:{line + 1})" in headers
     assert not any("also its rollout form" in h for h in headers)
     assert "def r_cleanup(g, f, v_p):\n    if type(v_p) is not _PlayerRef:\n        return ru_cleanup(g, f, v_p)\n" in out
+
+
+def test_the_lowered_form_is_shown_before_the_python(capsys):
+    """The IR each form is written from (lang/ir.py `describe`), as comments: names resolved
+    (`game.turn` a global, `options.turn_limit` an option), an `elif` chained, a move's arguments
+    by name."""
+    out = _code(capsys, "harvest", "cleanup")
+    lowered = out.split("\n\n")[1]
+    assert lowered == "\n".join([
+        "# lowered (IR): procedure cleanup",
+        "#   procedure cleanup(p):",
+        "#     move card=(hand(p) + play(p)), zone=discard(p), position=none",
+        "#     call draw(p, 5)",
+        "#     set p.actions = 0",
+        "#     set p.buys = 0",
+        "#     set p.coins = 0",
+        "#     emit turn_over(player=p)",
+        "#     if game_over():",
+        "#       emit supply_out()",
+        "#     elif (game.turn >= (options.turn_limit * count(players))):",
+        "#       emit time_up()"])
+    out = _code(capsys, "bases", "Ember Slinger")
+    assert ("#     activated \"sling an ember\" cost 1 if (not self.tapped) target:\n"
+            "#       set self.targets = [(ask one \"an enemy ally to hit for 1\" from enemy_allies(you))]\n"
+            "#     effect:\n"
+            "#       if (not self.tapped):\n") in out

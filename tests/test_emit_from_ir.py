@@ -77,3 +77,49 @@ def test_a_lowered_statement_is_written_and_its_expressions_come_from_its_ast() 
     assert [constant.sub("_k", text) for text, _span in lines] == [
         constant.sub("_k", f"g.shuffle({gen.zone_key(shuffle.zone, scope)})")]
     assert {span for _text, span in lines} == {shuffle.span}
+
+
+def test_the_resumable_and_rollout_forms_dispatch_on_the_lowered_form() -> None:
+    from interpreter.lang import ast, ir
+
+    compiler = _harvest().compiler
+    writer, gen = compiler.writer, compiler.gen
+    one, ask = ir.Const(1), ir.Ask("may", None, None, None, None)
+    dispatched = {
+        "for": writer._method(ir.Loop("for", "x", one, ())), "repeat": writer._method(ir.Loop("repeat", None, one, ())),
+        "while": writer._method(ir.Loop("while", None, one, ())), "if": writer._method(ir.If(one, (), None)),
+        "may": writer._method(ir.If(ask, (), None)), "call": writer._method(ir.CallStmt(ir.Call(ir.PROCEDURE, "p"))),
+        "emit": writer._method(ir.Emit("e", ())), "move": writer._method(ir.GameOp("move", ())),
+        "shuffle": writer._method(ir.GameOp("shuffle", ())), "let": writer._method(ir.Let("x", one)),
+    }
+    assert {k: getattr(m, "__name__", None) for k, m in dispatched.items()} == {
+        "for": "loop_for", "repeat": "loop_repeat", "while": "loop_while", "if": "s_if", "may": "s_may",
+        "call": "s_call", "emit": "_suspending", "move": "_suspending", "shuffle": None, "let": None}
+    named_after_ast = [name for obj in (writer, gen) for name in dir(obj)
+                       if name[:2] in ("s_", "r_") and name[2:] in vars(ast) and name[2:] not in vars(ir)]
+    assert named_after_ast == []
+
+
+def test_describe_prints_every_form_of_the_language() -> None:
+    from test_lang_lowering import EVERY_FORM, _lowering
+
+    from interpreter.lang import ir
+    from interpreter.lang.parser import parse
+
+    module = parse(EVERY_FORM, "sample.rules")
+    lowering = _lowering(module)
+    text = "\n".join(ir.describe(lowering.definition(item)) for item in module.items)
+    for line in ["    if (x > 1):", "      break", "    elif (x < 0):", "      halt stop", "    else:",
+                 '      halt tie "even"', "    loop repeat 2 times:", "      shuffle zone=pile()",
+                 "    loop while (x < 3):", '    create card_name="Sample", zone=pile(), attrs=(power=1), bind="made"',
+                 '    if (ask may "again?" by you):', '      halt win you "won"', "      halt lose you",
+                 "    modify_until target=made.power, mode=\"by\", amount=1, until=\"\", leaves=self",
+                 "    let odd = (if (not (x is int)) then -x else event.amount)",
+                 "    let best = (all c in hand(you) where (c.power > 0) ordered by c.power desc)",
+                 "    let many = [(a + b) for a in [1, 2] if (a > 0) for b in [3] if (b > a)]",
+                 "    emit struck(card=made, amount=options.size)",
+                 "  static modify self.power by 1 when (?x is not none)", "  static grant guard(1) to self",
+                 "  triggered on struck if (event.amount > 0):", "  replacement of struck:",
+                 "  activated \"use\" cost 1 if true target:", "  effect:",
+                 'card "S{k}" : unit (for k in [1, 2]):', "function twice(n) = (n * 2)", "function block(n):", "keyword guard(n):"]:
+        assert line in text.split("\n"), line

@@ -10,8 +10,10 @@ Rule code is compiled at load into Python functions (interpreter/lang/codegen.py
 - rollout: plain Python that asks each decision where it arises (`play_out(fast=True)`,
   simulations), written here on first use as the engine would.
 
-Each function is printed under a header naming its form, what it is, and the rule source it came
-from (file:line: the first rule statement written into it, else the definition).
+First the definition's lowered form (the IR of lang/ir.py, `ir.describe`: what the code generator
+writes from), as comments; then each function under a header naming its form, what it is, and the
+rule source it came from (file:line: the first rule statement written into it, else the
+definition).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import Span, did_you_mean
+from ..lang import ir
 from .cards import find_card
 from .common import UsageError, shown
 
@@ -34,25 +37,27 @@ def run_explain_code(rules, name: str) -> int:
     compiler = rules.compiler
     compiler.compile_rollout()  # (the rollout forms are written on first use)
     names = compiler.names
-    found: list[tuple[str, Any, list[tuple[str, Any, str | None]]]] = []  # (title, definition's span, (form, fn))
+    # (title, definition's span, its AST (lowered to show), (form, fn))
+    found: list[tuple[str, Any, Any, list[tuple[str, Any, str | None]]]] = []
     if name in names.procedures:
-        found.append((f"procedure {name}", names.procedures[name].span, list(_procedure(compiler, name))))
+        found.append((f"procedure {name}", names.procedures[name].span, names.procedures[name],
+                      list(_procedure(compiler, name))))
     if name in names.functions:
-        found.append((f"function {name}", names.functions[name].span,
+        found.append((f"function {name}", names.functions[name].span, names.functions[name],
                       [("direct", compiler.gen.ns.values["fn_" + name], None)]))
     if name in names.keywords:
-        found.append((f"keyword {name}", names.keywords[name].span,
+        found.append((f"keyword {name}", names.keywords[name].span, names.keywords[name],
                       list(_abilities(rules.keyword_abilities[name]))))
     card = _card(rules, name)
     if card is not None:
-        found.append((f"card {card.name!r}", card.span, list(_card_functions(card))))
+        found.append((f"card {card.name!r}", card.span, card.source, list(_card_functions(card))))
     if not found:
         every = [*names.procedures, *names.functions, *names.keywords, *rules.card_defs]
         raise UsageError(f"{rules.name} has no card, procedure, function or keyword named {name!r}"
                          f"{did_you_mean(name, every)} ('cardrules cards {rules.name}' lists its cards)")
     out: list[str] = []
-    for title, span, functions in found:
-        out += _section(compiler.gen.ns, title, span, functions)
+    for title, span, source, functions in found:
+        out += _section(compiler.gen.ns, title, span, functions, _lowered(compiler, title, source))
         if title.startswith("card ") and card.keywords:
             words = ", ".join(k for k, _args in card.keywords)
             out.append(f"# its keywords' abilities: cardrules explain {rules.name} KEYWORD --code ({words})")
@@ -116,9 +121,19 @@ def _abilities(abilities) -> Iterator[tuple[str, Any, str | None]]:
                 yield from _code(code)
 
 
-def _section(ns, title: str, span, functions: list[tuple[str, Any, str | None]]) -> list[str]:
-    """A definition's header, then each generated function (once) under its own header."""
-    out = [f"# {title}: {_where(span)}", ""]
+def _lowered(compiler, title: str, source) -> list[str]:
+    """The lowered form (the IR, lang/ir.py) of a definition, as comments under a header of its
+    own: what the generated code below is written from."""
+    if source is None:
+        return []
+    lowered = ir.describe(compiler.gen.lowering.definition(source))
+    return [f"# lowered (IR): {title}", *(f"#   {line}" for line in lowered.split("\n")), ""]
+
+
+def _section(ns, title: str, span, functions: list[tuple[str, Any, str | None]], lowered: list[str]) -> list[str]:
+    """A definition's header and its lowered form, then each generated function (once) under its
+    own header."""
+    out = [f"# {title}: {_where(span)}", "", *lowered]
     seen: set[str] = set()
     for form, fn, what in functions:
         file = getattr(getattr(fn, "__code__", None), "co_filename", None)
@@ -132,7 +147,7 @@ def _section(ns, title: str, span, functions: list[tuple[str, Any, str | None]])
         out += source.rstrip("\n").split("\n")
         out += _constants(ns, source)
         out.append("")
-    if len(out) == 2:
+    if len(out) == 2 + len(lowered):
         out += ["# (no generated code: nothing of it runs as code of its own)", ""]
     return out
 

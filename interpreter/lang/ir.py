@@ -19,6 +19,7 @@ Every node keeps the span of the source it comes from (excluded from equality, a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -422,3 +423,161 @@ def walk(node: object) -> Iterator[Node]:
             stack.extend(value for value in reversed(item.__dict__.values()) if isinstance(value, (Node, tuple)))
         elif isinstance(item, tuple):
             stack.extend(reversed(item))
+
+
+# ----------------------------------------------------------------- a readable print
+def describe(node: object, depth: int = 0) -> str:
+    """The lowered form as readable text (`cardrules explain GAME NAME --code`): a definition or
+    statements one per line, nested blocks indented by two spaces, expressions inline; names as
+    resolved (`you` a context name, `game.x` a global, `?x` a name bound nowhere)."""
+    if isinstance(node, tuple):
+        return "\n".join(describe(item, depth) for item in node)
+    if isinstance(node, Expr):
+        return "  " * depth + _expr(node)
+    return "\n".join("  " * depth + line for line in _lines(node))
+
+
+def _block(body: tuple[Stmt, ...] | None) -> list[str]:
+    lines = [line for s in body or () for line in _lines(s)]
+    return ["  " + line for line in lines] or ["  pass"]
+
+
+def _lines(node: object) -> list[str]:
+    kind = type(node)
+    if kind is Let:
+        return [f"let {node.name} = {_expr(node.value)}"]
+    if kind is Set:
+        return [f"set {_expr(node.place)} {node.op} {_expr(node.value)}"]
+    if kind is CallStmt:
+        return [f"call {_expr(node.call)}"]
+    if kind is GameOp:
+        return [f"{node.op} " + ", ".join(f"{name}={_value(value)}" for name, value in node.args)]
+    if kind is If:
+        lines = [f"{'elif' if node.chained else 'if'} {_expr(node.test)}:", *_block(node.then)]
+        orelse = node.orelse
+        if orelse and len(orelse) == 1 and type(orelse[0]) is If and orelse[0].chained:
+            return lines + _lines(orelse[0])
+        return lines + (["else:", *_block(orelse)] if orelse else [])
+    if kind is Loop:
+        head = {"for": f"for {node.var} in {_expr(node.over)}", "repeat": f"repeat {_expr(node.over)} times",
+                "while": f"while {_expr(node.over)}"}[node.kind]
+        return [f"loop {head}:", *_block(node.body)]
+    if kind is Break:
+        return ["break"]
+    if kind is Return:
+        return [f"return {_expr(node.value)}"]
+    if kind is Emit:
+        return [f"emit {node.event}(" + ", ".join(f"{name}={_expr(v)}" for name, v in node.args) + ")"]
+    if kind is Halt:
+        parts = [f"halt {node.kind}"] + ([_expr(node.player)] if node.player is not None else [])
+        return [" ".join(parts + ([_value(node.reason)] if node.reason is not None else []))]
+    if kind in (Function, Procedure):
+        head = f"{'function' if kind is Function else 'procedure'} {node.name}({', '.join(node.params)})"
+        if kind is Function and node.value is not None:
+            return [f"{head} = {_expr(node.value)}"]
+        return [f"{head}:", *_block(node.body)]
+    if kind is Keyword:
+        return [f"keyword {node.name}({', '.join(node.params)}):", *_indented(_abilities(node.abilities))]
+    if kind is Card:
+        loops = " ".join(f"for {var} in {_expr(source)}" for var, source in node.loops)
+        lines = [f"card {_text(node.name)} : {node.type}{' (' + loops + ')' if loops else ''}:"]
+        lines += [f"  {name} = {_expr(value)}" for name, value in node.attrs]
+        lines += [f"  keyword {name}({', '.join(_expr(a) for a in args)})" for name, args in node.keywords]
+        lines += _indented([line for fn in node.code for line in _lines(fn)])
+        for part in node.parts:
+            lines += [f"  part {part.name}:", *_indented(_block(part.body)), *_indented(_indented(
+                _abilities(part.abilities)))]
+        return lines + _indented(_abilities(node.abilities))
+    raise TypeError(f"not an IR node: {node!r}")
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return ["  " + line for line in lines]
+
+
+def _abilities(abilities: tuple[Ability, ...]) -> list[str]:
+    lines: list[str] = []
+    for a in abilities:
+        if a.kind == "static":
+            for e in a.effects:
+                what = (f"modify {_expr(e.target)} {e.mode} {_expr(e.amount)}" if e.kind == "modify" else
+                        f"grant {e.keyword}({', '.join(_expr(x) for x in e.args)}) to {_expr(e.target)}")
+                lines.append(f"static {what}" + (f" when {_expr(e.condition)}" if e.condition is not None else ""))
+            continue
+        head = {"triggered": f"triggered on {a.event}", "replacement": f"replacement of {a.event}",
+                "activated": f"activated {_text(a.label or '')}"}[a.kind]
+        if a.cost is not None:
+            head += f" cost {_expr(a.cost)}"
+        if a.condition is not None:
+            head += f" if {_expr(a.condition)}"
+        if a.target is not None:
+            lines += [f"{head} target:", *_block(a.target), "effect:"]
+        else:
+            lines.append(f"{head}:")
+        lines += _block(a.body)
+    return lines
+
+
+def _value(value: Any) -> str:
+    """A GameOp's argument or a reason: an expression, a name, a tuple of them or pairs, none."""
+    if isinstance(value, Expr):
+        return _expr(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(f"{v[0]}={_value(v[1])}" if isinstance(v, tuple) else _value(v) for v in value) + ")"
+    return "none" if value is None else _text(value) if isinstance(value, str) else str(value)
+
+
+def _text(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _expr(e: Any) -> str:
+    kind = type(e)
+    if e is None:
+        return "none"
+    if kind is Const:
+        value = e.value
+        if isinstance(value, str):
+            return _text(value)
+        return {None: "none", True: "true", False: "false"}.get(value, str(value)) if value is None or isinstance(
+            value, bool) else str(value)
+    if kind in (Local, Context, KeywordName):
+        return e.name
+    if kind is Unbound:
+        return "?" + e.name
+    if kind in (Global, Option, EventArg):
+        return {Global: "game", Option: "options", EventArg: "event"}[kind] + "." + e.name
+    if kind is GetAttr:
+        return f"{_expr(e.obj)}.{e.name}"
+    if kind is GetIndex:
+        return f"{_expr(e.obj)}[{_expr(e.index)}]"
+    if kind is Call:
+        args = [_expr(a) for a in e.args] + [f"{name}: {_expr(v)}" for name, v in e.kwargs]
+        return f"{e.name}({', '.join(args)})"
+    if kind is ListOf:
+        return "[" + ", ".join(_expr(i) for i in e.items) + "]"
+    if kind is Comprehension:
+        clauses = " ".join(f"for {c.var} in {_expr(c.source)}" + (f" if {_expr(c.condition)}" if c.condition else "")
+                           for c in e.clauses)
+        return f"[{_expr(e.element)} {clauses}]"
+    if kind is Select:
+        text = f"all {e.var} in {_expr(e.source)}" + (f" where {_expr(e.where)}" if e.where is not None else "")
+        if e.order_by is not None:
+            text += f" ordered by {_expr(e.order_by)}" + (" desc" if e.descending else "")
+        return f"({text})"
+    if kind is IfExpr:
+        return f"(if {_expr(e.test)} then {_expr(e.then)} else {_expr(e.orelse)})"
+    if kind is BinOp:
+        return f"({_expr(e.left)} {e.op} {_expr(e.right)})"
+    if kind is Not:
+        return f"(not {_expr(e.operand)})"
+    if kind is Neg:
+        return f"-{_expr(e.operand)}"
+    if kind is IsType:
+        return f"({_expr(e.operand)} is {'not ' if e.negated else ''}{e.type_name})"
+    if kind is Ask:
+        text = f"ask {e.kind}" + (f" {_expr(e.count)}" if e.count is not None else "")
+        text += f" {_text(e.label)}" if e.label is not None else ""
+        text += f" from {_expr(e.options)}" if e.options is not None else ""
+        return f"({text}" + (f" by {_expr(e.chooser)}" if e.chooser is not None else "") + ")"
+    raise TypeError(f"not an IR expression: {e!r}")

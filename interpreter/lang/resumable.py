@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import ast
+from . import ast, ir
 from .analysis import (
     chooses_in,
     free_name_counts,
@@ -265,7 +265,7 @@ class ResumableWriter:
     def _items(self, items: list, out: list, scope: Scope, labels: dict[str, int] | None) -> None:
         for item in items:
             if not isinstance(item, tuple):
-                self.stmt(item, out, scope)
+                self.stmt(self.gen.lowering.statement(item), out, scope)
             elif item[0] == "label":
                 label = self._new_label()
                 out.append(Point(label, []))
@@ -300,21 +300,23 @@ class ResumableWriter:
         for s in body or ():
             self.stmt(s, out, scope)
 
-    def stmt(self, s: ast.Stmt, out: list, scope: Scope) -> None:
+    def stmt(self, s: ir.Stmt, out: list, scope: Scope) -> None:
         gen = self.gen
-        if self.host.is_native(s):
+        written = gen.written(s)  # (the analyses of a statement read its AST)
+        if self.host.is_native(written):
             gen.choices = {}
-            own = {var: gen.temp("_v") for var in _loop_own_names(s, self._body, self._bound)}
+            own = {var: gen.temp("_v") for var in _loop_own_names(written, self._body, self._bound)}
             saved = scope.names
             scope.names = {**saved, **own}  # (Python locals: the statement cannot stop)
             try:
-                out.append(Straight(gen.statement(gen.lowering.statement(s), scope, 0, "frame"), _breaks(s)))
+                out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(written)))
             finally:
                 scope.names = saved
             return
         subst: dict[int, str] = {}
-        head = [] if isinstance(s, ast.While) else out  # chooses in a condition are asked at each test
-        for lifted in chooses_in(s, self.host.value_procedures):
+        while_loop = type(s) is ir.Loop and s.kind == "while"
+        head = [] if while_loop else out  # chooses in a condition are asked at each test
+        for lifted in chooses_in(written, self.host.value_procedures):
             var = self.host._tmp()
             if isinstance(lifted, ast.Choose):
                 self._choose(lifted, var, head, scope, subst)
@@ -322,16 +324,28 @@ class ResumableWriter:
                 self._value_call(lifted, var, head, scope, subst)
             subst[id(lifted)] = var
         gen.choices = subst
-        method = getattr(self, "s_" + type(s).__name__, None)
+        method = self._method(s)
         if method is None:  # a native statement made suspending only by its choose
-            out.append(Straight(gen.statement(gen.lowering.statement(s), scope, 0, "frame"), _breaks(s)))
-        elif isinstance(s, ast.While):
+            out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(written)))
+        elif while_loop:
             method(s, out, scope, head)
             return  # (its condition's answers are asked again at each test)
         else:
             method(s, out, scope)
         if subst:  # the answers were read by the statement alone: they end with it
             out.append(Straight(_forgotten(subst.values(), s.span)))
+
+    def _method(self, s: ir.Stmt) -> Callable | None:
+        """How a statement that may stop is written (None: as the direct form writes it, its
+        decisions asked before it): a call, an `if` (or a `may`), a loop, an event, a move."""
+        kind = type(s)
+        if kind is ir.If:
+            return self.s_may if type(s.test) is ir.Ask else self.s_if
+        if kind is ir.Loop:
+            return getattr(self, "loop_" + s.kind)
+        if kind is ir.GameOp:
+            return self._suspending if s.op == "move" else None
+        return {ir.CallStmt: self.s_call, ir.Emit: self._suspending}.get(kind)
 
     def _choose(self, c: ast.Choose, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
         gen = self.gen
@@ -419,8 +433,8 @@ class ResumableWriter:
                 pieces.append(f"g.label({value})")
         return "(lambda: " + " + ".join(pieces) + ")"  # read when the prompt is shown (Pending)
 
-    def s_CallStmt(self, s: ast.CallStmt, out: list, scope: Scope) -> None:
-        gen, call = self.gen, s.call
+    def s_call(self, s: ir.CallStmt, out: list, scope: Scope) -> None:
+        gen, call = self.gen, self.gen.written(s.call)
         assert isinstance(call, ast.Call)
         if call.func in gen.names.procedures:
             if self._inlined(call, out, scope):
@@ -438,7 +452,7 @@ class ResumableWriter:
             return
         method = {"use": "activate", "aim": "aim"}.get(call.func)
         if method is None:
-            out.append(Straight(gen.statement(gen.lowering.statement(s), scope, 0, "frame")))
+            out.append(Straight(gen.statement(s, scope, 0, "frame")))
             return
         self._point(out, f"g.{method}({', '.join(args)})", s.span)
 
@@ -488,7 +502,7 @@ class ResumableWriter:
         outer = self._body, self._bound
         self._body, self._bound = proc.body, tuple(proc.params)
         try:
-            self.stmts(proc.body, nodes, inner)
+            self.stmts(gen.lowered_body(proc.body), nodes, inner)
         finally:
             self._inline_depth -= 1
             gen.stop_breaks = saved
@@ -514,31 +528,31 @@ class ResumableWriter:
                         todo.extend(calls[other])
         return self._recursive
 
-    def _suspending(self, s: ast.Stmt, out: list, scope: Scope) -> None:
+    def _suspending(self, s: ir.Stmt, out: list, scope: Scope) -> None:
         """A statement that may push frames or end the game (an emit, a move others listen to):
         its lines, then a resume point."""
-        lines = self.gen.statement(self.gen.lowering.statement(s), scope, 0, "frame")
+        lines = self.gen.statement(s, scope, 0, "frame")
         label = self._new_label()
         out.append(Point(label, [(f"f.pc = {label}", s.span), *lines, (_SUSPENDED, s.span),
                                  ("    return None", s.span)]))
 
-    s_Emit = _suspending
-    s_Move = _suspending
-
-    def s_If(self, s: ast.If, out: list, scope: Scope) -> None:
-        conditions = [self.gen.ex(branch.condition, scope) for branch in s.branches]
+    def s_if(self, s: ir.If, out: list, scope: Scope) -> None:
+        branches = [s]  # (the `if`, then each `elif`: an If chained in the orelse)
+        while branches[-1].orelse and len(branches[-1].orelse) == 1 and getattr(branches[-1].orelse[0], "chained", False):
+            branches.append(branches[-1].orelse[0])
+        conditions = [self.gen.ex_ir(branch.test, scope) for branch in branches]
         tests = []
-        for condition, branch in zip(conditions, s.branches):
+        for condition, branch in zip(conditions, branches):
             body: list = []
-            self.stmts(branch.body, body, scope)
+            self.stmts(branch.then, body, scope)
             tests.append((condition, body))
         orelse = None
-        if s.orelse:
+        if branches[-1].orelse:
             orelse = []
-            self.stmts(s.orelse, orelse, scope)
+            self.stmts(branches[-1].orelse, orelse, scope)
         out.append(If(tests, orelse, s.span))
 
-    def _loop(self, out: list, scope: Scope, s, test: str, head: list, budget: bool = False) -> None:
+    def _loop(self, out: list, scope: Scope, s: ir.Loop, test: str, head: list, budget: bool = False) -> None:
         """A loop; only a `while` loop, which need not end by itself, counts its rounds against
         the step budget (`for` and `repeat` run a known number of rounds)."""
         body: list = []
@@ -546,40 +560,40 @@ class ResumableWriter:
         out.append(Loop(test, head, body, _budget(s.span) if budget else [], s.span,
                         _leaves_loop(head) or _leaves_loop(body)))
 
-    def s_For(self, s: ast.For, out: list, scope: Scope) -> None:
+    def loop_for(self, s: ir.Loop, out: list, scope: Scope) -> None:
         gen = self.gen
         names = [self.host._tmp(), self.host._tmp()]
         seq, idx = literal(names[0]), literal(names[1])
-        out.append(Straight([(f"L[{seq}] = {gen.owned_list(s.iterable, scope)}", s.span),
+        out.append(Straight([(f"L[{seq}] = {gen.owned_list(gen.written(s.over), scope)}", s.span),
                              (f"L[{idx}] = 0", s.span)]))
         head = Straight([(f"{scope.bind(s.var)} = L[{seq}][L[{idx}]]", s.span), (f"L[{idx}] += 1", s.span)])
         self._loop(out, scope, s, f"L[{idx}] < len(L[{seq}])", [head])
         out.append(Straight(_forgotten(names, s.span)))
 
-    def s_Repeat(self, s: ast.Repeat, out: list, scope: Scope) -> None:
+    def loop_repeat(self, s: ir.Loop, out: list, scope: Scope) -> None:
         name = self.host._tmp()
         left = literal(name)
-        out.append(Straight([(f"L[{left}] = {self.gen.ex(s.count, scope)}", s.span)]))
+        out.append(Straight([(f"L[{left}] = {self.gen.ex_ir(s.over, scope)}", s.span)]))
         self._loop(out, scope, s, f"L[{left}] > 0", [Straight([(f"L[{left}] -= 1", s.span)])])
         out.append(Straight(_forgotten([name], s.span)))
 
-    def s_While(self, s: ast.While, out: list, scope: Scope, head: list) -> None:
-        condition = self.gen.ex(s.condition, scope)
+    def loop_while(self, s: ir.Loop, out: list, scope: Scope, head: list) -> None:
+        condition = self.gen.ex_ir(s.over, scope)
         if not head:
             self._loop(out, scope, s, condition, [], budget=True)
             return
         head.append(Straight([(f"if not {condition}:", s.span), ("    break", s.span)], True))
         self._loop(out, scope, s, "True", head, budget=True)
 
-    def s_May(self, s: ast.May, out: list, scope: Scope) -> None:
-        gen = self.gen
+    def s_may(self, s: ir.If, out: list, scope: Scope) -> None:
+        gen, ask = self.gen, s.test
         var = literal(self.host._tmp())
-        chooser = gen.ex(s.chooser, scope) if s.chooser is not None else "f.controller"
-        prompt = self.prompt(s.label or "may", scope)
+        chooser = gen.ex_ir(ask.chooser, scope) if ask.chooser is not None else "f.controller"
+        prompt = self.prompt(ask.label or "may", scope)
         self._point(out, f"g.choose(f, {var}, 'one', 1, {prompt}, [True, False], {chooser}, "
                          f"{gen.const(s.span)}, always_ask=True)", s.span, "if g.halted:")
         body: list = []
-        self.stmts(s.body, body, scope)
+        self.stmts(s.then, body, scope)
         orelse = None
         if s.orelse:
             orelse = []
