@@ -54,6 +54,7 @@ card "Sample" : unit {
     grant guard(1) to made until removed
     silence made until turn_end
     remove effects of self from made
+    repeat { x -= 1 } until x < 1
     return made
   }
   static modify self.power by 1 when x is not none
@@ -104,7 +105,7 @@ def test_every_expression_and_statement_form_of_the_language_is_lowered():
     halts = sorted(n.kind for n in ir.walk(tuple(lowered)) if isinstance(n, ir.Halt))
     assert halts == ["lose", "stop", "tie", "win"]
     loops = sorted(n.kind for n in ir.walk(tuple(lowered)) if isinstance(n, ir.Loop))
-    assert loops == ["for", "repeat", "while"]
+    assert loops == ["for", "repeat", "while", "while"]  # (`repeat { } until C`: a while loop)
 
 
 def test_names_are_resolved():
@@ -130,6 +131,8 @@ def test_names_are_resolved():
     assert (removed.arg("until"), removed.arg("leaves")) == ("", None)
     assert silence.args == (("card", ir.Local("made")), ("until", "turn_end"))
     assert remove.args == (("source", ir.Context("self")), ("target", ir.Local("made")))
+    assert front[26] == ir.Loop("while", None, ir.Const(True), (  # `repeat { x -= 1 } until x < 1`: sugar
+        ir.Set(ir.Local("x"), "-=", ir.Const(1)), ir.If(ir.BinOp("<", ir.Local("x"), ir.Const(1)), (ir.Break(),), None)))
     block = _lowering(module).definition(module.items[-2])
     assert block == ir.Function("block", ("n",), None, (ir.Let("m", ir.Local("n")), ir.Return(ir.Local("m"))))
     builtin = parse("function f(xs) = count(xs) + nope(xs) + g", "f.rules").items[0]

@@ -302,6 +302,7 @@ def _statement_places(e: ast.Expr) -> list[ast.Stmt]:
         ast.For("v", e, (ast.Break(),)),
         ast.Repeat(e, ()),
         ast.While(e, ()),
+        ast.While(ast.BoolLit(True), (ast.CallStmt(e), ast.If((ast.IfBranch(e, (ast.Break(),)),), None)), until=True),
         ast.Move(e, e, None),
         ast.Move(e, e, e),
         ast.Create(e, e, (), None),

@@ -290,6 +290,15 @@ class While(Stmt):
     condition: Expr
     body: tuple[Stmt, ...]
     span: Span = _span()
+    # written `repeat { B } until C`: the loop is then `while true { B if C { break } }`, which every
+    # pass sees as such; the printer gives the `repeat ... until` back (`until_parts`)
+    until: bool = False
+
+    def until_parts(self) -> tuple[tuple[Stmt, ...], Expr] | None:
+        """(B, C) of a `repeat { B } until C`, else None."""
+        if not self.until:
+            return None
+        return self.body[:-1], self.body[-1].branches[0].condition  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)

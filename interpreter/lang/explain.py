@@ -202,7 +202,9 @@ _STATEMENTS: dict[type, Callable] = {
                                 n.filtered_parts()[1]) if n.filtered
                         else _nested(f"for each `{n.var}` in {code(n.iterable)}", n.body)),
     ast.Repeat: lambda n: _nested(f"{code(n.count)} times", n.body),
-    ast.While: lambda n: _nested(f"as long as {code(n.condition)}", n.body),
+    ast.While: lambda n: (_nested(f"again and again, until {code(n.until_parts()[1])} (tested after each round)",
+                                  n.until_parts()[0]) if n.until
+                          else _nested(f"as long as {code(n.condition)}", n.body)),
     ast.Move: lambda n: [f"moves {code(n.card)} to {code(n.zone)}"
                          + (f" at {code(n.position)}" if n.position is not None else "")],
     ast.Create: _create,

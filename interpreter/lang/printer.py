@@ -375,6 +375,8 @@ def _ends_with_expr(node: ast.Stmt) -> bool:
         return not node.attrs and node.bind is None
     if isinstance(node, (ast.Win, ast.Lose)):
         return node.reason is None
+    if isinstance(node, ast.While):
+        return node.until  # (`repeat { ... } until TEST`)
     return isinstance(
         node, (ast.Let, ast.Assign, ast.CallStmt, ast.Move, ast.Shuffle, ast.Attach, ast.Detach, ast.Delete,
                ast.Return, ast.RemoveEffects)
@@ -436,6 +438,9 @@ def _stmt(node: ast.Stmt, depth: int, guard_start: bool = False, guard_end: bool
     if isinstance(node, ast.Repeat):
         return f"repeat {_expr(node.count)} {_block(node.body, depth)}"
     if isinstance(node, ast.While):
+        until = node.until_parts()
+        if until is not None:
+            return f"repeat {_block(until[0], depth)} until {tail(until[1])}"
         return f"while {_expr(node.condition)} {_block(node.body, depth)}"
     if isinstance(node, ast.Move):
         if node.position is None:

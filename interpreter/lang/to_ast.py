@@ -307,6 +307,13 @@ class ToAst(CodeMembers, Transformer):
         return ast.Repeat(children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
+    def repeat_until_stmt(self, meta, children):
+        body, test = children
+        span = self._span(meta)
+        leave = ast.If((ast.IfBranch(test, (ast.Break(span=test.span),), span=test.span),), None, span=test.span)
+        return ast.While(ast.BoolLit(True, span=span), (*body, leave), span=span, until=True)
+
+    @v_args(meta=True)
     def while_stmt(self, meta, children):
         return ast.While(children[0], children[1], span=self._span(meta))
 
