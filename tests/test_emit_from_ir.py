@@ -123,3 +123,19 @@ def test_describe_prints_every_form_of_the_language() -> None:
                  "  activated \"use\" cost 1 if true target:", "  effect:",
                  'card "S{k}" : unit (for k in [1, 2]):', "function twice(n) = (n * 2)", "function block(n):", "keyword guard(n):"]:
         assert line in text.split("\n"), line
+
+
+def test_the_statements_the_emitters_write_have_their_names_resolved_in_order() -> None:
+    """Each block is lowered with the names its frame starts with (parameters, the set-up's
+    names), so a parameter or an earlier `let` is a Local in every statement written, never
+    Unbound (as a statement lowered on its own would have it)."""
+    from interpreter.lang import ir
+
+    rules = _harvest()
+    gen = rules.compiler.gen
+    cleanup = gen.names.procedures["cleanup"]
+    move = gen.lowering.statement(cleanup.body[0])
+    assert move.arg("zone") == ir.Call(ir.ZONE, "discard", (ir.Local("p"),))
+    unbound = {(name, n.name) for name, proc in gen.names.procedures.items() for s in proc.body
+               for n in ir.walk(gen.lowering.statement(s)) if isinstance(n, ir.Unbound)}
+    assert unbound == set()

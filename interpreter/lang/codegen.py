@@ -186,9 +186,10 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         self.returning: str | None = None
 
     # ------------------------------------------------------------------ the lowered form
-    def lowered_body(self, body) -> tuple[ir.Stmt, ...]:
-        """The IR of a block of statements (each lowered once, within its definition)."""
-        return tuple(self.lowering.statement(s) for s in body)
+    def lowered_body(self, body, bound=()) -> tuple[ir.Stmt, ...]:
+        """The IR of a block of statements run with the names `bound` bound (parameters, the
+        frame's names): lowered once per block and names."""
+        return self.lowering.statements(tuple(body), frozenset(bound))
 
     def written(self, node: ir.Node) -> Any:
         """The AST an IR statement or expression was lowered from: the expression code, and the
@@ -221,7 +222,8 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         self.choices = {}
         outer, self.returning = self.returning, "value"
         try:
-            lines = self.statements(self.lowered_body(proc.body), scope, loop_depth=0, mode="pure") or [("pass", None)]
+            lines = self.statements(self.lowered_body(proc.body, proc.params), scope, loop_depth=0,
+                                    mode="pure") or [("pass", None)]
         finally:
             self.returning = outer
         if name in self.names.replaced_procedures:  # (every replacement of it runs natively too)
@@ -253,7 +255,8 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         self.choices = {}
         outer, self.returning = self.returning, "value"
         try:
-            lines = self.statements(self.lowered_body(body), scope, loop_depth=0, mode="pure") or [("pass", None)]
+            lines = self.statements(self.lowered_body(body, fn.params), scope, loop_depth=0,
+                                    mode="pure") or [("pass", None)]
         finally:
             self.returning = outer
         self._define("fn_" + self._check(name), ["g", "f", *params], lines, f"function {name}")

@@ -239,6 +239,7 @@ class ResumableWriter:
         self._labels = 0
         statements = item_statements(items)
         self._body, self._bound = tuple(statements), bound
+        self.gen.lowered_body(statements, bound)  # (each item's IR, its names resolved in order: see `_items`)
         scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
                       lists=self.gen.list_names(statements, bound),
                       distinct=self.gen.distinct_names(statements, bound))
@@ -502,7 +503,7 @@ class ResumableWriter:
         outer = self._body, self._bound
         self._body, self._bound = proc.body, tuple(proc.params)
         try:
-            self.stmts(gen.lowered_body(proc.body), nodes, inner)
+            self.stmts(gen.lowered_body(proc.body, proc.params), nodes, inner)
         finally:
             self._inline_depth -= 1
             gen.stop_breaks = saved

@@ -189,7 +189,7 @@ class RolloutStatements:
     def _rollout_lines(self, body, scope, mode: str) -> list:
         outer, self.rollout = self.rollout, True
         try:
-            return self.statements(self.lowered_body(body), scope, 0, mode) or [("pass", None)]
+            return self.statements(self.lowered_body(body, scope.names), scope, 0, mode) or [("pass", None)]
         finally:
             self.rollout = outer
 
