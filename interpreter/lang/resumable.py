@@ -25,7 +25,9 @@ of the block's names live in the frame's locals, so a frame (code, pc, locals) i
 continuation: plain data for `clone()` and `to_json()`.
 
 The code is first built as a small tree (straight lines, points, ifs, loops, inlined bodies), each
-statement written once; the start and every resume function are then laid out from that tree.
+statement written once; the start and every resume function are then laid out from that tree
+(resumable_tree.py). The statements come lowered (lang/ir.py): `ResumableWriter._method` says how
+each that may stop is written, the others are written as the direct form writes them.
 A procedure call is a point: `if not g.call_now(...): return None`, the engine running the
 procedure's frame at once and saying whether the caller may go on.
 """
@@ -34,7 +36,6 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from . import ast, ir
@@ -48,7 +49,8 @@ from .analysis import (
 )
 from .codegen import CodeGenerator
 from .codegen_scope import Scope, identifier, literal
-from .codegen_tables import Line, indent
+from .codegen_tables import Line
+from .resumable_tree import If, Inlined, Loop, Point, Straight, layout, leaves_loop, resumed
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
 
@@ -56,132 +58,6 @@ _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
 # calls deep at most (see `ResumableWriter._inlined`).
 _INLINE_STATEMENTS = 30
 _INLINE_DEPTH = 2
-
-
-# ---------------------------------------------------------------------- the tree of a block
-@dataclass
-class Straight:
-    """Lines that cannot stop; `breaks`: they may leave the loop around them by `break`."""
-
-    lines: list[Line]
-    breaks: bool = False
-
-
-@dataclass
-class Point:
-    """Lines that may stop (they set `f.pc` to `label` first); a resume goes on after them. The
-    labels of the main program are points with no lines: a resume starts there."""
-
-    label: int
-    lines: list[Line]
-
-
-@dataclass
-class If:
-    tests: list[tuple[str, list]]  # (Python condition, body) of `if` and each `elif`
-    orelse: list | None
-    span: Any
-
-
-@dataclass
-class Loop:
-    test: str  # the Python condition tested before each round
-    head: list  # run at the start of each round, before the body (a `while` condition's decisions)
-    body: list
-    tail: list[Line]  # lines at the end of each round (counting it against the step budget)
-    span: Any
-    breaks: bool  # a round may leave the loop by `break`
-
-
-@dataclass
-class Inlined:
-    """The statements of a procedure written into its caller; `wrapped`: its `stop` leaves it by
-    `break`, out of a one-round `for`; `end`: lines run when it has ended however it ended (the
-    procedure's names leave the caller's frame, as a called procedure's frame would go)."""
-
-    body: list
-    wrapped: bool
-    end: list[Line]
-
-
-def layout(nodes: list) -> list[Line]:
-    """The lines that run the nodes from their start."""
-    out: list[Line] = []
-    for n in nodes:
-        kind = type(n)
-        if kind is Straight or kind is Point:
-            out.extend(n.lines)
-        elif kind is If:
-            for i, (condition, body) in enumerate(n.tests):
-                out.append((f"{'if' if i == 0 else 'elif'} {condition}:", n.span))
-                out.extend(_indented(layout(body)))
-            if n.orelse is not None:
-                out.append(("else:", n.span))
-                out.extend(_indented(layout(n.orelse)))
-        elif kind is Loop:
-            out.append((f"while {n.test}:", n.span))
-            out.extend(_indented(layout(n.head) + layout(n.body) + n.tail))
-        elif n.wrapped:
-            out.append(("for _once in _ONE:", None))
-            out.extend(_indented(layout(n.body)))
-            out.extend(n.end)
-        else:
-            out.extend(layout(n.body))
-            out.extend(n.end)
-    return out
-
-
-def resumed(nodes: list, label: int) -> list[Line] | None:
-    """The lines that run the nodes from just after point `label` to their end; None when the
-    point is not among them."""
-    for i, n in enumerate(nodes):
-        kind = type(n)
-        found = None
-        if kind is Point:
-            if n.label == label:
-                found = []
-        elif kind is If:
-            for body in [b for _c, b in n.tests] + ([n.orelse] if n.orelse is not None else []):
-                found = resumed(body, label)
-                if found is not None:
-                    break
-        elif kind is Loop:
-            rest = resumed(n.head, label)
-            if rest is not None:
-                rest += layout(n.body)
-            else:
-                rest = resumed(n.body, label)
-            if rest is not None:
-                rest += n.tail
-                if n.breaks:
-                    found = [("for _once in _ONE:", n.span), *_indented(rest), ("else:", n.span),
-                             *indent(layout([n]))]
-                else:
-                    found = rest + layout([n])
-        elif kind is Inlined:
-            found = resumed(n.body, label)
-            if found is not None:
-                if n.wrapped:
-                    found = [("for _once in _ONE:", None), *_indented(found)]
-                found += n.end
-        if found is not None:
-            return found + layout(nodes[i + 1:])
-    return None
-
-
-def _indented(lines: list[Line]) -> list[Line]:
-    return indent(lines) or [("    pass", None)]
-
-
-def _leaves_loop(nodes: list) -> bool:
-    """Whether the nodes hold a `break` of the loop around them (not of a loop inside them)."""
-    for n in nodes:
-        kind = type(n)
-        if kind is Straight and n.breaks:
-            return True
-        if kind is If and any(_leaves_loop(b) for b in [b for _c, b in n.tests] + [n.orelse or []]):
-            return True
-    return False
 
 
 def _breaks(s: ast.Stmt) -> bool:
@@ -559,7 +435,7 @@ class ResumableWriter:
         body: list = []
         self.stmts(s.body, body, scope)
         out.append(Loop(test, head, body, _budget(s.span) if budget else [], s.span,
-                        _leaves_loop(head) or _leaves_loop(body)))
+                        leaves_loop(head) or leaves_loop(body)))
 
     def loop_for(self, s: ir.Loop, out: list, scope: Scope) -> None:
         gen = self.gen
