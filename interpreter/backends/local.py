@@ -4,15 +4,19 @@ processes, their outcomes handed back as they finish.
 Seeds go out in chunks. A worker process that dies mid-chunk (killed, out of memory) breaks the
 pool: a new pool is started and every chunk not yet back is played again, so no game is lost and
 none is counted twice; a seed that kills a worker three times comes back as an aborted game.
-Workers ignore Ctrl-C: the driver stops them.
+Workers ignore Ctrl-C: the driver stops them, and Ctrl-C may land anywhere in the driver, so the
+driver waits for finished chunks on a queue (not `concurrent.futures.wait`, whose bookkeeping an
+interrupt can leave holding locks) and a stopped pool's thread is joined before the program goes
+on (see `_stop_pool`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import queue
 import signal
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -21,6 +25,7 @@ from .records import aborted_record
 from .spec import BatchSpec, remember, rules_for
 
 MAX_WORKER_DEATHS = 3  # times one seed may take a worker down before it counts as aborted
+POOL_THREAD_TIMEOUT_S = 10.0  # for a stopped pool's thread to end, once its workers are gone
 
 
 def chunks(seeds: Sequence[int], workers: int, largest: int = 64) -> list[list[int]]:
@@ -60,6 +65,7 @@ class LocalBackend:
             return
         processes = list(getattr(pool, "_processes", {}).values())  # (shutdown does not stop running work)
         writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)  # (shutdown forgets it)
+        thread = getattr(pool, "_executor_manager_thread", None)  # (and this)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
@@ -71,6 +77,12 @@ class LocalBackend:
         # worker gone, this process holds the pipe's last write end; closing it ends the read.
         if writer is not None and not any(process.is_alive() for process in processes):
             writer.close()
+        # The pool's thread ends by closing its wake-up pipe, and at exit Python's hook for pools
+        # (Python 3.11's concurrent.futures.process._python_exit) checks that pipe is open, then
+        # writes to it, without a lock: a thread still ending then makes the exit print an
+        # OSError traceback. With the workers gone the thread ends at once; wait for it here.
+        if thread is not None:
+            thread.join(timeout=POOL_THREAD_TIMEOUT_S)
 
     def run(self, spec: BatchSpec, seeds: Sequence[int]) -> Iterator[Outcome]:
         """Every seed's outcome exactly once, in the order they finish."""
@@ -92,23 +104,30 @@ class LocalBackend:
         """The chunks' outcomes; if the pool breaks, the seeds of every chunk not back go to
         `suspects` and this returns."""
         pool = self.pool or self._start_pool()
-        running: dict[Future, list[int]] = {pool.submit(play_seeds, spec, chunk): chunk for chunk in todo}
+        # Each future puts itself on `finished` when done (in the pool's thread). Blocking on that
+        # queue holds no lock a Ctrl-C could leave taken; `concurrent.futures.wait` takes every
+        # future's lock one by one, and an interrupt between two left them held, the pool's thread
+        # blocked on them and the program unable to exit.
+        finished: queue.SimpleQueue[Future] = queue.SimpleQueue()
+        running: dict[Future, list[int]] = {}
+        for chunk in todo:
+            future = pool.submit(play_seeds, spec, chunk)
+            running[future] = chunk
+            future.add_done_callback(finished.put)
         while running:
-            done, _pending = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                chunk = running.pop(future)
-                try:
-                    outcomes = future.result()
-                except BrokenProcessPool:
-                    suspects.extend(chunk)
-                    continue
-                yield from outcomes
-            if suspects:
+            future = finished.get()
+            chunk = running.pop(future)
+            try:
+                outcomes = future.result()
+            except BrokenProcessPool:
+                # (the pool fails every future still out at once, after those that came back)
+                suspects.extend(chunk)
                 for chunk in running.values():
                     suspects.extend(chunk)
                 self._stop_pool()
                 self.restarts += 1
                 return
+            yield from outcomes
 
     def _isolated(self, spec: BatchSpec, rules, seed: int) -> Iterator[Outcome]:
         for _attempt in range(MAX_WORKER_DEATHS):
