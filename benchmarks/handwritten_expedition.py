@@ -27,6 +27,8 @@ from P1, then the pile is shuffled (the game's only two random draws). A hand ke
 cards came in. So with the same seed and the same agent it plays the very same game as
 `load("expedition").new_game(seed=...)`, decision for decision: same seats, same options, same
 result (tests/test_handwritten_expedition.py checks it). Benchmarks compare the same games.
+Dealing, the order of play and a trick's winner are benchmarks/tricks.py's, shared by the
+hand-written Hearts, Spades and Expedition.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not a package)
 import harness  # noqa: E402
+from tricks import from_seat, shuffle_and_deal, trick_winner  # noqa: E402
 
 PLAYERS = 4
 MISSION = 2
@@ -138,10 +141,7 @@ class Game(harness.GeneratorDriven):
         if n == 3:
             stock.remove(F1)
             self.box.append(F1)
-        rng.shuffle(stock)
-        for i, p in enumerate(players):
-            p.hand = stock[i::n]
-        stock.clear()
+        shuffle_and_deal(rng, stock, players)
         captain = next(p for p in players if F4 in p.hand)        # E-1.4
         self.captain = captain
         # E-2.1, E-2.2: the mission's tasks, taken from the captain round the table
@@ -164,8 +164,7 @@ class Game(harness.GeneratorDriven):
         trick = self.table
         while True:
             # E-3.1: signals, from the leader round the table
-            k = leader.seat - 1
-            seats = players[k:] + players[:k]
+            seats = from_seat(players, leader.seat)
             self.step = "signal"
             for p in seats:
                 if p.claim is None:
@@ -195,9 +194,7 @@ class Game(harness.GeneratorDriven):
                 if led < 0:
                     led = card // 9
             # E-4.3: the highest flare, else the highest of the suit led
-            flares = [c for c in trick if c >= F1]
-            best = max(flares) if flares else max(c for c in trick if c // 9 == led)
-            winner = seats[trick.index(best)]
+            winner = trick_winner(seats, trick, led, 9, F1)
             taken = list(trick)
             trick.clear()
             winner.won += taken

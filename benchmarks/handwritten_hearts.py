@@ -24,7 +24,8 @@ The interpreted version need not shuffle with the same calls: the two play diffe
 same rules, compared over many games.
 
 The decision points are one generator: `decision()` returns the (seat, options) it yielded and
-`apply(index)` sends the index back in.
+`apply(index)` sends the index back in. Dealing, the order of play and a trick's winner are
+benchmarks/tricks.py's, shared by the hand-written Hearts, Spades and Expedition.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not a package)
 import harness  # noqa: E402
+from tricks import from_seat, gather, shuffle_and_deal, suited_name, trick_winner  # noqa: E402
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -52,8 +54,7 @@ PASS_SHIFT = (1, PLAYERS - 1, 2, 0)
 
 def card_name(card: int) -> str:
     """'2C' .. 'AH' (ranks 11..14 as J, Q, K, A)."""
-    rank = card % 13 + 2
-    return ("JQKA"[rank - 11] if rank > 10 else str(rank)) + SUITS[card // 13]
+    return suited_name(card, SUITS)
 
 
 class Player:
@@ -110,13 +111,8 @@ class Game(harness.GeneratorDriven):
         while True:
             self.deal += 1
             # H-1.2: gather, shuffle, deal one at a time from player 1
-            for p in players:
-                stock += p.taken
-                p.taken.clear()
-            rng.shuffle(stock)
-            for i, p in enumerate(players):
-                p.hand = stock[i::PLAYERS]
-            stock.clear()
+            gather(stock, players)
+            shuffle_and_deal(rng, stock, players)
             # H-2: pass, each player in seat order choosing one card three times
             shift = PASS_SHIFT[(self.deal - 1) % 4] if self.passing == "rotate" else 0
             if shift:
@@ -134,8 +130,7 @@ class Game(harness.GeneratorDriven):
             broken = False
             for t in range(HAND_SIZE):
                 first = t == 0
-                k = leader.seat - 1
-                order = players[k:] + players[:k]
+                order = from_seat(players, leader.seat)
                 led = -1
                 for p in order:
                     hand = p.hand
@@ -164,8 +159,7 @@ class Game(harness.GeneratorDriven):
                     if led < 0:
                         led = card // 13
                 # H-3.6: the highest card of the suit led wins
-                best = max(c for c in trick if c // 13 == led)
-                leader = order[trick.index(best)]
+                leader = trick_winner(order, trick, led, 13)
                 if not broken and any(c >= FIRST_HEART for c in trick):
                     broken = True
                 leader.taken += trick

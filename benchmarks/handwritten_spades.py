@@ -27,7 +27,8 @@ of its tricks' cards. So with the same seed and the same agent it plays the very
 winners and deals (tests/test_handwritten_spades.py checks it). Benchmarks compare the same games.
 
 The decision points are one generator: `decision()` returns the (seat, options) it yielded and
-`apply(index)` sends the index back in.
+`apply(index)` sends the index back in. Dealing, the order of play and a trick's winner are
+benchmarks/tricks.py's, shared by the hand-written Hearts, Spades and Expedition.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not a package)
 import harness  # noqa: E402
+from tricks import from_seat, gather, shuffle_and_deal, suited_name, trick_winner  # noqa: E402
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -54,8 +56,7 @@ BAG_PENALTY = 100
 
 def card_name(card: int) -> str:
     """'2C' .. 'AS' (ranks 11..14 as J, Q, K, A)."""
-    rank = card % 13 + 2
-    return ("JQKA"[rank - 11] if rank > 10 else str(rank)) + SUITS[card // 13]
+    return suited_name(card, SUITS)
 
 
 class Player:
@@ -125,10 +126,9 @@ class Game(harness.GeneratorDriven):
             self.deal += 1
             # S-1.3: the dealer of deal 1 is P4, then the deal passes left
             dealer = (self.deal + 2) % PLAYERS             # (an index: P4 is 3)
-            order = players[dealer + 1:] + players[:dealer + 1]   # from the dealer's left
+            order = from_seat(players, dealer + 2)         # from the dealer's left
+            gather(stock, players)
             for p in players:
-                stock += p.taken
-                p.taken.clear()
                 p.bid = None
                 p.blind = False
                 p.tricks = 0
@@ -140,10 +140,7 @@ class Game(harness.GeneratorDriven):
                         p.bid = 0
                         p.blind = True
             # S-1.4: shuffle, deal one at a time from the dealer's left
-            rng.shuffle(stock)
-            for i, p in enumerate(order):
-                p.hand = stock[i::PLAYERS]
-            stock.clear()
+            shuffle_and_deal(rng, stock, order)
             # S-2.1: bids in the same order
             self.step = "bid"
             for p in order:
@@ -153,8 +150,7 @@ class Game(harness.GeneratorDriven):
             leader = order[0]
             self.step = "play"
             for _ in range(HAND_SIZE):
-                k = leader.seat - 1
-                seats = players[k:] + players[:k]
+                seats = from_seat(players, leader.seat)
                 led = -1
                 for p in seats:
                     hand = p.hand
@@ -174,11 +170,7 @@ class Game(harness.GeneratorDriven):
                     if card >= FIRST_SPADE:
                         broken = True
                 # S-3.4: the highest spade, else the highest card of the suit led
-                if any(c >= FIRST_SPADE for c in trick):
-                    best = max(trick)
-                else:
-                    best = max(c for c in trick if c // 13 == led)
-                leader = seats[trick.index(best)]
+                leader = trick_winner(seats, trick, led, 13, FIRST_SPADE)
                 leader.tricks += 1
                 leader.taken += trick
                 trick.clear()
