@@ -16,12 +16,19 @@ from interpreter.lang.formatting import format_text
 from interpreter.lang.parser import parse
 from interpreter.lang.printer import to_source
 
+TEST_DATA = Path(__file__).parent / "data"  # (the test rulesets: canonical too, so that fmt keeps them)
+
 
 def shipped_code_files() -> list[Path]:
     return sorted([*paths.cards_dir().glob("*/*.cards"), *paths.rulesets_dir().glob("*/*.rules")])
 
 
-@pytest.mark.parametrize("path", shipped_code_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def data_code_files() -> list[Path]:
+    return sorted([*TEST_DATA.rglob("*.cards"), *TEST_DATA.rglob("*.rules")])
+
+
+@pytest.mark.parametrize("path", shipped_code_files() + data_code_files(),
+                         ids=lambda p: f"{'tests/' if TEST_DATA in p.parents else ''}{p.parent.name}/{p.name}")
 def test_formatting_keeps_the_code_and_every_comment_and_is_stable(path):
     text = path.read_text(encoding="utf-8")
     formatted = format_text(text, str(path))
@@ -35,8 +42,9 @@ def test_formatting_keeps_the_code_and_every_comment_and_is_stable(path):
 
 
 def test_every_shipped_code_file_is_in_canonical_form(capsys):
-    # the check .ci/run makes (`cardrules fmt --check cards rulesets`), so the README's test command makes it too
-    assert main(["fmt", "--check", str(paths.cards_dir()), str(paths.rulesets_dir())]) == 0
+    # the check .ci/run makes (`cardrules fmt --check cards rulesets`), so the README's test command makes it
+    # too; and the test rulesets' (tests/data), so that running fmt over the checkout changes nothing there
+    assert main(["fmt", "--check", str(paths.cards_dir()), str(paths.rulesets_dir()), str(TEST_DATA)]) == 0
     assert capsys.readouterr().out == ""
 
 

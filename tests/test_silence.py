@@ -96,20 +96,26 @@ def load_error(path: Path) -> str:
 
 
 def line_of(fragment: str, file: str = "duel.cards") -> int:
+    """The number of the first line holding `fragment` (a whole line when it ends in a newline)."""
     lines = (DATA / file).read_text(encoding="utf-8").splitlines()
+    if fragment.endswith("\n"):
+        return next(i for i, line in enumerate(lines, start=1) if line == fragment[:-1])
     return next(i for i, line in enumerate(lines, start=1) if fragment in line)
 
 
+HUSH = "      silence t\n"  # (Hush's statement, a line of its own in duel.cards)
+
+
 def test_silence_of_a_player_is_a_located_error(tmp_path):
-    message = load_error(broken(tmp_path, "if t != none { silence t }", "if t != none { silence game.active }"))
-    line = line_of("if t != none { silence t }")
+    message = load_error(broken(tmp_path, HUSH, "      silence game.active\n"))
+    line = line_of(HUSH)
     assert f"duel.cards:{line}:" in message
     assert "'silence' takes away what cards print: this is a player, not a card" in message
     assert "a player has no printed abilities to lose" in message
 
 
 def test_silence_of_a_list_of_players_is_a_located_error(tmp_path):
-    message = load_error(broken(tmp_path, "if t != none { silence t }", "if t != none { silence players }"))
+    message = load_error(broken(tmp_path, HUSH, "      silence players\n"))
     assert "this is a list of players, not of cards" in message
 
 
@@ -120,9 +126,9 @@ def test_silence_until_an_unknown_event_has_a_did_you_mean(tmp_path):
 
 
 def test_a_silence_of_an_unknown_name_has_a_did_you_mean(tmp_path):
-    message = load_error(broken(tmp_path, "if t != none { silence t }", "if t != none { silence tt }"))
-    assert f"duel.cards:{line_of('if t != none { silence t }')}:28: validation error: unknown name 'tt' (did you mean 't'?)" \
-        in message
+    message = load_error(broken(tmp_path, HUSH, "      silence tt\n"))
+    column = HUSH.index("t\n") + 1
+    assert f"duel.cards:{line_of(HUSH)}:{column}: validation error: unknown name 'tt' (did you mean 't'?)" in message
 
 
 def test_until_a_player_leaves_is_a_located_error(tmp_path):
