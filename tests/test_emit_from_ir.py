@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers.sourcecorpus import CASES, differences, form_of, read_corpus, sources
+from sourcecorpus import CASES, differences, form_of, read_corpus, sources
 
 
 @pytest.fixture(scope="module")
@@ -101,13 +101,13 @@ def test_the_resumable_and_rollout_forms_dispatch_on_the_lowered_form() -> None:
 
 
 def test_describe_prints_every_form_of_the_language() -> None:
-    from test_lang_lowering import EVERY_FORM, _lowering
+    from lowering_sample import EVERY_FORM, sample_lowering
 
     from interpreter.lang import ir
     from interpreter.lang.parser import parse
 
     module = parse(EVERY_FORM, "sample.rules")
-    lowering = _lowering(module)
+    lowering = sample_lowering(module)
     text = "\n".join(ir.describe(lowering.definition(item)) for item in module.items)
     for line in ["    if (x > 1):", "      break", "    elif (x < 0):", "      halt stop", "    else:",
                  '      halt tie "even"', "    loop repeat 2 times:", "      shuffle zone=pile()",

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from lowering_sample import EVERY_FORM, sample_lowering
 
 from interpreter import load
 from interpreter.errors import NO_SPAN, Span
@@ -20,64 +21,6 @@ SHIPPED = ["initiative", "lanes", "lanes-classic", "bases", "hearts", "harvest",
 TEST_RULESETS = sorted(str(p) for p in (ROOT / "tests" / "data").glob("*/*.yaml") if p.stem == p.parent.name)
 RULESETS = SHIPPED + TEST_RULESETS
 
-# Every form of the language once: parsed (not loaded), lowered, and its node types counted.
-EVERY_FORM = '''
-card "Sample" : unit {
-  power = 2
-  aims(t) = t.power > self.power
-  best(a, b) { if a > b { return a } return b }
-  keyword guard(1)
-  part front {
-    let x = [1, none, true, "a"][0]
-    x += -1
-    self.power = x
-    game.score -= 1
-    notify(x)
-    if x > 1 { break } elif x < 0 { stop } else { tie "even" }
-    for c in hand(you) { move c to pile() at 0 }
-    repeat 2 { shuffle pile() }
-    while x < 3 { x = x + 1 }
-    create "Sample" in pile() with { power = 1 } as made
-    emit struck(card: made, amount: options.size)
-    attach made to self
-    detach made
-    delete made
-    modify self.power by 1 until turn_end
-    grant guard(2) to self until turn_end
-    may "again?" by you { win you "won" } else { lose you }
-    let pick = choose 1 "one" from [c for c in hand(you) if c.power > 1] by you
-    let many = [a + b for a in [1, 2] if a > 0 for b in [3] if b > a]
-    let best = all c in hand(you) where c.power > 0 ordered by c.power desc
-    let odd = if not (x is int) then -x else event.amount
-    let named = guard
-    modify made.power by 1 until self leaves
-    grant guard(1) to made until removed
-    silence made until turn_end
-    remove effects of self from made
-    repeat { x -= 1 } until x < 1
-    return made
-  }
-  static modify self.power by 1 when x is not none
-  static grant guard(1) to self
-  on struck if event.amount > 0 { notify(self) }
-  instead of struck { notify(self) }
-  activate "use" pay 1 if true target { let t = 1 } { notify(t) }
-}
-cards for k in [1, 2]: "S{k}" : unit { power = k }
-procedure notify(v) { return v }
-function twice(n) = n * 2
-function block(n) { let m = n  return m }
-keyword guard(n) { static modify self.power by n }
-'''
-
-
-def _lowering(module: ast.Module) -> Lowering:
-    return Lowering(Names(frozenset(i.name for i in module.items if isinstance(i, ast.Function)),
-                          frozenset(i.name for i in module.items if isinstance(i, ast.Procedure)),
-                          frozenset({"hand", "pile"}),
-                          frozenset(i.name for i in module.items if isinstance(i, ast.KeywordDef))))
-
-
 def _forms(base: type) -> set[type]:
     found, todo = set(), [base]
     while todo:
@@ -89,7 +32,7 @@ def _forms(base: type) -> set[type]:
 
 def test_every_expression_and_statement_form_of_the_language_is_lowered():
     module = parse(EVERY_FORM, "every.cards")
-    lowering = _lowering(module)
+    lowering = sample_lowering(module)
     lowered = [lowering.definition(item) for item in module.items]
     seen = {type(n) for n in ast.walk(module)}
     assert _forms(ast.Expr) | _forms(ast.Stmt) <= seen  # (the sample is every form: keep it so)
@@ -110,7 +53,7 @@ def test_every_expression_and_statement_form_of_the_language_is_lowered():
 
 def test_names_are_resolved():
     module = parse(EVERY_FORM, "every.cards")
-    card = _lowering(module).definition(module.items[0])
+    card = sample_lowering(module).definition(module.items[0])
     front = card.parts[0].body
     assert front[0] == ir.Let("x", ir.GetIndex(ir.ListOf((ir.Const(1), ir.Const(None), ir.Const(True),
                                                           ir.Const("a"))), ir.Const(0)))
@@ -133,7 +76,7 @@ def test_names_are_resolved():
     assert remove.args == (("source", ir.Context("self")), ("target", ir.Local("made")))
     assert front[26] == ir.Loop("while", None, ir.Const(True), (  # `repeat { x -= 1 } until x < 1`: sugar
         ir.Set(ir.Local("x"), "-=", ir.Const(1)), ir.If(ir.BinOp("<", ir.Local("x"), ir.Const(1)), (ir.Break(),), None)))
-    block = _lowering(module).definition(module.items[-2])
+    block = sample_lowering(module).definition(module.items[-2])
     assert block == ir.Function("block", ("n",), None, (ir.Let("m", ir.Local("n")), ir.Return(ir.Local("m"))))
     builtin = parse("function f(xs) = count(xs) + nope(xs) + g", "f.rules").items[0]
     value = Lowering(Names(frozenset({"f"}))).definition(builtin).value
@@ -179,7 +122,7 @@ def test_every_definition_of_every_ruleset_is_lowered_deterministically_with_its
 
 def test_each_definition_is_lowered_once():
     module = parse(EVERY_FORM, "every.cards")
-    lowering = _lowering(module)
+    lowering = sample_lowering(module)
     fn = module.items[-2]
     assert lowering.definition(fn) is lowering.definition(fn)
     again = parse(EVERY_FORM, "every.cards").items[-2]  # equal, elsewhere: its own IR
