@@ -109,7 +109,7 @@ def count_playout(name: str, games: int, seed: int) -> tuple[OpCounter, OpCounte
         for i in range(games):
             with play:
                 game = rules.play_out(lambda g: rng.randrange(len(g.decision()[1])), seed=seed + i)
-            decisions += game.answered
+            decisions += game.state.answered
     finally:
         gc.enable()
     return play, set_up, decisions

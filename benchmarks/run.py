@@ -36,7 +36,7 @@ from interpreter.paths import shipped_games  # noqa: E402
 
 def play(rules, seed: int, rng: random.Random, log: bool = False) -> int:
     """One random game by `Rules.play_out`, as `simulate` plays; its number of decisions."""
-    return rules.play_out(lambda g: rng.randrange(len(g.decision()[1])), seed=seed, log=log).answered
+    return rules.play_out(lambda g: rng.randrange(len(g.decision()[1])), seed=seed, log=log).state.answered
 
 
 def play_stepped(rules, seed: int, rng: random.Random, log: bool = False) -> int:

@@ -20,4 +20,4 @@ def load_game_json(data: dict, rules: Rules | None = None) -> Game:
     """A game saved with `game.to_json()`, ready to continue."""
     if rules is None:
         rules = load(data.get("ruleset_file") or data["ruleset"], data.get("options"))
-    return game_from_json(data, rules)
+    return Game(game_from_json(data, rules))

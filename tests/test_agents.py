@@ -21,6 +21,7 @@ from interpreter.agents import (
     view_of,
 )
 from interpreter.engine.game import Game
+from interpreter.engine.state import GameState
 
 GAME = "initiative"
 
@@ -54,12 +55,12 @@ def test_random_agent_is_deterministic_by_seed(rules):
 def test_random_agent_uses_its_own_generator(rules):
     game = rules.new_game(seed=4)
     agent = RandomAgent("x")
-    assert agent.rng is not game.rng
-    before = game.rng.getstate()
+    assert agent.rng is not game.state.rng
+    before = game.state.rng.getstate()
     view = view_of(game)
     for _ in range(20):
         assert 0 <= agent.act(view) < len(view.options)  # an index: no Option need be made
-    assert game.rng.getstate() == before
+    assert game.state.rng.getstate() == before
 
 
 def test_random_agent_is_roughly_uniform(rules):
@@ -83,7 +84,7 @@ def test_first_agent_takes_option_zero(rules):
 
 
 def _contains_game(value, depth=0) -> bool:
-    if isinstance(value, Game):
+    if isinstance(value, (Game, GameState)):
         return True
     if depth > 6:
         return False

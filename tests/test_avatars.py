@@ -36,7 +36,7 @@ def test_every_rule_id_is_cited_by_a_scenario():
 
 def test_each_player_gets_the_next_card_of_the_type_in_their_zone():
     game = RULES.new_game(seed=3)
-    heroes = [game.zones[ZoneKey("hero", p.seat, "")] for p in game.players]
+    heroes = [game.state.zones[ZoneKey("hero", p.seat, "")] for p in game.players]
     assert [[c.defn.name for c in z] for z in heroes] == [["Warden"], ["Ranger"]]
     assert [game.read(z[0], "owner") for z in heroes] == game.players
     assert RULES.ruleset.avatars.type == "hero" and RULES.ruleset.avatars.zone == "hero"
@@ -51,7 +51,7 @@ def test_avatar_and_player_of_are_functions_of_the_rules():
 def test_more_players_than_cards_go_round_again(tmp_path):
     path = broken(tmp_path, "players: 2", "players: 3")
     game = load(path).new_game(seed=1)
-    assert [game.zones[ZoneKey("hero", s, "")][0].defn.name for s in (1, 2, 3)] == ["Warden", "Ranger", "Warden"]
+    assert [game.state.zones[ZoneKey("hero", s, "")][0].defn.name for s in (1, 2, 3)] == ["Warden", "Ranger", "Warden"]
 
 
 def broken(tmp_path: Path, old: str, new: str, file: str = "heroes.yaml") -> Path:
@@ -114,12 +114,12 @@ def test_a_rule_file_defining_avatar_again_names_both_places(tmp_path):
 def heroes_invariants(game) -> None:
     # H-1.1: each player's hero zone holds their hero, owned by them, and it never leaves
     for p in game.players:
-        zone = game.zones[ZoneKey("hero", p.seat, "")]
+        zone = game.state.zones[ZoneKey("hero", p.seat, "")]
         assert len(zone) == 1 and game.read(zone[0], "owner") is p and zone[0].defn.type == "hero"
         assert zone[0].defn.name == ("Warden", "Ranger")[p.seat - 1]
     # H-1.2: no minion with health 0 or less stays on a board
     for p in game.players:
-        assert all(game.read(c, "health") > 0 for c in game.zones[ZoneKey("board", p.seat, "")])
+        assert all(game.read(c, "health") > 0 for c in game.state.zones[ZoneKey("board", p.seat, "")])
 
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -127,9 +127,9 @@ def heroes_invariants(game) -> None:
 def test_random_games_keep_invariants_and_end(seed, agent_seed):
     game, choices = playout(RULES, seed, agent_seed, heroes_invariants)
     result = game.result
-    fallen = [p.seat for p in game.players if game.read(game.zones[ZoneKey("hero", p.seat, "")][0], "health") <= 0]
+    fallen = [p.seat for p in game.players if game.read(game.state.zones[ZoneKey("hero", p.seat, "")][0], "health") <= 0]
     if result.draw:  # H-2.1: both fell, or 30 turns
-        assert len(fallen) == 2 or game.globals["turn"] > 30
+        assert len(fallen) == 2 or game.state.globals["turn"] > 30
     else:
         assert len(fallen) == 1 and result.winner != fallen[0] and result.reason == "a hero fell"
     assert replay_log(RULES, seed, choices) == game.log

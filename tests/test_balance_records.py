@@ -34,7 +34,7 @@ def test_a_record_counts_what_its_game_did(game, played_event):
         record, _log = play_game(BatchSpec.of(game, records=True), seed)
         rules, g = _logged_game(game, seed)
         assert record["winner"] == g.result.winner and record["turns"] == g.result.turns
-        assert record["decisions"] == g.answered
+        assert record["decisions"] == g.state.answered
         events = [e for e in g.log if e["type"] == "event"]
         for player in record["players"]:
             seat = player["seat"]
@@ -73,10 +73,10 @@ def test_lead_changes_are_counted_from_the_score_at_each_turn_start():
     g = rules.new_game(seed=7, log=False)
     leaders = []
     while not g.is_over:
-        turn = g.globals["turn"]
+        turn = g.state.globals["turn"]
         g.apply(decider(agents)(g))
-        if g.globals["turn"] != turn and not g.is_over:  # a turn began: who leads at its start
-            health = [g.player_attrs[i]["health"] for i in range(2)]
+        if g.state.globals["turn"] != turn and not g.is_over:  # a turn began: who leads at its start
+            health = [g.state.player_attrs[i]["health"] for i in range(2)]
             if health[0] != health[1]:
                 leaders.append(1 if health[0] > health[1] else 2)
     changes = sum(1 for a, b in zip(leaders, leaders[1:]) if a != b)

@@ -130,7 +130,7 @@ def test_a_builtin_added_to_the_table_is_checked_compiled_run_and_documented(tmp
                                     'cards for n in [double(1), 3]: "Twin {double(n)}" : unit { power = double(n) }\n'))
     game = empty_game(rules)
     game.perform("probe", controller=1)
-    assert game.globals["counter"] == 22
+    assert game.state.globals["counter"] == 22
     assert (rules.card_defs["Twin 4"].attrs["power"], rules.card_defs["Twin 6"].attrs["power"]) == (4, 6)
     errors = _errors(tmp_path, 'procedure probe() {\n  game.counter = double("x")\n  let p = players[1]\n'
                      '  p.score = double(1) + 1\n  let s = first(sites(p))\n  s.colour = double(2)\n}\n'

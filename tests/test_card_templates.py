@@ -47,7 +47,7 @@ def test_one_template_line_makes_the_52_cards_in_order():
     queen = rules.card_defs["QH"]
     assert (queen.type, queen.attrs) == ("playing_card", {"suit": "H", "rank": 12})
     game = rules.new_game(seed=5)
-    assert sorted(c.defn.name for c in game.cards.values()) == sorted(names)  # dealt from card_names()
+    assert sorted(c.defn.name for c in game.state.cards.values()) == sorted(names)  # dealt from card_names()
 
 
 def test_a_made_card_prints_as_a_written_card():
@@ -154,10 +154,10 @@ def test_loop_values_reach_the_abilities_of_each_card(tmp_path):
              '  part play { game.drawn += n * 100 }\n}\n')
     rules = load(deck_with(tmp_path, cards, "procedure play_bonus(c) { run(c, \"play\") }"))
     game = rules.new_game(seed=1)
-    before = game.globals["drawn"]
-    bonus = next(c for c in game.cards.values() if c.defn.name == "Bonus 4")
+    before = game.state.globals["drawn"]
+    bonus = next(c for c in game.state.cards.values() if c.defn.name == "Bonus 4")
     game.perform("play_bonus", controller=1, c=bonus)
-    assert game.globals["drawn"] == before + 400
+    assert game.state.globals["drawn"] == before + 400
 
 
 def test_a_loop_name_bound_again_in_a_part_is_refused(tmp_path):

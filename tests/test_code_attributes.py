@@ -47,30 +47,30 @@ def _game_with(hand: list[str], board: list[str]):
     """A heroes game with P1's hand and P2's board as given (in an arranged position)."""
     game = RULES.empty_game(seed=0, made=False)
     for name in hand:
-        game.new_card(RULES.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
+        game.state.new_card(RULES.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
     for name in board:
-        game.new_card(RULES.card_defs[name], ZoneKey("board", 2, ""), game.players[1])
+        game.state.new_card(RULES.card_defs[name], ZoneKey("board", 2, ""), game.players[1])
     return game
 
 
 def test_the_code_runs_with_self_the_card_that_holds_it():
     game = _game_with(["Smite", "Frost Bolt", "Bear"], ["Wolf"])
-    smite, bolt, bear = game.zones[ZoneKey("hand", 1, "")]
-    wolf = game.zones[ZoneKey("board", 2, "")][0]
-    warden, ranger = (game.zones[ZoneKey("hero", s, "")][0] for s in (1, 2))
+    smite, bolt, bear = game.state.zones[ZoneKey("hand", 1, "")]
+    wolf = game.state.zones[ZoneKey("board", 2, "")][0]
+    warden, ranger = (game.state.zones[ZoneKey("hero", s, "")][0] for s in (1, 2))
     code = RULES.card_defs["Smite"].code
     from interpreter.lang.code_members import run_code
-    assert [run_code(game, smite, "aims", c) for c in (warden, ranger, wolf, bear)] == [False, False, True, False]
-    assert [run_code(game, bolt, "aims", c) for c in (warden, ranger, wolf, bear)] == [False, True, True, False]
-    assert run_code(game, smite, "power", wolf) == 3 and "aims" in code
+    assert [run_code(game.state, smite, "aims", c) for c in (warden, ranger, wolf, bear)] == [False, False, True, False]
+    assert [run_code(game.state, bolt, "aims", c) for c in (warden, ranger, wolf, bear)] == [False, True, True, False]
+    assert run_code(game.state, smite, "power", wolf) == 3 and "aims" in code
 
 
 def test_calling_code_a_card_does_not_have_is_a_rule_error_naming_it():
     game = _game_with(["Bear"], [])
-    bear = game.zones[ZoneKey("hand", 1, "")][0]
+    bear = game.state.zones[ZoneKey("hand", 1, "")][0]
     from interpreter.lang.code_members import run_code
     with pytest.raises(RuntimeRuleError, match="cannot call 'aims' of Bear 1/4: 'Bear' has no code 'aims'"):
-        run_code(game, bear, "aims", bear)
+        run_code(game.state, bear, "aims", bear)
 
 
 def broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
@@ -186,12 +186,12 @@ def test_a_card_template_may_write_code_with_its_loop_values(tmp_path):
                   'card "Fireball"')
     rules = load(path)
     game = rules.empty_game(seed=0, made=False)
-    bolt = game.new_card(rules.card_defs["Bolt 5"], ZoneKey("hand", 1, ""), game.players[0])
-    wolf = game.new_card(rules.card_defs["Wolf"], ZoneKey("board", 2, ""), game.players[1])
+    bolt = game.state.new_card(rules.card_defs["Bolt 5"], ZoneKey("hand", 1, ""), game.players[0])
+    wolf = game.state.new_card(rules.card_defs["Wolf"], ZoneKey("board", 2, ""), game.players[1])
     from interpreter.lang.code_members import run_code
-    ranger = game.zones[ZoneKey("hero", 2, "")][0]
-    assert (run_code(game, bolt, "power", wolf), run_code(game, bolt, "aims", wolf),
-            run_code(game, bolt, "aims", ranger)) == (5, True, False)
+    ranger = game.state.zones[ZoneKey("hero", 2, "")][0]
+    assert (run_code(game.state, bolt, "power", wolf), run_code(game.state, bolt, "aims", wolf),
+            run_code(game.state, bolt, "aims", ranger)) == (5, True, False)
 
 
 STATIC_SCENARIO = """ruleset: heroes.yaml

@@ -48,7 +48,7 @@ def test_strings_that_look_like_python_are_plain_data(tmp_path):
     rules = load(path)
     game = _empty(rules)
     game.perform("shout")
-    event = [e for e in game.log_entries if e[0] == "event" and e[1] == "poked"][-1]
+    event = [e for e in game.state.log_entries if e[0] == "event" and e[1] == "poked"][-1]
     assert event[2]["card"] == "\"); __import__('os').remove('x') #{0}\n'''!"
 
 
@@ -86,9 +86,9 @@ def test_names_that_only_ever_hold_players_read_player_attributes_in_place(tmp_p
     assert "type(v_q)" not in source
     assert "if type(v_s) is _PlayerRef else g.read(v_s, 'score')" in source  # s: tested first
     game = _empty(rules)
-    game.player_attrs[0]["score"], game.player_attrs[1]["score"] = 3, 4
+    game.state.player_attrs[0]["score"], game.state.player_attrs[1]["score"] = 3, 4
     game.perform("tally", p=game.players[1])
-    assert game.globals["counter"] == 3 + 4 + 4
+    assert game.state.globals["counter"] == 3 + 4 + 4
     with pytest.raises(RuntimeRuleError, match="cannot read 'score' of none"):  # s may be anything
         game.perform("tally", p=None)
 
@@ -104,14 +104,14 @@ def test_membership_in_a_zone_reads_the_cards_zone(tmp_path):
     rules = load(path)
     game = _empty(rules)
     plain = rules.card_defs["Plain"]
-    in_hand = game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
-    on_my_board = game.new_card(plain, ZoneKey("board", 1, "right"), game.players[0])
-    on_their_board = game.new_card(plain, ZoneKey("board", 2, "left"), game.players[1])
-    in_their_hand = game.new_card(plain, ZoneKey("hand", 2, ""), game.players[1])
+    in_hand = game.state.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    on_my_board = game.state.new_card(plain, ZoneKey("board", 1, "right"), game.players[0])
+    on_their_board = game.state.new_card(plain, ZoneKey("board", 2, "left"), game.players[1])
+    in_their_hand = game.state.new_card(plain, ZoneKey("hand", 2, ""), game.players[1])
     for value, expected in [(in_hand, 1001), (on_my_board, 10110), (on_their_board, 100), (in_their_hand, 0),
                             (game.players[0], 0), ([in_hand], 0), (None, 0)]:
         game.perform("where_is", c=value)
-        assert game.globals["counter"] == expected, value
+        assert game.state.globals["counter"] == expected, value
 
 
 def test_names_that_only_ever_hold_lists_are_used_as_lists(tmp_path):
@@ -125,9 +125,9 @@ def test_names_that_only_ever_hold_lists_are_used_as_lists(tmp_path):
     game = _empty(rules)
     _in_hand(game)
     game.perform("sizes", x=game.players[1])
-    assert game.globals["counter"] == 10 * 2 + 1
+    assert game.state.globals["counter"] == 10 * 2 + 1
     game.perform("sizes", x=None)  # none counts as no item, in a list or alone
-    assert game.globals["counter"] == 10 * 2 + 0
+    assert game.state.globals["counter"] == 10 * 2 + 0
 
 
 def test_a_small_procedure_is_written_into_its_caller(tmp_path):
@@ -149,9 +149,9 @@ def test_a_small_procedure_is_written_into_its_caller(tmp_path):
     game.apply("right")
     copy = game.clone()
     game.apply("right")
-    assert game.globals["counter"] == 10 + 20 + 1000 and not game.frames
+    assert game.state.globals["counter"] == 10 + 20 + 1000 and not game.state.frames
     copy.apply("left")
-    assert copy.globals["counter"] == 10 + 1000
+    assert copy.state.globals["counter"] == 10 + 1000
 
 
 def test_a_runtime_error_in_a_procedure_written_into_its_caller_points_at_its_line(tmp_path):
@@ -189,7 +189,7 @@ def test_code_that_may_stop_is_plain_python_with_a_function_per_point_to_resume_
         game.perform("branches", p=game.players[0], first=first)
         for answer in answers:
             game.apply(answer)
-        assert game.globals["counter"] == expected and not game.frames
+        assert game.state.globals["counter"] == expected and not game.state.frames
 
 
 def test_an_attribute_with_the_same_limits_everywhere_is_set_in_place_within_them(tmp_path):
@@ -204,7 +204,7 @@ def test_an_attribute_with_the_same_limits_everywhere_is_set_in_place_within_the
     game = _empty(rules)
     card = _in_hand(game)
     game.perform("limits", p=game.players[0], c=card)
-    assert game.globals["counter"] == 10 + 100 * -5 + 10000 * 0
+    assert game.state.globals["counter"] == 10 + 100 * -5 + 10000 * 0
 
 
 def test_shortcuts_for_built_ins_give_what_the_built_ins_give(tmp_path):
@@ -225,16 +225,16 @@ def test_shortcuts_for_built_ins_give_what_the_built_ins_give(tmp_path):
     assert "list(g.zones" not in source
     game = _empty(rules)
     plain, pumper = rules.card_defs["Plain"], rules.card_defs["Pumper"]
-    strong = game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
-    game.write(strong, "power", 2)
-    game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
-    game.new_card(pumper, ZoneKey("board", 1, "left"), game.players[0])
+    strong = game.state.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    game.state.write(strong, "power", 2)
+    game.state.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    game.state.new_card(pumper, ZoneKey("board", 1, "left"), game.players[0])
     game.perform("probe", p=game.players[0])
-    assert game.globals["counter"] == 100000 + 20000 + 1000 + 1
+    assert game.state.globals["counter"] == 100000 + 20000 + 1000 + 1
     game.perform("probe", p=game.players[1])
-    assert game.globals["counter"] == 100000 + 20000 + 1000 + 10
+    assert game.state.globals["counter"] == 100000 + 20000 + 1000 + 10
     game.perform("probe", p=None)  # not a player: the others are everyone, the first is players[1]
-    assert game.globals["counter"] == 100000 + 20000 + 1000 + 10
+    assert game.state.globals["counter"] == 100000 + 20000 + 1000 + 10
 
 
 def test_a_function_named_like_a_built_in_is_the_one_called(tmp_path):
@@ -242,7 +242,7 @@ def test_a_function_named_like_a_built_in_is_the_one_called(tmp_path):
                                "procedure probe() {\n  game.counter = first(hand(players[1])) + count(hand(players[1]))\n}\n")
     game = _empty(load(path))
     game.perform("probe")
-    assert game.globals["counter"] == 15
+    assert game.state.globals["counter"] == 15
 
 
 def test_a_procedure_that_may_end_the_game_runs_as_plain_python_and_stops_there(tmp_path):
@@ -264,15 +264,15 @@ def test_a_procedure_that_may_end_the_game_runs_as_plain_python_and_stops_there(
     assert {"give_up", "tries", "steady"} <= rules.compiler.ending_procedures
     game = _empty(rules)
     game.perform("tries")
-    assert game.globals["counter"] == 1  # nothing ran after the loss, in the procedure or its caller
+    assert game.state.globals["counter"] == 1  # nothing ran after the loss, in the procedure or its caller
     assert game.is_over and game.result.winner == 2 and game.result.reason == "gave up"
     game = _empty(rules)
     game.perform("steady")  # the end condition checked after `bumped` ends the game
-    assert game.globals["counter"] == 1 and game.is_over and game.result.reason == "counted to one"
+    assert game.state.globals["counter"] == 1 and game.is_over and game.result.reason == "counted to one"
     game = _empty(rules)
-    game.globals["counter"] = 5
+    game.state.globals["counter"] = 5
     game.perform("steady")  # not met: the procedure goes on
-    assert game.globals["counter"] == 16 and game.result.reason != "counted to one"
+    assert game.state.globals["counter"] == 16 and game.result.reason != "counted to one"
 
 
 def test_count_and_first_of_the_players_are_written_per_player(tmp_path):
@@ -286,9 +286,9 @@ def test_count_and_first_of_the_players_are_written_per_player(tmp_path):
     assert "g.player_attrs[1]['score']" in source and ".seat - 1]" not in source  # read at the player's index
     game = _empty(rules)
     for scores, expected in [((0, 0), 0), ((2, 0), 11), ((0, 5), 12), ((3, 4), 21)]:
-        game.player_attrs[0]["score"], game.player_attrs[1]["score"] = scores
+        game.state.player_attrs[0]["score"], game.state.player_attrs[1]["score"] = scores
         game.perform("tally")
-        assert game.globals["counter"] == expected, scores
+        assert game.state.globals["counter"] == expected, scores
 
 
 def test_the_items_of_a_selection_from_zones_are_read_as_cards(tmp_path):
@@ -307,15 +307,15 @@ def test_the_items_of_a_selection_from_zones_are_read_as_cards(tmp_path):
     assert "type(_c" in from_list
     game = _empty(rules)
     plain = rules.card_defs["Plain"]
-    a = game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
-    game.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
-    b = game.new_card(plain, ZoneKey("board", 1, "left"), game.players[0])
-    game.write(a, "flag", True)
-    game.write(b, "flag", True)
+    a = game.state.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    game.state.new_card(plain, ZoneKey("hand", 1, ""), game.players[0])
+    b = game.state.new_card(plain, ZoneKey("board", 1, "left"), game.players[0])
+    game.state.write(a, "flag", True)
+    game.state.write(b, "flag", True)
     game.perform("tally", x=b)
-    assert game.globals["counter"] == 21
+    assert game.state.globals["counter"] == 21
     game.perform("tally", x=game.players[0])  # not a card: the test says no
-    assert game.globals["counter"] == 20
+    assert game.state.globals["counter"] == 20
 
 
 def test_a_label_of_text_and_values_is_joined_when_shown_from_the_values_given(tmp_path):
@@ -331,7 +331,7 @@ def test_a_label_of_text_and_values_is_joined_when_shown_from_the_values_given(t
     seat, options = game.decision()
     assert seat == 1 and [o.label for o in options] == ["one for P2!", "two for P1"]
     game.apply("two for P1")
-    assert game.globals["counter"] == 2
+    assert game.state.globals["counter"] == 2
 
 
 LOOPS = """procedure loops(p) {
@@ -377,14 +377,14 @@ def test_a_frame_resumes_inside_loops_and_leaves_them_where_the_rules_say(tmp_pa
     game.perform("loops", p=game.players[0])
     clones = []
     for answer in answers:
-        assert game.frames, f"the frame ended before the answer {answer!r}"
+        assert game.state.frames, f"the frame ended before the answer {answer!r}"
         clones.append(game.clone())
         game.apply(answer)
-    assert not game.frames and game.globals["counter"] == counter
+    assert not game.state.frames and game.state.globals["counter"] == counter
     for i, copy in enumerate(clones):
         for answer in answers[i:]:
             copy.apply(answer)
-        assert not copy.frames and copy.globals["counter"] == counter
+        assert not copy.state.frames and copy.state.globals["counter"] == counter
 
 
 def test_loops_nested_past_pythons_limit_are_a_located_error(tmp_path):
@@ -470,9 +470,9 @@ def test_a_functions_let_of_zone_cards_reads_them_as_cards_in_the_game(tmp_path)
     assert "g.attrs.get(" in general  # (a name also bound to a parameter's list: anything)
     game = _empty(rules)
     weak, big = _in_hand(game), _in_hand(game)
-    game.write(big, "flag", True)
-    assert rules.compiler.gen.function("strong")(game, None, game.players[0]) == [big]
-    assert weak not in rules.compiler.gen.function("mixed")(game, None, game.players[0], [weak, big])
+    game.state.write(big, "flag", True)
+    assert rules.compiler.gen.function("strong")(game.state, None, game.players[0]) == [big]
+    assert weak not in rules.compiler.gen.function("mixed")(game.state, None, game.players[0], [weak, big])
 
 
 def test_a_choose_that_might_repeat_an_option_offers_it_once(tmp_path):
@@ -492,7 +492,7 @@ def test_a_choose_that_might_repeat_an_option_offers_it_once(tmp_path):
     game.apply(1)
     assert [o.value for o in game.decision()[1]] == ["left", "right"]
     game.apply("right")
-    assert game.globals["counter"] == 2 + 10
+    assert game.state.globals["counter"] == 2 + 10
 
 
 def test_a_loops_cards_are_written_without_testing_what_they_are(tmp_path):
@@ -512,9 +512,9 @@ def test_a_loops_cards_are_written_without_testing_what_they_are(tmp_path):
     game = _empty(rules)
     cards = [_in_hand(game) for _ in range(2)]
     game.perform("mark", p=game.players[0])
-    assert [game.attrs[c.id]["flag"] for c in cards] == [True, True]
+    assert [game.state.attrs[c.id]["flag"] for c in cards] == [True, True]
     game.perform("mixed", p=game.players[0])
-    assert [game.attrs[c.id]["flag"] for c in cards] == [False, False]
+    assert [game.state.attrs[c.id]["flag"] for c in cards] == [False, False]
     with pytest.raises(RuntimeRuleError, match="procedure gone"):  # it writes to a card gone
         game.perform("gone", p=game.players[0])
 
@@ -541,7 +541,7 @@ def test_a_loop_that_cannot_stop_keeps_its_name_in_python_in_code_that_may_stop(
     game.perform("count_then_ask", p=game.players[0])
     for answer in ("left", "right", "right"):
         game.apply(answer)
-    assert game.globals["counter"] == 242 and not game.frames
+    assert game.state.globals["counter"] == 242 and not game.state.frames
 
 
 def test_a_players_attribute_that_static_abilities_read_is_set_in_place_and_they_look_again(tmp_path):
@@ -553,12 +553,12 @@ def test_a_players_attribute_that_static_abilities_read_is_set_in_place_and_they
     source = _source_of(rules, "procedure raise_scores")
     assert "g.write" not in source and "min(10, " in source and "g.version += 1" in source
     game = _empty(rules)
-    scorer = game.new_card(rules.card_defs["Scorer"], ZoneKey("board", 1, "left"), game.players[0])
+    scorer = game.state.new_card(rules.card_defs["Scorer"], ZoneKey("board", 1, "left"), game.players[0])
     assert game.read(scorer, "power") == 1
     game.perform("raise_scores", n=4)
     assert game.read(scorer, "power") == 5  # 1 + 4: the condition holds now
     game.perform("raise_scores", n=9)
-    assert [p["score"] for p in game.player_attrs] == [10, 10] and game.read(scorer, "power") == 11
+    assert [p["score"] for p in game.state.player_attrs] == [10, 10] and game.read(scorer, "power") == 11
 
 
 def test_the_names_a_choice_reads_again_and_again_are_read_from_the_frame_once(tmp_path):
@@ -578,4 +578,4 @@ def test_the_names_a_choice_reads_again_and_again_are_read_from_the_frame_once(t
     game.perform("pick_strong", p=game.players[0], floor=3)
     assert [o.label for o in game.decision()[1]] == ["Big", "Big"]
     game.apply(1)
-    assert [game.attrs[c.id]["flag"] for c in cards] == [False, True, True]  # the other Big, asked for none
+    assert [game.state.attrs[c.id]["flag"] for c in cards] == [False, True, True]  # the other Big, asked for none

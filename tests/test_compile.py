@@ -52,7 +52,7 @@ def test_compile_ruleset_gives_a_program_without_the_engine():
 def test_a_caller_may_change_the_cap_of_decisions_of_its_rules_not_the_program(rules):
     other = load("lanes")
     other.max_decisions = 7
-    assert other.new_game(seed=1).max_decisions == 7
+    assert other.new_game(seed=1).state.max_decisions == 7
     assert other.program.max_decisions == rules.max_decisions != 7
 
 

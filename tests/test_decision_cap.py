@@ -42,7 +42,7 @@ def _check_unfinished(game, cap: int) -> None:
     result = game.result
     assert game.is_over
     assert (result.winner, result.draw, result.unfinished, result.reason) == (None, False, True, reason(cap))
-    assert game.decisions == cap and game.pending is None
+    assert game.state.decisions == cap and game.state.pending is None
 
 
 # ---------------------------------------------------------------- the engine and the Python API
@@ -87,7 +87,7 @@ def test_the_cap_survives_clone_and_to_json(broken):
         game.apply(0)
     copy = game.clone()
     saved = load_game_json(json.loads(json.dumps(game.to_json())), rules)
-    assert (copy.decisions, copy.max_decisions) == (saved.decisions, saved.max_decisions) == (51, 90)
+    assert (copy.state.decisions, copy.state.max_decisions) == (saved.state.decisions, saved.state.max_decisions) == (51, 90)
     for g in (game, copy, saved):
         while not g.is_over:
             g.apply(0)
@@ -231,8 +231,8 @@ def test_serve_gives_the_table_its_cap(capsys, broken, tmp_path):
     from interpreter.cli.serve import table_session
 
     session = table_session(str(broken), "human,random,random,random", 1, None, 40)
-    assert session.game.max_decisions == 40
-    assert table_session(str(broken), None, 1, None).game.max_decisions == 100_000
+    assert session.game.state.max_decisions == 40
+    assert table_session(str(broken), None, 1, None).game.state.max_decisions == 100_000
     log = tmp_path / "game.jsonl"
     run(capsys, "play", str(broken), "--seed", "5", "--quiet", "--max-decisions", "30", "--log", str(log))
     code, out, err = run(capsys, "serve", "--replay", str(log), "--max-decisions", "5", "--no-browser")
@@ -258,7 +258,7 @@ def test_pettingzoo_truncates_an_unfinished_game(tmp_path):
         legal = [i for i, m in enumerate(observation["action_mask"]) if m]
         env.step(rng.choice(legal))
         steps += 1
-    assert steps >= 45 and env.game.decisions == 45 and env.game.result.unfinished
+    assert steps >= 45 and env.game.state.decisions == 45 and env.game.result.unfinished
     result = {"winner": None, "reason": reason(45), "unfinished": True}
     assert last == {f"player_{s}": (0.0, False, True, result) for s in (1, 2, 3, 4)}
     with pytest.raises(ValueError, match="max_decisions"):

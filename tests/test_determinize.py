@@ -29,10 +29,10 @@ def _options(game):
 def _hidden_places(game, seat):
     """{kin: sorted places} of the cards hidden from `seat` (a place: zone key, index)."""
     places: dict = {}
-    for key, cards in game.zones.items():
+    for key, cards in game.state.zones.items():
         for index, card in enumerate(cards):
             if not game.visible(card, seat):
-                places.setdefault(kinship(game, card), []).append((key, index))
+                places.setdefault(kinship(game.state, card), []).append((key, index))
     return places
 
 
@@ -42,19 +42,19 @@ def _check_copy(game, copy, viewer: int) -> None:
         assert _options(copy) == _options(game)
     # the same cards, the same zone sizes, each card in one zone
     zone_consistency(copy)
-    assert Counter(c.id for cards in copy.zones.values() for c in cards) == Counter(
-        c.id for cards in game.zones.values() for c in cards)
-    assert {k: len(v) for k, v in copy.zones.items()} == {k: len(v) for k, v in game.zones.items()}
+    assert Counter(c.id for cards in copy.state.zones.values() for c in cards) == Counter(
+        c.id for cards in game.state.zones.values() for c in cards)
+    assert {k: len(v) for k, v in copy.state.zones.items()} == {k: len(v) for k, v in game.state.zones.items()}
     # visible cards stay; hidden ones move only among the places of hidden cards of their kin
-    for key, cards in game.zones.items():
+    for key, cards in game.state.zones.items():
         for index, card in enumerate(cards):
             if game.visible(card, viewer):
-                assert copy.zones[key][index] is card
+                assert copy.state.zones[key][index] is card
     assert _hidden_places(copy, viewer) == _hidden_places(game, viewer)
-    assert {c.id for c in hidden_from(copy, viewer)} == {c.id for c in hidden_from(game, viewer)}
+    assert {c.id for c in hidden_from(copy.state, viewer)} == {c.id for c in hidden_from(game.state, viewer)}
     for _seat, places in _hidden_places(game, viewer).items():
-        assert Counter(game.zones[k][i].id for k, i in places) == Counter(copy.zones[k][i].id for k, i in places)
-    assert copy.log_entries == [] and not copy.logging
+        assert Counter(game.state.zones[k][i].id for k, i in places) == Counter(copy.state.zones[k][i].id for k, i in places)
+    assert copy.state.log_entries == [] and not copy.state.logging
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -75,10 +75,10 @@ def test_determinized_copies_agree_with_what_the_player_sees(name, seed):
                 # the copy is a game that goes on to an end (the decider's: another player's copy
                 # keeps the decision pending as it was asked, see engine/determinize.py)
                 if viewer == seat and rng.random() < 0.1:
-                    copy.play_out(lambda g: rng.randrange(len(g.pending)), fast=True)
+                    copy.play_out(lambda g: rng.randrange(len(g.state.pending)), fast=True)
                     assert copy.is_over
         game.apply(rng.randrange(len(game.decision()[1])))
-    assert checked > 0 or game.answered < 10
+    assert checked > 0 or game.state.answered < 10
 
 
 def _state(game) -> str:
@@ -103,11 +103,11 @@ def test_where_hidden_cards_truly_are_does_not_change_the_copy(name, seed, steps
     viewer = game.decision()[0]
     for k in range(1, 21):  # (a copy that happens to put every hidden card back where it was shows nothing)
         other = game.determinize(viewer, random.Random(seed + k))
-        moved = sum(a is not b for key in game.zones for a, b in zip(game.zones[key], other.zones[key]))
+        moved = sum(a is not b for key in game.state.zones for a, b in zip(game.state.zones[key], other.state.zones[key]))
         if moved:
             break
     assert _state(game.determinize(viewer, random.Random(7))) == _state(other.determinize(viewer, random.Random(7)))
-    assert moved > 0 or len(hidden_from(game, viewer)) < 2 or len(set(c.defn.name for c in hidden_from(game, viewer))) < 2
+    assert moved > 0 or len(hidden_from(game.state, viewer)) < 2 or len(set(c.defn.name for c in hidden_from(game.state, viewer))) < 2
 
 
 def test_a_hidden_pick_of_the_other_player_is_drawn_anew():
@@ -123,9 +123,9 @@ def test_a_hidden_pick_of_the_other_player_is_drawn_anew():
     for s in range(20):
         copy = game.determinize(2, random.Random(s))
         pick = copy.read(copy.players[0], "selection")
-        hand = copy.zones[("hand", 1, "")]
+        hand = copy.state.zones[("hand", 1, "")]
         assert len(pick) == len(true_pick) == 2 and all(c in hand for c in pick)
-        assert [hand.index(c) for c in pick] == [game.zones[("hand", 1, "")].index(c) for c in true_pick]
+        assert [hand.index(c) for c in pick] == [game.state.zones[("hand", 1, "")].index(c) for c in true_pick]
         picks.add(tuple(sorted(c.defn.name for c in pick)))
     assert len(picks) > 1
     # P1's own copies keep their pick as it is: they see it
@@ -139,8 +139,8 @@ def test_the_true_generator_and_log_do_not_reach_the_copy():
         game.apply(0)
     a = game.determinize(1, random.Random(3))
     b = game.determinize(1, random.Random(4))
-    assert a.rng.getstate() != game.rng.getstate() and a.rng.getstate() != b.rng.getstate()
-    assert a.log_entries == [] and game.log_entries
+    assert a.state.rng.getstate() != game.state.rng.getstate() and a.state.rng.getstate() != b.state.rng.getstate()
+    assert a.state.log_entries == [] and game.state.log_entries
     # and the true game is untouched
     assert _state(game) == _state(game.clone())
 
@@ -151,19 +151,19 @@ def test_cards_every_player_saw_a_player_take_stay_that_players():
     came from. Hearts: cards dealt face down from the stock mix across the other hands."""
     game = RULES["lanes"].new_game(seed=2, log=False)
     rng = random.Random(2)
-    while game.zones[("draft_row", 0, "")] or game.zones[("picks", 1, "")]:
+    while game.state.zones[("draft_row", 0, "")] or game.state.zones[("picks", 1, "")]:
         game.apply(rng.randrange(len(game.decision()[1])))
     viewer = game.decision()[0]
     other = viewer % 2 + 1
-    hand = sorted(c.defn.name for c in game.zones[("hand", other, "")])
+    hand = sorted(c.defn.name for c in game.state.zones[("hand", other, "")])
     for k in range(5):
         copy = game.determinize(viewer, random.Random(k))
-        assert sorted(c.defn.name for c in copy.zones[("hand", other, "")]) == hand
+        assert sorted(c.defn.name for c in copy.state.zones[("hand", other, "")]) == hand
     game = RULES["hearts"].new_game(seed=2, log=False)
     viewer = game.decision()[0]
     others = [("hand", s, "") for s in range(1, 5) if s != viewer]
     copy = game.determinize(viewer, random.Random(1))
-    assert all({c.id for c in copy.zones[k]} != {c.id for c in game.zones[k]} for k in others)
+    assert all({c.id for c in copy.state.zones[k]} != {c.id for c in game.state.zones[k]} for k in others)
 
 
 def test_references_are_found_in_lists_and_plain_attributes_are_skipped():
@@ -175,11 +175,11 @@ def test_references_are_found_in_lists_and_plain_attributes_are_skipped():
     rng = random.Random(1)
     for _ in range(25):
         game.apply(rng.randrange(len(game.decision()[1])))
-    holder, target, plain = sorted(game.attrs)[:3]
-    game.attrs[holder]["targets"] = ["red", [game.cards[target]]]
-    game.attrs[plain] = {k: v for k, v in game.attrs[plain].items() if type(v) is not list}
-    _pinned, referenced, holders = _references(game)
+    holder, target, plain = sorted(game.state.attrs)[:3]
+    game.state.attrs[holder]["targets"] = ["red", [game.state.cards[target]]]
+    game.state.attrs[plain] = {k: v for k, v in game.state.attrs[plain].items() if type(v) is not list}
+    _pinned, referenced, holders = _references(game.state)
     assert holder in holders and target in referenced
     assert plain not in holders
-    game.attrs[holder]["targets"] = ["red", "blue"]  # (a list of text only refers to no card)
-    assert holder not in _references(game)[2]
+    game.state.attrs[holder]["targets"] = ["red", "blue"]  # (a list of text only refers to no card)
+    assert holder not in _references(game.state)[2]

@@ -31,7 +31,7 @@ def empty(rules, seed=1):
 
 
 def put(game, name, zone, seat=1, row=""):
-    return game.new_card(game.rules.card_defs[name], ZoneKey(zone, seat, row), game.players[seat - 1])
+    return game.state.new_card(game.rules.card_defs[name], ZoneKey(zone, seat, row), game.players[seat - 1])
 
 
 def _toy_with(tmp_path, code: str = "", cards: str = ""):
@@ -46,7 +46,7 @@ def _toy_with(tmp_path, code: str = "", cards: str = ""):
 
 
 def names(game, zone, seat=1, row=""):
-    return [c.name for c in game.zones[ZoneKey(zone, seat, row)]]
+    return [c.name for c in game.state.zones[ZoneKey(zone, seat, row)]]
 
 
 def test_a_game_alternates_turns_and_places_cards_at_position_one(rules):
@@ -59,7 +59,7 @@ def test_a_game_alternates_turns_and_places_cards_at_position_one(rules):
     put(game, "Sturdy", "hand", 2)
     from interpreter.lang.runtime import Frame
 
-    game.start(Frame(rules.main, {}))
+    game.state.start(Frame(rules.main, {}))
     assert game.decision()[0] == 1 and game.prompt == "a card to place"
     game.apply("Big")
     assert [o.label for o in game.decision()[1]] == ["left", "right"]
@@ -77,10 +77,10 @@ def test_static_modifier_and_clamp(rules):
     game = empty(rules)
     big = put(game, "Big", "board", 1, "left")
     assert game.read(big, "power") == 5  # printed 3, boost(2)
-    assert game.read_base(big, "power") == 3
-    game.write(big, "power", -4)  # writes clamp to the declared minimum
-    assert game.read_base(big, "power") == 0
-    game.write(game.players[0], "score", 99)
+    assert game.state.read_base(big, "power") == 3
+    game.state.write(big, "power", -4)  # writes clamp to the declared minimum
+    assert game.state.read_base(big, "power") == 0
+    game.state.write(game.players[0], "score", 99)
     assert game.read(game.players[0], "score") == 10
     hand_big = put(game, "Big", "hand", 1)
     assert game.read(hand_big, "power") == 3  # abilities work only in active zones
@@ -89,16 +89,16 @@ def test_static_modifier_and_clamp(rules):
 def test_keyword_with_parameter_granted_to_neighbours_not_itself(rules):
     game = empty(rules)
     row = [put(game, n, "board", 1, "left") for n in ("Plain", "Neighbourly", "Plain", "Plain")]
-    assert [game.has_keyword(c, "sturdy") for c in row] == [True, False, True, False]
+    assert [game.state.has_keyword(c, "sturdy") for c in row] == [True, False, True, False]
     # the granted keyword's replacement works: a poke of 3 becomes 2 on a neighbour
     game.perform("poke", card=row[0], amount=3)
     assert game.read(row[0], "guard") == 2
     game.perform("poke", card=row[3], amount=3)
     assert game.read(row[3], "guard") == 3
     # moving within the row changes who the neighbours are
-    game.move(row[3], ZoneKey("board", 1, "left"), 1)
+    game.state.move(row[3], ZoneKey("board", 1, "left"), 1)
     assert names(game, "board", 1, "left") == ["Plain", "Plain", "Neighbourly", "Plain"]
-    assert [game.has_keyword(c, "sturdy") for c in game.zones[ZoneKey("board", 1, "left")]] == [
+    assert [game.state.has_keyword(c, "sturdy") for c in game.state.zones[ZoneKey("board", 1, "left")]] == [
         False, True, False, True]
 
 
@@ -121,21 +121,21 @@ def test_temporary_modifier_lasts_until_its_event(rules):
     assert game.read(tick, "power") == 6  # +5 until the next tick
     game.perform("tick_now")
     assert game.read(tick, "power") == 6  # the old +5 ended, a new one began
-    assert game.read_base(tick, "power") == 1
+    assert game.state.read_base(tick, "power") == 1
 
 
 def test_step_budget_names_the_rule_and_card(rules):
     game = empty(rules)
     looper = put(game, "Looper", "board", 1, "left")
-    game.run_part(looper, "top")
+    game.state.run_part(looper, "top")
     with pytest.raises(RuntimeRuleError, match="step budget") as info:
-        game._run(0)
+        game.state._run(0)
     assert "Looper" in str(info.value) or "spin" in str(info.value)
     game = empty(rules)
     looper = put(game, "Looper", "board", 1, "left")
-    game.run_part(looper, "bottom")
+    game.state.run_part(looper, "bottom")
     with pytest.raises(RuntimeRuleError, match="step budget") as info:
-        game._run(0)
+        game.state._run(0)
     assert "spin_emitting" in str(info.value) and "Looper" in str(info.value)
 
 
@@ -145,9 +145,9 @@ def test_step_budget_stops_endless_recursion(rules, part, procedure):
     error naming it, not a Python RecursionError."""
     game = empty(rules)
     looper = put(game, "Deep Looper", "board", 1, "left")
-    game.run_part(looper, part)
+    game.state.run_part(looper, part)
     with pytest.raises(RuntimeRuleError) as info:
-        game._run(0)
+        game.state._run(0)
     assert procedure in str(info.value) and "Deep Looper" in str(info.value)
 
 
@@ -159,9 +159,9 @@ def test_static_effects_that_read_the_turn_or_phase_follow_them(rules):
     powers, guards = [], []
     for step in ("main", "finish", "main", "turn", "turn"):
         if step == "turn":
-            game.begin_turn()
+            game.state.begin_turn()
         else:
-            game.begin_phase(step)
+            game.state.begin_phase(step)
         powers.append(game.read(owl, "power"))
         guards.append(game.read(owl, "guard"))
     assert powers == [1, 3, 1, 1, 1]
@@ -174,8 +174,8 @@ def test_shuffles_come_from_the_seeded_generator(rules):
         game = empty(rules, seed)
         for i in range(10):
             put(game, "Plain" if i % 2 else "Big", "pile", 1)
-        game.shuffle(ZoneKey("pile", 1, ""))
-        orders.append([c.id for c in game.zones[ZoneKey("pile", 1, "")]])
+        game.state.shuffle(ZoneKey("pile", 1, ""))
+        orders.append([c.id for c in game.state.zones[ZoneKey("pile", 1, "")]])
     assert orders[0] == orders[1] != orders[2]
 
 
@@ -185,14 +185,14 @@ def test_choice_kinds(rules):
     from interpreter.lang.runtime import Frame
 
     frame = Frame(None, {})
-    game.choose(frame, "x", "up_to", 2, "pick", [a, b, c], game.players[0], None)
+    game.state.choose(frame, "x", "up_to", 2, "pick", [a, b, c], game.players[0], None)
     assert len(game.decision()[1]) == 1 + 3 + 3  # none, singles, pairs
-    game.pending = None
-    game.choose(frame, "x", "order", 0, "order", [a, b, c], game.players[0], None)
+    game.state.pending = None
+    game.state.choose(frame, "x", "order", 0, "order", [a, b, c], game.players[0], None)
     assert len(game.decision()[1]) == 6
-    game.pending = None
-    game.choose(frame, "x", "exactly", 2, "two", [a, b], game.players[0], None)
-    assert frame.locals["x"] == [a, b] and game.pending is None  # one option: taken without asking
+    game.state.pending = None
+    game.state.choose(frame, "x", "exactly", 2, "two", [a, b], game.players[0], None)
+    assert frame.locals["x"] == [a, b] and game.state.pending is None  # one option: taken without asking
 
 
 def test_activated_abilities_are_offered_paid_and_run(rules):
@@ -210,9 +210,9 @@ def test_activated_abilities_are_offered_paid_and_run(rules):
     # the decision survives a save: the same ability is offered and runs in the reloaded game
     again = load_game_json(saved, rules)
     again.apply(0)
-    assert again.read(again.cards[pumper.id], "power") == 2
+    assert again.read(again.state.cards[pumper.id], "power") == 2
     # the `if` condition hides an ability that may not be used now
-    game.write(pumper, "power", 3)
+    game.state.write(pumper, "power", 3)
     game.perform("use_ability", controller=1, p=game.players[0])
     assert game.read(pumper, "guard") == 5  # only "guard up" is left: taken without asking
 
@@ -278,10 +278,10 @@ def test_a_copy_keeps_the_labels_of_the_decision_it_was_made_at():
         rng = random.Random(seed)
         while not game.is_over:
             _seat, options = game.decision()
-            then = [game.label(o.value) for o in options]
+            then = [game.state.label(o.value) for o in options]
             copy = game.clone()
             game.apply(rng.randrange(len(options)))
-            if not game.is_over and [game.label(o.value) for o in options] != then:  # e.g. a creature died
+            if not game.is_over and [game.state.label(o.value) for o in options] != then:  # e.g. a creature died
                 assert [o.label for o in copy.decision()[1]] == then
                 checked += 1
     assert checked > 0
@@ -335,43 +335,43 @@ def test_attachments_are_listed_zone_by_zone_in_position_order(rules):
     on_player = put(game, "Plain", "board", 2, "right")
     put(game, "Plain", "hand", 2)  # not attached
     for card in (late_hand, pool, early_hand):
-        game.attach(card, target)
-    game.attach(on_player, game.players[1])
-    game.move(early_hand, ZoneKey("hand", 2, ""), 1)  # reordered in its zone: stays attached
-    assert game.attachments(target) == [early_hand, late_hand, pool]  # hand before pool, as declared
-    assert game.attachments(game.players[1]) == [on_player]
-    assert game.attachments(game.players[0]) == []
-    game.move(late_hand, ZoneKey("pile", 2, ""), None)  # another zone: no longer attached
-    assert game.attachments(target) == [early_hand, pool]
-    assert game.clone().attachments(target) == [early_hand, pool]
-    game.detach(pool)
-    game.delete(early_hand)
-    assert game.attachments(target) == []
-    game.attach(pool, game.players[1])  # attached again, elsewhere
-    assert game.attachments(game.players[1]) == [on_player, pool]
+        game.state.attach(card, target)
+    game.state.attach(on_player, game.players[1])
+    game.state.move(early_hand, ZoneKey("hand", 2, ""), 1)  # reordered in its zone: stays attached
+    assert game.state.attachments(target) == [early_hand, late_hand, pool]  # hand before pool, as declared
+    assert game.state.attachments(game.players[1]) == [on_player]
+    assert game.state.attachments(game.players[0]) == []
+    game.state.move(late_hand, ZoneKey("pile", 2, ""), None)  # another zone: no longer attached
+    assert game.state.attachments(target) == [early_hand, pool]
+    assert game.clone().state.attachments(target) == [early_hand, pool]
+    game.state.detach(pool)
+    game.state.delete(early_hand)
+    assert game.state.attachments(target) == []
+    game.state.attach(pool, game.players[1])  # attached again, elsewhere
+    assert game.state.attachments(game.players[1]) == [on_player, pool]
     restored = load_game_json(json.loads(json.dumps(game.to_json())), rules)  # (as saved to a file)
-    assert [c.id for c in restored.attachments(restored.players[1])] == [on_player.id, pool.id]
-    restored.move(restored.cards[pool.id], ZoneKey("pile", 2, ""), None)
-    assert [c.id for c in restored.attachments(restored.players[1])] == [on_player.id]
+    assert [c.id for c in restored.state.attachments(restored.players[1])] == [on_player.id, pool.id]
+    restored.state.move(restored.state.cards[pool.id], ZoneKey("pile", 2, ""), None)
+    assert [c.id for c in restored.state.attachments(restored.players[1])] == [on_player.id]
 
 
 def test_a_temporary_grant_brings_its_replacement_until_its_event_also_in_a_copy(rules):
     game = empty(rules)
     plain, other = put(game, "Plain", "board", 1, "left"), put(game, "Plain", "board", 1, "right")
-    assert not game.has_keyword(plain, "sturdy")
-    game.add_temporary_grant(plain, "sturdy", (), "tick", None)
-    assert game.has_keyword(plain, "sturdy") and not game.has_keyword(other, "sturdy")
+    assert not game.state.has_keyword(plain, "sturdy")
+    game.state.add_temporary_grant(plain, "sturdy", (), "tick", None)
+    assert game.state.has_keyword(plain, "sturdy") and not game.state.has_keyword(other, "sturdy")
     copy = game.clone()
     game.perform("poke", card=plain, amount=3)
     assert game.read(plain, "guard") == 2  # the granted keyword's replacement: 3 becomes 2
     game.perform("tick_now")  # the grant ends
-    assert not game.has_keyword(plain, "sturdy")
+    assert not game.state.has_keyword(plain, "sturdy")
     game.perform("poke", card=plain, amount=3)
     assert game.read(plain, "guard") == 5
     # the copy keeps the grant until its own tick
-    assert copy.has_keyword(copy.cards[plain.id], "sturdy")
-    copy.perform("poke", card=copy.cards[plain.id], amount=3)
-    assert copy.read(copy.cards[plain.id], "guard") == 2
+    assert copy.state.has_keyword(copy.state.cards[plain.id], "sturdy")
+    copy.perform("poke", card=copy.state.cards[plain.id], amount=3)
+    assert copy.read(copy.state.cards[plain.id], "guard") == 2
 
 
 def test_a_phase_start_trigger_runs_at_each_phase(tmp_path):
@@ -385,9 +385,9 @@ def test_a_phase_start_trigger_runs_at_each_phase(tmp_path):
     put(game, "Bell", "board", 1, "left")
     from interpreter.lang.runtime import Frame
 
-    game.start(Frame(listening.main, {}))
+    game.state.start(Frame(listening.main, {}))
     assert game.is_over and game.result.turns == 4
-    assert game.globals["counter"] == 3 * 2  # three turns of two phases each
+    assert game.state.globals["counter"] == 3 * 2  # three turns of two phases each
 
 
 def _main_source(rules) -> str:
@@ -396,28 +396,28 @@ def _main_source(rules) -> str:
 
 def test_what_triggers_listen_is_cached_until_a_card_moves_not_when_a_value_changes():
     game = load("initiative").new_game(seed=3, log=False)
-    first = game._active_with("resolution", "triggers")
+    first = game.state._active_with("resolution", "triggers")
     assert not game.rules.static_grants and "played" in game.rules.static_reads
-    game.write(game.players[0], "played", [])  # a value that static abilities read
-    assert game._active_with("resolution", "triggers") is first
+    game.state.write(game.players[0], "played", [])  # a value that static abilities read
+    assert game.state._active_with("resolution", "triggers") is first
 
 
 def test_what_triggers_listen_is_cached_until_a_card_that_listens_moves(tmp_path):
     rules = _toy_with(tmp_path, code="\nkeyword alert {\n  on poked { self.guard += 1 }\n}\n")
     assert "poked" not in rules.grant_listened["triggers"]  # no static ability grants alert
     game = empty(rules)
-    first = game._active_with("poked", "triggers")
+    first = game.state._active_with("poked", "triggers")
     plain = put(game, "Plain", "board", 1, "left")  # no triggered ability: nothing to look at again
-    game.move(plain, ZoneKey("board", 1, "right"), None)
-    assert game._active_with("poked", "triggers") is first == []
+    game.state.move(plain, ZoneKey("board", 1, "right"), None)
+    assert game.state._active_with("poked", "triggers") is first == []
     watcher = put(game, "Watcher", "hand", 2)
-    game.move(watcher, ZoneKey("board", 2, "left"), None)  # a listener comes into play
-    assert [c for c, _a, _l in game._active_with("poked", "triggers")] == [watcher]
+    game.state.move(watcher, ZoneKey("board", 2, "left"), None)  # a listener comes into play
+    assert [c for c, _a, _l in game.state._active_with("poked", "triggers")] == [watcher]
     # while a temporary grant lasts, any card may listen: every move counts
-    game.add_temporary_grant(plain, "alert", (), "tick", None)
-    assert [c for c, _a, _l in game._active_with("poked", "triggers")] == [plain, watcher]  # (timestamps)
-    game.move(plain, ZoneKey("hand", 1, ""), None)
-    assert [c for c, _a, _l in game._active_with("poked", "triggers")] == [watcher]
+    game.state.add_temporary_grant(plain, "alert", (), "tick", None)
+    assert [c for c, _a, _l in game.state._active_with("poked", "triggers")] == [plain, watcher]  # (timestamps)
+    game.state.move(plain, ZoneKey("hand", 1, ""), None)
+    assert [c for c, _a, _l in game.state._active_with("poked", "triggers")] == [watcher]
 
 
 def test_options_repeat_no_id():
@@ -487,14 +487,14 @@ def test_the_seed_free_start_of_the_set_up_runs_once_and_games_go_on_from_a_copy
     for seed in range(6):
         game = rules.new_game(seed=seed)
         whole = rules.empty_game(seed=seed)
-        whole.start(Frame(rules.main, {}))
-        assert game.globals["counter"] == whole.globals["counter"] == 44
-        pool = [(c.id, c.name) for c in game.zones[ZoneKey("pool", 0, "")]]
-        assert pool == [(c.id, c.name) for c in whole.zones[ZoneKey("pool", 0, "")]] and len(pool) == 4
+        whole.state.start(Frame(rules.main, {}))
+        assert game.state.globals["counter"] == whole.state.globals["counter"] == 44
+        pool = [(c.id, c.name) for c in game.state.zones[ZoneKey("pool", 0, "")]]
+        assert pool == [(c.id, c.name) for c in whole.state.zones[ZoneKey("pool", 0, "")]] and len(pool) == 4
         assert game.log == whole.log and game.result == whole.result
         orders.add(tuple(pool))
-        game.delete(game.zones[ZoneKey("pool", 0, "")][0])  # a game changes its copy only
-        game.globals["counter"] = -1
+        game.state.delete(game.state.zones[ZoneKey("pool", 0, "")][0])  # a game changes its copy only
+        game.state.globals["counter"] = -1
     assert len(orders) > 1  # the shuffle after the start still follows each game's seed
 
 
@@ -503,7 +503,7 @@ def test_the_seed_free_start_of_the_set_up_runs_once_and_games_go_on_from_a_copy
 def test_the_seed_free_start_ends_at_randomness_events_and_calls(tmp_path, first):
     rules = _toy_set_up(tmp_path, f"  {first}\n  game.counter = 1")
     assert rules.set_up_start is None and rules.set_up_pc == 0
-    assert rules.new_game(seed=3).globals["counter"] == 1
+    assert rules.new_game(seed=3).state.globals["counter"] == 1
 
 
 def test_a_set_up_that_starts_with_a_call_is_read_through_it(tmp_path):
@@ -511,7 +511,7 @@ def test_a_set_up_that_starts_with_a_call_is_read_through_it(tmp_path):
     may lie inside it (run_setup sets the counter); a call with arguments ends the start."""
     rules = _toy_set_up(tmp_path, "  run_setup()\n  game.counter = 5\n  shuffle pool()")
     assert rules.set_up_start is not None
-    assert rules.new_game(seed=1).globals["counter"] == 5
+    assert rules.new_game(seed=1).state.globals["counter"] == 5
     rules = _toy_set_up(tmp_path, "  poke(none, 0)")
     assert rules.set_up_start is None
 
@@ -550,9 +550,9 @@ def test_a_replacement_anchored_to_what_its_card_is_attached_to(tmp_path):
     plain, other = put(game, "Plain", "board", 1, "left"), put(game, "Plain", "board", 1, "right")
     late, sleeping = put(game, "Ward", "board", 2, "left"), put(game, "Ward", "hand", 2)
     early = put(game, "Ward", "board", 2, "right")
-    game.move(late, ZoneKey("board", 2, "right"), None)  # (a move gives it the latest timestamp)
+    game.state.move(late, ZoneKey("board", 2, "right"), None)  # (a move gives it the latest timestamp)
     for ward in (late, sleeping, early):
-        game.attach(ward, plain)
+        game.state.attach(ward, plain)
     game.perform("nudge", card=plain)  # the earliest ward in play replaces it; the one in hand sleeps
     game.perform("nudge", card=other)  # nothing is attached to it
     assert [game.read(c, "guard") for c in (plain, other, early, late, sleeping)] == [0, 100, 1, 0, 0]
@@ -588,7 +588,7 @@ def test_a_replaced_procedure_runs_natively_when_its_replacements_can(tmp_path, 
     assert ("shove_then_mark" in compiler.native_procedures) is not asks
     assert "shove" in compiler.ending_procedures and "shove_then_mark" in compiler.ending_procedures
     game = empty(rules)
-    game.frames.append(Frame(rules.main, {}))  # (a game under way: performing leaves it running)
+    game.state.frames.append(Frame(rules.main, {}))  # (a game under way: performing leaves it running)
     doubler, plain = put(game, "Doubler", "board", 1, "left"), put(game, "Plain", "board", 1, "left")
     game.perform("shove", who=doubler, amount=3)
     game.perform("shove", who=plain, amount=3)
@@ -603,19 +603,19 @@ def test_the_index_of_static_effects_is_rebuilt_only_when_a_card_with_one_moves(
     game = empty(rules)
     big = put(game, "Big", "board", 1, "left")
     assert game.read(big, "power") == 5  # boost(2): the index holds Big's static effect
-    index, layout = game._statics(), game.static_layout
+    index, layout = game.state._statics(), game.state.static_layout
     plain = put(game, "Plain", "board", 1, "left")  # no static ability: the index stays
-    game.move(plain, ZoneKey("board", 1, "right"), None)
-    game.delete(plain)
-    assert game.static_layout == layout and game._statics() is index and game.read(big, "power") == 5
+    game.state.move(plain, ZoneKey("board", 1, "right"), None)
+    game.state.delete(plain)
+    assert game.state.static_layout == layout and game.state._statics() is index and game.read(big, "power") == 5
     other = put(game, "Big", "board", 2, "right")  # a static ability comes into play
-    assert game.static_layout == layout + 1 and game.read(other, "power") == 5
-    game.move(big, ZoneKey("hand", 1, ""), None)  # and one leaves it
+    assert game.state.static_layout == layout + 1 and game.read(other, "power") == 5
+    game.state.move(big, ZoneKey("hand", 1, ""), None)  # and one leaves it
     assert game.read(big, "power") == 3 and game.read(other, "power") == 5
-    game.delete(other)
-    assert game._statics() == {}
+    game.state.delete(other)
+    assert game.state._statics() == {}
     restored = load_game_json(game.to_json(), rules)
-    assert restored.read(restored.cards[big.id], "power") == 3
+    assert restored.read(restored.state.cards[big.id], "power") == 3
 
 
 def test_an_option_of_an_earlier_decision_is_refused_even_with_the_same_id():

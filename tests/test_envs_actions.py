@@ -148,7 +148,7 @@ def test_a_reward_expression_is_checked_at_load_and_given_for_a_finished_game(tm
     rng = random.Random(1)
     while not g.is_over:
         g.apply(rng.randrange(len(g.decision()[1])))
-    assert rules.reward(g, 1) == 2 * g.player_attrs[0]["health"]
+    assert rules.reward(g, 1) == 2 * g.state.player_attrs[0]["health"]
     assert load("initiative").reward(g, g.result.winner or 1) in (0.0, 1.0)
 
 

@@ -349,7 +349,7 @@ def test_a_ruleset_declared_reward_is_what_each_player_gets(tmp_path):
                 env.step(None)
                 continue
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        health = [env.game.player_attrs[i]["health"] for i in range(2)]
+        health = [env.game.state.player_attrs[i]["health"] for i in range(2)]
         if scheme == "rules":
             assert totals == {"player_1": health[0] - health[1], "player_2": health[1] - health[0]}
         else:

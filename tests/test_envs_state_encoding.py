@@ -94,7 +94,7 @@ def test_a_temporary_modifier_is_read_as_the_observation_shows_it(name):
         game = rules.new_game(seed=seed, log=False)
         rng = random.Random(seed)
         while not game.is_over and met < 5:
-            if game.temp_mods:
+            if game.state.temp_mods:
                 met += 1
                 for seat in range(1, rules.player_count + 1):
                     _compare(encoding, game, seat, (), None, f"{name} seed {seed}")

@@ -60,13 +60,13 @@ def _empty_decks() -> list[Deck]:
 @pytest.mark.parametrize(("procedure", "expected"), [("up", 8), ("twelve", 8), ("down", 0), ("cleared", None)])
 def test_a_write_in_plain_python_is_held_within_the_limits(tmp_path, procedure, expected):
     game = empty_game(_rules(tmp_path))
-    assert game.globals["tokens"] == 8
+    assert game.state.globals["tokens"] == 8
     game.perform(procedure, controller=1)
-    assert game.globals["tokens"] == expected
+    assert game.state.globals["tokens"] == expected
 
 
 def _seen(game) -> tuple:
-    return game.globals["seen_up"], game.globals["seen_twelve"], game.globals["seen_down"]
+    return game.state.globals["seen_up"], game.state.globals["seen_twelve"], game.state.globals["seen_down"]
 
 
 def test_writes_around_a_decision_are_held_within_the_limits(tmp_path):
@@ -84,15 +84,15 @@ def test_the_set_up_played_step_by_step_and_in_its_play_out_form_holds_the_limit
         stepped.apply(0)
     fast = rules.play_out(lambda game: 0, seed=3, decks=_empty_decks())  # the rollout form
     assert _seen(stepped) == _seen(fast) == (8, 8, 0)
-    assert stepped.globals["tokens"] == fast.globals["tokens"] == 0
+    assert stepped.state.globals["tokens"] == fast.state.globals["tokens"] == 0
 
 
 def test_the_engine_write_holds_the_limits(tmp_path):
     game = empty_game(_rules(tmp_path))
-    game.write(game.GAME, "tokens", 12)
-    assert game.globals["tokens"] == 8
-    game.write(game.GAME, "tokens", -3)
-    assert game.globals["tokens"] == 0
+    game.state.write(game.state.GAME, "tokens", 12)
+    assert game.state.globals["tokens"] == 8
+    game.state.write(game.state.GAME, "tokens", -3)
+    assert game.state.globals["tokens"] == 0
 
 
 def test_a_default_outside_the_limits_is_a_located_error(tmp_path):
@@ -157,6 +157,6 @@ def test_none_written_where_limits_are_declared_is_stored_as_none(tmp_path, proc
     game = empty_game(rules)
     card = in_hand(game)
     game.perform(procedure, controller=1, p=game.players[0], c=card)
-    assert game.globals["tokens"] is None
-    assert game.player_attrs[0]["score"] is None and game.read(card, "power") is None
-    assert game.player_attrs[1]["score"] is (None if procedure == "set_none_later" else 0)
+    assert game.state.globals["tokens"] is None
+    assert game.state.player_attrs[0]["score"] is None and game.read(card, "power") is None
+    assert game.state.player_attrs[1]["score"] is (None if procedure == "set_none_later" else 0)

@@ -25,7 +25,7 @@ ALL_CARDS = list(range(76))
 def test_card_names_and_the_card_set_are_the_rulesets():
     assert [baseline.card_name(c) for c in (0, 8, 9, 35, 36, 39, 40, 75)] == \
         ["R1", "R9", "Y1", "B9", "F1", "F4", "Win red 1", "Win blue 9"]
-    names = RULES.new_game(seed=0, log=False).card_names()
+    names = RULES.new_game(seed=0, log=False).state.card_names()
     assert names == [baseline.card_name(c) for c in ALL_CARDS]
     assert RULES.options == {"players": baseline.PLAYERS, "mission": baseline.MISSION}
 
@@ -56,7 +56,7 @@ def _interpreted(rules, seed: int, agent) -> tuple[list, tuple]:
     game = rules.new_game(seed=seed, log=False)
     decisions = played_decisions(game, agent)
     r = game.result
-    return decisions, (r.winners, r.losers, r.reason, r.scores, game.globals["trick"])
+    return decisions, (r.winners, r.losers, r.reason, r.scores, game.state.globals["trick"])
 
 
 def _handwritten(seed: int, agent, **options) -> tuple[list, tuple]:

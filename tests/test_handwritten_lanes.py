@@ -52,7 +52,7 @@ def _handwritten(seed: int, agent, **kwargs) -> tuple[list, tuple]:
 def test_defaults_and_card_set_are_the_rulesets():
     assert RULES.options == {"draft": "picks", "protection": "per_turn", "incantation_timing": "summon",
                              "turn_limit": baseline.TURN_LIMIT}
-    names = RULES.new_game(seed=0, log=False).card_names()
+    names = RULES.new_game(seed=0, log=False).state.card_names()
     assert names == baseline.NAMES
     for name, (_, kind, cost, attack, health, keywords, aura) in zip(names, baseline.CARDS):
         d = RULES.card_defs[name]

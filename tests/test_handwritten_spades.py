@@ -25,7 +25,7 @@ ALL_CARDS = list(range(52))
 
 def test_card_names_and_the_card_set_are_the_rulesets():
     assert [baseline.card_name(c) for c in (0, 12, 13, 38, 39, 51)] == ["2C", "AC", "2D", "AH", "2S", "AS"]
-    names = RULES.new_game(seed=0, log=False).card_names()
+    names = RULES.new_game(seed=0, log=False).state.card_names()
     assert names == [baseline.card_name(c) for c in ALL_CARDS]
     assert RULES.options == {"target": baseline.TARGET, "lose_at": baseline.LOSE_AT, "blind_nil": False,
                              "deal_limit": None}
@@ -55,7 +55,7 @@ def _interpreted(rules, seed: int, agent) -> tuple[list, tuple]:
     game = rules.new_game(seed=seed, log=False)
     decisions = played_decisions(game, agent)
     r = game.result
-    return decisions, (r.winners, r.draw, game.globals["deal"])
+    return decisions, (r.winners, r.draw, game.state.globals["deal"])
 
 
 def _handwritten(seed: int, agent, **options) -> tuple[list, tuple]:

@@ -121,8 +121,8 @@ def test_a_label_with_a_format_spec_still_works(tmp_path):
     ruleset = copy_game(tmp_path, "bases")
     edit(ruleset, '"{name} {offense}/{life}"', '"{name!s} {offense:>2}/{life}"')
     game = load(ruleset).empty_game(seed=1)
-    card = next(c for c in game.zone_cards_all("deck") if c.defn.type == "ally")
-    assert re.fullmatch(r".+ [ \d]\d/\d+", game.label(card)), game.label(card)
+    card = next(c for c in game.state.zone_cards_all("deck") if c.defn.type == "ally")
+    assert re.fullmatch(r".+ [ \d]\d/\d+", game.state.label(card)), game.state.label(card)
 
 
 # ---------------------------------------------------------------- 3. printed values within the declared limits

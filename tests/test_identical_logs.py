@@ -24,7 +24,7 @@ from logcorpus import (
 )
 
 from interpreter import load
-from interpreter.engine.game import Game
+from interpreter.engine.state import GameState
 from interpreter.paths import shipped_games
 
 
@@ -74,14 +74,14 @@ def test_a_changed_shuffle_is_caught_at_the_decision_it_happens(monkeypatch, cap
     decision during which that shuffle runs, found independently by watching the unchanged
     shuffle."""
     saved = read(HARVEST, 1)
-    original = Game.shuffle
+    original = GameState.shuffle
     calls: list[int] = []  # the log's length at each shuffle
 
     def watching(game, key):
         calls.append(game.log_length)
         original(game, key)
 
-    monkeypatch.setattr(Game, "shuffle", watching)
+    monkeypatch.setattr(GameState, "shuffle", watching)
     assert compare(saved, play(HARVEST, 1, form)) is None
     flat = saved.flat_log()
     nth = next(i for i, length in enumerate(calls) if length > len(flat) // 3)
@@ -95,7 +95,7 @@ def test_a_changed_shuffle_is_caught_at_the_decision_it_happens(monkeypatch, cap
             original(game, key)
         count[0] += 1
 
-    monkeypatch.setattr(Game, "shuffle", changed)
+    monkeypatch.setattr(GameState, "shuffle", changed)
     found = compare(saved, play(HARVEST, 1, form))
     assert found is not None and found.decision == expected and found.kind in ("log", "generator")
     print(found)
@@ -106,7 +106,7 @@ def test_a_generator_drawn_once_more_is_reported_as_a_generator_divergence(monke
     """One more number drawn from the generator after decision 7 changes no log entry of that
     decision: the report says the generator diverged there."""
     case = next(c for c in CASES if c.name == "bases")
-    original = Game.apply
+    original = GameState.apply
     applied = [0]
 
     def apply(game, option):
@@ -116,7 +116,7 @@ def test_a_generator_drawn_once_more_is_reported_as_a_generator_divergence(monke
         applied[0] += 1
         return out
 
-    monkeypatch.setattr(Game, "apply", apply)
+    monkeypatch.setattr(GameState, "apply", apply)
     found = compare(read(case, 1), play(case, 1, "step"))
     assert found is not None and (found.kind, found.decision) == ("generator", 7)
     text = str(found)

@@ -20,67 +20,67 @@ HAND1, HAND2, PILE2, POOL = ZoneKey("hand", 1), ZoneKey("hand", 2), ZoneKey("pil
 
 def _toy_game():
     game = empty_game(load(TOY_DIR / "toy.yaml"))
-    cards = [game.new_card(game.rules.card_defs["Plain"], HAND1, game.players[0]) for _ in range(3)]
+    cards = [game.state.new_card(game.rules.card_defs["Plain"], HAND1, game.players[0]) for _ in range(3)]
     return game, cards
 
 
 def _known(game, card) -> int:
-    return game.attrs[card.id].get(KNOWN, 0)
+    return game.state.attrs[card.id].get(KNOWN, 0)
 
 
 def test_a_card_passed_from_a_hand_is_known_to_the_passer_only():
     game, (a, b, _c) = _toy_game()
-    game.move(a, HAND2, None)
+    game.state.move(a, HAND2, None)
     assert _known(game, a) == 1 << 1  # P1 saw it go; P2 sees it anyway
     assert _known(game, b) == 0
     shown = game.observation(1)["zones"]["P2"]["hand"]
     assert shown["count"] == 1
     assert [(k["id"], k["name"]) for k in shown["known"]] == [(a.id, "Plain")]
-    assert a in hidden_from(game, 1)
+    assert a in hidden_from(game.state, 1)
     for name in ("Plain", "Big", "Big"):  # P2 draws one of their pile, unseen by P1
-        game.new_card(game.rules.card_defs[name], PILE2, game.players[1])
-    game.move(game.zones[PILE2][0], HAND2, None)
+        game.state.new_card(game.rules.card_defs[name], PILE2, game.players[1])
+    game.state.move(game.state.zones[PILE2][0], HAND2, None)
     copies = [game.determinize(1, random.Random(k)) for k in range(10)]
-    assert all(c.zones[HAND2][0] == a for c in copies)  # P1 knows it is there
-    assert {c.zones[HAND2][1].defn.name for c in copies} == {"Plain", "Big"}  # not the drawn card
+    assert all(c.state.zones[HAND2][0] == a for c in copies)  # P1 knows it is there
+    assert {c.state.zones[HAND2][1].defn.name for c in copies} == {"Plain", "Big"}  # not the drawn card
     assert "known" not in game.observation(2)["zones"]["P1"]["hand"]
 
 
 def test_a_card_from_the_table_to_a_hand_is_known_to_everyone_else():
     game, (a, _b, _c) = _toy_game()
-    game.move(a, POOL, None)
+    game.state.move(a, POOL, None)
     assert _known(game, a) == 0  # a public zone: seen, not remembered
-    game.move(a, HAND2, None)
+    game.state.move(a, HAND2, None)
     assert _known(game, a) == 1 << 1
 
 
 def test_a_known_card_moved_out_of_view_is_forgotten_and_a_shuffle_forgets():
     game, (a, b, _c) = _toy_game()
-    game.move(a, HAND2, None)
-    game.move(a, PILE2, None)  # P2 moves it from their hand to their pile: P1 did not see which
+    game.state.move(a, HAND2, None)
+    game.state.move(a, PILE2, None)  # P2 moves it from their hand to their pile: P1 did not see which
     assert _known(game, a) == 1 << 2
-    game.move(b, HAND2, None)
-    game.reveal(b)
-    game.move(b, PILE2, None)  # shown to all, then put away: both know where it went
+    game.state.move(b, HAND2, None)
+    game.state.reveal(b)
+    game.state.move(b, PILE2, None)  # shown to all, then put away: both know where it went
     assert _known(game, b) == (1 << 1) | (1 << 2)
-    game.shuffle(PILE2)
+    game.state.shuffle(PILE2)
     assert _known(game, a) == _known(game, b) == 0
 
 
 def test_a_move_to_a_public_zone_drops_what_was_known():
     game, (a, _b, _c) = _toy_game()
-    game.move(a, HAND2, None)
-    game.move(a, POOL, None)
-    assert KNOWN not in game.attrs[a.id]
+    game.state.move(a, HAND2, None)
+    game.state.move(a, POOL, None)
+    assert KNOWN not in game.state.attrs[a.id]
 
 
 def _after_passing(seed: int):
     """A Hearts game just after the passes, and {passer: (receiver, cards passed)}."""
     game = load("hearts").new_game(seed=seed)
     rng = random.Random(seed)
-    while not any(e[0] == "event" and e[1] == "dealt" for e in game.log_entries):
+    while not any(e[0] == "event" and e[1] == "dealt" for e in game.state.log_entries):
         game.apply(rng.randrange(len(game.decision()[1])))
-    passes = {e[2]["player"].seat: (e[2]["to"].seat, e[2]["cards"]) for e in game.log_entries
+    passes = {e[2]["player"].seat: (e[2]["to"].seat, e[2]["cards"]) for e in game.state.log_entries
               if e[0] == "event" and e[1] == "passed"}
     return game, passes
 
@@ -94,17 +94,17 @@ def test_hearts_a_passer_knows_the_cards_they_passed_and_the_others_do_not():
     receiver, passed = passes[1]
     third = next(s for s in (2, 3, 4) if s != receiver and passes[s][0] != 1)
     hand = ZoneKey("hand", receiver)
-    still = [c for c in passed if c in game.zones[hand]]
+    still = [c for c in passed if c in game.state.zones[hand]]
     assert len(still) >= 2
     shown = game.observation(1)["zones"][f"P{receiver}"]["hand"]["known"]
     assert sorted(k["id"] for k in shown) == sorted(c.id for c in still)
     moved_for_third = 0
     for k in range(20):
         mine = game.determinize(1, random.Random(k))
-        assert sorted(mine.zones[hand].index(c) for c in still) == sorted(game.zones[hand].index(c) for c in still)
+        assert sorted(mine.state.zones[hand].index(c) for c in still) == sorted(game.state.zones[hand].index(c) for c in still)
         theirs = game.determinize(third, random.Random(k))
-        moved_for_third += any(theirs.zones[hand].index(c) != game.zones[hand].index(c)
-                               if c in theirs.zones[hand] else True for c in still)
+        moved_for_third += any(theirs.state.zones[hand].index(c) != game.state.zones[hand].index(c)
+                               if c in theirs.state.zones[hand] else True for c in still)
     assert moved_for_third >= 15
     # a saved game remembers it
     assert load_game_json(game.to_json()).observation(1) == game.observation(1)

@@ -95,7 +95,7 @@ def test_if_then_else_works_out_only_the_branch_taken(tmp_path):
         function power_of(c) = if c == none then -1 else c.power
         procedure probe() { game.counter = power_of(none) * 100 + power_of(first(hand(players[1])))  }
     """)
-    assert game.globals["counter"] == -100 + -1
+    assert game.state.globals["counter"] == -100 + -1
 
 
 def test_comprehensions_with_several_clauses_flatten_and_range(tmp_path):
@@ -108,8 +108,8 @@ def test_comprehensions_with_several_clauses_flatten_and_range(tmp_path):
         }
     """)
     pairs = [a * 10 + b for a in range(1, 4) if a != 2 for b in range(a, 4)]  # [11, 12, 13, 33]
-    assert game.globals["counter"] == len(pairs) * 1000 + sum(pairs)
-    assert game.player_attrs[0]["score"] == 4  # 1, 2, 3 and the list [4]: one level only
+    assert game.state.globals["counter"] == len(pairs) * 1000 + sum(pairs)
+    assert game.state.player_attrs[0]["score"] == 4  # 1, 2, 3 and the list [4]: one level only
 
 
 def test_sets_have_one_order_whatever_the_order_of_their_items(tmp_path):
@@ -121,7 +121,7 @@ def test_sets_have_one_order_whatever_the_order_of_their_items(tmp_path):
     """))
     game = empty_game(rules)
     fn = rules.compiler.gen.function
-    frame = game.frames[-1] if game.frames else None
+    frame = game.state.frames[-1] if game.state.frames else None
     assert fn("s1")(game, frame) == ["a", "b", "c"] == fn("s2")(game, frame)
     assert fn("mixed")(game, frame) == [None, True, 1, 3, "x"]
     assert fn("ops")(game, frame) == [[1, 2, 3], [1, 5], [1, 3]]
@@ -158,8 +158,8 @@ def test_a_function_block_with_locals_loops_and_returns(tmp_path):
           players[1].score = if nothing(3) == none then 7 else 0
         }
     """)
-    assert game.globals["counter"] == 5  # 9 10 11 12 13
-    assert game.player_attrs[0]["score"] == 7  # no return reached: none
+    assert game.state.globals["counter"] == 5  # 9 10 11 12 13
+    assert game.state.player_attrs[0]["score"] == 7  # no return reached: none
 
 
 # ---------------------------------------------------------------------- procedures that give values
@@ -218,13 +218,13 @@ def test_a_procedure_gives_its_value_across_decisions_and_copies(tmp_path):
         game.apply(answer)
     chosen = [cards[1], cards[0]]
     expected = 1000 + sum(powers[c.id] * 10 for c in chosen) + max(powers.values())
-    assert game.globals["counter"] == expected
+    assert game.state.globals["counter"] == expected
     # a copy taken at either decision, and a game saved there, go on to the same value
     for step, (clone, saved) in enumerate(copies):
         for other in (clone, load_game_json(saved, rules)):
             for answer in answers[step:]:
                 other.apply(answer)
-            assert other.globals["counter"] == expected
+            assert other.state.globals["counter"] == expected
 
 
 def test_the_fast_playout_and_the_stepped_game_agree(tmp_path):
@@ -234,10 +234,10 @@ def test_the_fast_playout_and_the_stepped_game_agree(tmp_path):
         stepped = rules.new_game(seed=seed)
         while not stepped.is_over:
             stepped.apply(0)
-        scores = [a["score"] for a in fast.player_attrs]
-        assert scores == [a["score"] for a in stepped.player_attrs]
-        assert fast.globals["drawn"] == stepped.globals["drawn"] == 10 + 8  # dealt, then one per turn
-        assert sum(scores) == sum(c.defn.attrs["rank"] for c in stepped.zones[("table", 0, "")])
+        scores = [a["score"] for a in fast.state.player_attrs]
+        assert scores == [a["score"] for a in stepped.state.player_attrs]
+        assert fast.state.globals["drawn"] == stepped.state.globals["drawn"] == 10 + 8  # dealt, then one per turn
+        assert sum(scores) == sum(c.defn.attrs["rank"] for c in stepped.state.zones[("table", 0, "")])
 
 
 def test_a_replacement_gives_the_value_of_the_call_it_replaces(tmp_path):
@@ -250,11 +250,11 @@ def test_a_replacement_gives_the_value_of_the_call_it_replaces(tmp_path):
     """))
     game = empty_game(rules)
     game.perform("probe", controller=1)
-    assert game.globals["counter"] == 1
-    doubler = game.new_card(rules.card_defs["Doubler"], ("board", 1, "left"), game.players[0])
+    assert game.state.globals["counter"] == 1
+    doubler = game.state.new_card(rules.card_defs["Doubler"], ("board", 1, "left"), game.players[0])
     assert doubler is not None
     game.perform("probe", controller=1)
-    assert game.globals["counter"] == 41  # the replacement's value; its own call is not replaced again
+    assert game.state.globals["counter"] == 41  # the replacement's value; its own call is not replaced again
 
 
 # ---------------------------------------------------------------------- errors at load
@@ -330,15 +330,15 @@ def test_a_function_argument_is_worked_out_once_per_call(tmp_path):
     rules = load(path)
     game = empty_game(rules)
     before = random.Random()
-    before.setstate(game.rng.getstate())
+    before.setstate(game.state.rng.getstate())
     game.perform("probe", controller=1)
-    r, s, u, o = game.globals["log"]
+    r, s, u, o = game.state.globals["log"]
     # each `random` ran once: three equal items, one draw for each of the four calls
     assert len(set(r)) == 1 and len(set(o)) == 1 and len(r) == len(o) == 3
     drawn = [before.randrange(99999) + 1 for _ in range(4)]
     assert r == [drawn[0]] * 3 and o == [drawn[3]] * 3
     assert s == [v for v in [0, 50000, 99999] if v >= drawn[1]] and u == 5
-    assert game.rng.getstate() == before.getstate()
+    assert game.state.rng.getstate() == before.getstate()
 
 
 def test_a_costly_argument_is_bound_once_where_the_function_is_written_in(tmp_path):

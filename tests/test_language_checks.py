@@ -152,7 +152,7 @@ def test_a_game_stopped_by_a_runaway_function_cannot_go_on(tmp_path):
     game = load(path).empty_game(seed=1)
     with pytest.raises(RuntimeRuleError, match="in function f"):
         game.perform("use_f")
-    assert game.broken == "rule code ran too deep"
+    assert game.state.broken == "rule code ran too deep"
 
 
 # ---------------------------------------------------------------- values of the wrong type
@@ -204,5 +204,5 @@ def test_values_of_the_right_type_are_written(tmp_path):
              "  for p in players { p.score = n }\n}\n")
     path = _toy(tmp_path, rules, setup="'create \"Plain\" in pool() as c put(c, 4)'", after={"globals": CARD_GLOBAL})
     game = load(path).new_game(seed=1)
-    assert game.globals["pick"].defn.name == "Plain"
+    assert game.state.globals["pick"].defn.name == "Plain"
     assert [game.read(p, "score") for p in game.players] == [4, 4]

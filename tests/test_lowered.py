@@ -40,11 +40,11 @@ def test_selections_a_statement_always_works_out_are_built_by_loops(tmp_path):
     assert source.count("break") == 1  # "> 0": the loop stops at the first flagged card
     game = _empty(rules)
     cards = [_in_hand(game, name) for name in ("Plain", "Big", "Big", "Plain")]
-    game.write(cards[1], "flag", True)
-    game.write(cards[3], "power", 4)
+    game.state.write(cards[1], "flag", True)
+    game.state.write(cards[3], "power", 4)
     game.perform("tally", p=game.players[0])
     # strong: the flagged Big; powers: 10 + 30 + 40; power > 1: both Bigs and the 4
-    assert game.globals["counter"] == 1000 + 80 + 300 + 1000000
+    assert game.state.globals["counter"] == 1000 + 80 + 300 + 1000000
 
 
 def test_a_selection_after_and_or_in_an_elif_is_worked_out_only_when_it_was(tmp_path):
@@ -65,10 +65,10 @@ def test_a_selection_after_and_or_in_an_elif_is_worked_out_only_when_it_was(tmp_
     assert "    if _s" in source and "    if not _s" in source
     game = _empty(rules)
     game.perform("guarded", x=None)
-    assert game.globals["counter"] == 10 + 100
+    assert game.state.globals["counter"] == 10 + 100
     _in_hand(game)
     game.perform("guarded", x=game.players[0])
-    assert game.globals["counter"] == 1 + 1000 + 10000
+    assert game.state.globals["counter"] == 1 + 1000 + 10000
 
 
 def test_and_and_or_give_the_value_that_decides(tmp_path):
@@ -83,9 +83,9 @@ def test_and_and_or_give_the_value_that_decides(tmp_path):
     rules = load(path)
     game = _empty(rules)
     cards = [_in_hand(game) for _ in range(4)]
-    game.write(cards[2], "flag", True)
+    game.state.write(cards[2], "flag", True)
     game.perform("values", p=game.players[0])
-    assert game.globals["counter"] == 1000 + 200 + 4 + 10000
+    assert game.state.globals["counter"] == 1000 + 200 + 4 + 10000
 
 
 def test_a_loop_test_is_worked_out_again_before_each_round(tmp_path):
@@ -99,11 +99,11 @@ def test_a_loop_test_is_worked_out_again_before_each_round(tmp_path):
     game = _empty(rules)
     cards = [_in_hand(game) for _ in range(5)]
     for c in cards[1:4]:
-        game.write(c, "flag", True)
+        game.state.write(c, "flag", True)
     game.perform("sweep", p=game.players[0])
-    assert game.globals["counter"] == 3
-    assert game.zones[ZoneKey("pile", 1, "")] == cards[1:4]
-    assert game.zones[ZoneKey("hand", 1, "")] == [cards[0], cards[4]]
+    assert game.state.globals["counter"] == 3
+    assert game.state.zones[ZoneKey("pile", 1, "")] == cards[1:4]
+    assert game.state.zones[ZoneKey("hand", 1, "")] == [cards[0], cards[4]]
 
 
 def test_a_sorted_selection_built_by_a_loop_keeps_the_order_of_equals(tmp_path):
@@ -118,7 +118,7 @@ def test_a_sorted_selection_built_by_a_loop_keeps_the_order_of_equals(tmp_path):
     cards = [_in_hand(game, name) for name in ("Big", "Plain", "Big", "Plain")]
     game.perform("order", p=game.players[0])
     # up: the Plains (positions 2, 4) then the Bigs (1, 3), each pair in hand order
-    assert game.globals["counter"] == 2413
+    assert game.state.globals["counter"] == 2413
     assert [game.read(c, "guard") for c in cards] == [1, 2, 3, 4]
 
 
@@ -131,7 +131,7 @@ def test_an_error_in_a_selection_built_by_a_loop_points_at_its_statement(tmp_pat
     with pytest.raises(RuntimeRuleError) as info:
         game.perform("faulty", p=game.players[0])
     assert info.value.span.line == 3 and "procedure faulty" in str(info.value)
-    assert game.globals["counter"] == 1
+    assert game.state.globals["counter"] == 1
 
 
 def test_loops_nested_past_pythons_limit_by_selections_are_written_without_them(tmp_path):
@@ -147,7 +147,7 @@ def test_loops_nested_past_pythons_limit_by_selections_are_written_without_them(
     _in_hand(game)
     _in_hand(game)
     game.perform("deep", p=game.players[0])
-    assert game.globals["counter"] == 2
+    assert game.state.globals["counter"] == 2
 
 
 def test_a_name_tested_to_be_a_player_is_read_as_one_in_that_branch(tmp_path):
@@ -162,7 +162,7 @@ def test_a_name_tested_to_be_a_player_is_read_as_one_in_that_branch(tmp_path):
     assert "g.write" not in first_branch
     game = _empty(rules)
     game.perform("hurt", t=game.players[0])
-    assert game.player_attrs[0]["score"] == -5 and game.player_attrs[1]["score"] == 1
+    assert game.state.player_attrs[0]["score"] == -5 and game.state.player_attrs[1]["score"] == 1
     card = _in_hand(game)
     game.perform("hurt", t=card)
     assert game.read(card, "power") == 0
@@ -179,11 +179,11 @@ def test_an_event_that_only_end_conditions_wait_for_checks_them_in_place(tmp_pat
     assert "g.emit(" not in source
     game = _empty(rules)
     game.perform("bump", n=1)  # (the rules, a procedure, end without a result of their own)
-    assert game.result.reason == "the rules ended without a result" and game.globals["counter"] == 101
+    assert game.result.reason == "the rules ended without a result" and game.state.globals["counter"] == 101
     game = _empty(rules)
     game.perform("bump", n=7)
     assert game.result.reason == "half counted" and game.result.winner is None
-    assert game.globals["counter"] == 7  # the procedure stopped where the game ended
+    assert game.state.globals["counter"] == 7  # the procedure stopped where the game ended
     game = _empty(rules)
     game.perform("bump", n=12)
     assert game.result.reason == "counted" and game.result.winner == 2
@@ -202,12 +202,12 @@ def test_a_selection_from_a_selection_is_one_loop_with_both_tests(tmp_path):
     game = _empty(rules)
     cards = [_in_hand(game, name) for name in ("Plain", "Big", "Big", "Plain")]
     for c in cards[:3]:
-        game.write(c, "flag", True)
+        game.state.write(c, "flag", True)
     game.perform("pick", p=game.players[0], c=cards[0])
     # strong: the two flagged Bigs (power 3 > 1); names: the Bigs' powers, but not c's
-    assert game.globals["counter"] == 20 + 6
+    assert game.state.globals["counter"] == 20 + 6
     game.perform("pick", p=game.players[0], c=cards[1])
-    assert game.globals["counter"] == 0 + 3
+    assert game.state.globals["counter"] == 0 + 3
 
 
 def test_lists_joined_by_plus_are_one_list_display(tmp_path):
@@ -222,11 +222,11 @@ def test_lists_joined_by_plus_are_one_list_display(tmp_path):
     assert "[v_c, *" in _plain_source(rules, "join")
     game = _empty(rules)
     cards = [_in_hand(game, name) for name in ("Big", "Plain")]
-    game.write(cards[1], "flag", True)
-    game.new_card(rules.card_defs["Plain"], ZoneKey("board", 1, "left"), game.players[0])
+    game.state.write(cards[1], "flag", True)
+    game.state.new_card(rules.card_defs["Plain"], ZoneKey("board", 1, "left"), game.players[0])
     game.perform("join", p=game.players[0], c=cards[0])
     # c, the flagged Plain, the board's card, both hand cards, c's power
-    assert game.globals["counter"] == 6 + 100
+    assert game.state.globals["counter"] == 6 + 100
 
 
 def test_a_statement_that_draws_at_random_keeps_its_selections_in_place(tmp_path):
@@ -242,9 +242,9 @@ def test_a_statement_that_draws_at_random_keeps_its_selections_in_place(tmp_path
     assert len(comprehensions) == 2 and source.count("for _c") == 3  # only the last is a loop
     game = _empty(rules)
     cards = [_in_hand(game) for _ in range(3)]
-    game.write(cards[0], "flag", True)
+    game.state.write(cards[0], "flag", True)
     game.perform("draw", p=game.players[0])
-    assert game.globals["counter"] in (11, 21, 31)
+    assert game.state.globals["counter"] in (11, 21, 31)
     assert [game.read(c, "guard") for c in cards] == [0, 1, 1]
 
 
@@ -260,11 +260,11 @@ def test_count_of_a_functions_selection_and_over_the_players_makes_no_list(tmp_p
     game = _empty(rules)
     cards = [_in_hand(game) for _ in range(3)]
     game.perform("tally")
-    assert game.globals["counter"] == 0
-    game.write(cards[0], "flag", True)
-    game.write(cards[2], "flag", True)
+    assert game.state.globals["counter"] == 0
+    game.state.write(cards[0], "flag", True)
+    game.state.write(cards[2], "flag", True)
     game.perform("tally")
-    assert game.globals["counter"] == 100 + 2
+    assert game.state.globals["counter"] == 100 + 2
 
 
 def test_a_choice_of_options_that_end_with_one_written_out_takes_a_lone_option_in_place():
@@ -325,11 +325,11 @@ def test_a_procedure_every_call_gives_a_player_is_written_for_players_behind_a_t
     def played(fast: bool) -> tuple:
         game = _empty(rules)
         cards = [_in_hand(game) for _ in range(3)]
-        game.move(cards[2], ZoneKey("hand", 2, ""), None)  # (two cards for player 1, one for player 2)
+        game.state.move(cards[2], ZoneKey("hand", 2, ""), None)  # (two cards for player 1, one for player 2)
         game.perform("award_all")  # player 1's choice waits: the rest runs as play_out runs it
-        assert game.globals["active"] is None
+        assert game.state.globals["active"] is None
         game.play_out(lambda g: 0, fast=fast)
-        return game.globals["counter"], [len(game.zones[ZoneKey("hand", s, "")]) for s in (1, 2)]
+        return game.state.globals["counter"], [len(game.state.zones[ZoneKey("hand", s, "")]) for s in (1, 2)]
 
     # each player puts their first card in the pool; none (game.active) adds 1000
     assert played(fast=True) == played(fast=False) == ((1 * 10 + 1) + (0 * 10 + 1) + 1000, [1, 0])
@@ -348,12 +348,12 @@ def test_after_a_test_of_a_cards_type_its_types_attributes_are_read_in_place(tmp
     assert source.count("'role' in (_d") == 1 and source.count("'flag' in (_d") == 1
     game = _empty(rules)
     flagged, _plain = _in_hand(game, "Big"), _in_hand(game)
-    game.write(flagged, "flag", True)
-    site = game.new_card(rules.card_defs[next(n for n, d in rules.card_defs.items() if d.type == "site")],
+    game.state.write(flagged, "flag", True)
+    site = game.state.new_card(rules.card_defs[next(n for n, d in rules.card_defs.items() if d.type == "site")],
                          ZoneKey("sites", 1, ""), game.players[0])
-    game.write(site, "role", "x")
+    game.state.write(site, "role", "x")
     game.perform("tally", p=game.players[0])
-    assert game.globals["counter"] == 1 + 10 + 100
+    assert game.state.globals["counter"] == 1 + 10 + 100
 
 
 def test_a_procedure_that_never_asks_is_written_for_the_players_its_calls_give(tmp_path):
@@ -379,10 +379,10 @@ def test_a_procedure_that_never_asks_is_written_for_the_players_its_calls_give(t
     def played(fast: bool) -> tuple:
         game = _empty(rules)
         for seat in (1, 1, 2):
-            game.move(_in_hand(game), ZoneKey("hand", seat, ""), None)
+            game.state.move(_in_hand(game), ZoneKey("hand", seat, ""), None)
         game.perform("tidy_all")
         game.play_out(lambda g: 0, fast=fast)
-        return game.globals["counter"], [p["score"] for p in game.player_attrs]
+        return game.state.globals["counter"], [p["score"] for p in game.state.player_attrs]
 
     assert played(fast=True) == played(fast=False) == (20 + 30 + 1000, [1, 1])
 
@@ -406,9 +406,9 @@ def test_an_attribute_of_every_card_type_is_read_from_the_card_without_a_test(tm
                      r"is not None else g\.read\(v_top, 'flag'\)\)", source)
     game = _empty(rules)
     flagged, _plain = _in_hand(game, "Big"), _in_hand(game)
-    game.write(flagged, "flag", True)
+    game.state.write(flagged, "flag", True)
     game.perform("flags", p=game.players[0])
-    assert game.globals["counter"] == 1 + 100
+    assert game.state.globals["counter"] == 1 + 100
 
 
 def test_moving_a_known_list_or_card_calls_the_move_without_testing_what_it_holds(tmp_path):
@@ -425,4 +425,4 @@ def test_moving_a_known_list_or_card_calls_the_move_without_testing_what_it_hold
     game = _empty(rules)
     big, plain, other = _in_hand(game, "Big"), _in_hand(game), _in_hand(game)
     game.perform("shift", p=game.players[0])
-    assert game.zones[ZoneKey("pool", 0, "")] == [plain, other] and game.zones[ZoneKey("hand", 1, "")] == [big]
+    assert game.state.zones[ZoneKey("pool", 0, "")] == [plain, other] and game.state.zones[ZoneKey("hand", 1, "")] == [big]

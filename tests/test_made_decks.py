@@ -56,14 +56,14 @@ def _write(tmp_path: Path, ruleset: str = RULESET, deck: str = "name: Table\ncar
 
 
 def _zone(game, name: str, seat: int = 0) -> list[str]:
-    return [c.defn.name for key, cards in game.zones.items() if key[0] == name and key[1] == seat for c in cards]
+    return [c.defn.name for key, cards in game.state.zones.items() if key[0] == name and key[1] == seat for c in cards]
 
 
 def test_a_deck_for_the_table_goes_to_the_shared_zone_owned_by_nobody(tmp_path):
     rules = load(_write(tmp_path))
     game = rules.empty_game(seed=1)
     assert _zone(game, "stock") == ["Grain", "Grain", "Salt"]
-    assert all(game.read(c, "owner") is None for key, cards in game.zones.items() if key[0] == "stock" for c in cards)
+    assert all(game.read(c, "owner") is None for key, cards in game.state.zones.items() if key[0] == "stock" for c in cards)
     assert rules.deck_count == 1
     with pytest.raises(DeckError, match="needs one deck, for the table, got 2"):
         rules.empty_game(seed=1, decks=[{"Grain": 1}, {"Salt": 1}])
@@ -74,7 +74,7 @@ def test_made_zones_take_each_card_its_copies_times_in_card_set_order(tmp_path):
     assert _zone(game, "market") == ["Grain", "Grain", "Grain", "Salt", "Salt"]  # Gem: 0 copies, Ghost: a token
     for seat in (1, 2, 3):
         assert _zone(game, "reserve", seat) == ["Grain", "Salt", "Gem"]
-        owners = {game.read(c, "owner").seat for key, cards in game.zones.items()
+        owners = {game.read(c, "owner").seat for key, cards in game.state.zones.items()
                   if key == ("reserve", seat, "") for c in cards}
         assert owners == {seat}
 
@@ -83,7 +83,7 @@ def test_harvest_supply_follows_the_player_count():
     for players, copper, estate, curse in ((2, 46, 8, 10), (4, 32, 12, 30)):
         game = load("rulesets/harvest/harvest.yaml", {"players": players}).new_game(seed=2)
         assert len(_zone(game, "supply")) == 15  # one card on show per pile
-        left = {c.defn.name: game.read(c, "left") for c in game.zones[("supply", 0, "")]}
+        left = {c.defn.name: game.read(c, "left") for c in game.state.zones[("supply", 0, "")]}
         assert (left["Copper"], left["Estate"], left["Province"], left["Curse"]) == (copper, estate, estate, curse)
         assert left["Forge"] == 10
 

@@ -55,7 +55,7 @@ def test_keys_in_bases_tell_apart_options_of_one_label_and_agree_across_copies()
     view = view_of(game)
     rng = random.Random(4)
     copies = [game.clone(), view.determinize(rng), view.determinize(rng)]
-    keys = [[option_key(g, g.pending.value_at(i), seat, seat) for i in range(len(options))] for g in copies]
+    keys = [[option_key(g, g.state.pending.value_at(i), seat, seat) for i in range(len(options))] for g in copies]
     assert len(set(keys[0])) == len(options)  # one edge per option, whatever the labels
     assert keys[0] == keys[1] == keys[2]  # the same play in every copy is the same edge
     labels = [o.label for o in options]
@@ -71,14 +71,14 @@ def test_an_unseen_card_of_another_player_is_keyed_by_its_name_and_ones_own_hidd
     game = rules.new_game(seed=3, log=False)
     seat = game.decision()[0]
     other = 3 - seat
-    hidden = [c for key, cards in game.zones.items() if key[1] == other for c in cards
+    hidden = [c for key, cards in game.state.zones.items() if key[1] == other for c in cards
               if not game.visible(c, seat)]
     a, twin = next((a, b) for i, a in enumerate(hidden) for b in hidden[i + 1:]
                    if a.defn.name == b.defn.name)  # two copies of one card
     assert option_key(game, a, seat, other) == option_key(game, twin, seat, other) == ("unseen", a.defn.name)
-    zone = game.card_zone[a.id]
-    assert option_key(game, a, seat, seat) == ("place", zone, game.zones[zone].index(a))
-    mine = next(c for key, cards in game.zones.items() for c in cards if game.visible(c, seat))
+    zone = game.state.card_zone[a.id]
+    assert option_key(game, a, seat, seat) == ("place", zone, game.state.zones[zone].index(a))
+    mine = next(c for key, cards in game.state.zones.items() for c in cards if game.visible(c, seat))
     assert option_key(game, mine, seat, other) == ("card", mine.id)
 
 
@@ -128,7 +128,7 @@ def low_score(game, seat):
     return 1.0 - game.read(game.players[seat - 1], "score") / 6
 
 def first_first(game, seat):
-    priors = [0.0] * len(game.pending) if game.pending is not None else []
+    priors = [0.0] * len(game.decision()[1]) if not game.is_over else []
     if priors:
         priors[0] = 1.0
     return [0.5, 0.5], priors

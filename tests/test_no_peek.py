@@ -85,7 +85,7 @@ def test_determinization_and_search_do_not_depend_on_hidden_cards(name):
         _check_copies(game, twin, viewer, _determinized)
         for spec in AGENTS:
             assert _search(spec, view_of(game)) == _search(spec, view_of(twin)), spec
-        assert game.determinize(viewer, random.Random(0)).kept == 0
+        assert game.determinize(viewer, random.Random(0)).state.kept == 0
 
 
 # Which agents' peeking searches tell some twin apart, by game. mcts's random play-outs reach the
@@ -126,10 +126,10 @@ def test_the_main_program_keeps_no_finished_procedures_names(name):
         game = rules.new_game(seed=seed, log=False)
         while not game.is_over:
             held: set[int] = set()
-            cards_in(game.frames[0].locals, held)
-            hidden = [game.cards[cid] for cid in sorted(held) if cid in game.card_zone and not all(
-                game.visible(game.cards[cid], seat) for seat in range(1, rules.player_count + 1))]
-            assert not hidden, f"the main program's frame holds hidden cards: {game.frames[0].locals}"
+            cards_in(game.state.frames[0].locals, held)
+            hidden = [game.state.cards[cid] for cid in sorted(held) if cid in game.state.card_zone and not all(
+                game.visible(game.state.cards[cid], seat) for seat in range(1, rules.player_count + 1))]
+            assert not hidden, f"the main program's frame holds hidden cards: {game.state.frames[0].locals}"
             game.apply(rng.randrange(len(game.decision()[1])))
 
 
@@ -151,7 +151,7 @@ def test_no_hidden_card_is_kept_at_random_decisions(name):
         game = rules.new_game(seed=seed, log=False)
         while not game.is_over:
             if rng.random() < 0.2:
-                assert game.determinize(game.decision()[0], random.Random(checked)).kept == 0
+                assert game.determinize(game.decision()[0], random.Random(checked)).state.kept == 0
                 checked += 1
             game.apply(rng.randrange(len(game.decision()[1])))
     assert checked > 10
@@ -186,16 +186,16 @@ def test_hearts_opponents_hands_are_dealt_anew():
         if game.is_over:
             continue
         viewer = game.decision()[0]
-        known = {cid for cid, d in game.attrs.items() if d.get(KNOWN, 0) & 1 << viewer}  # (passed there)
-        unknown = [c for cards in game.zones.values() for c in cards
+        known = {cid for cid, d in game.state.attrs.items() if d.get(KNOWN, 0) & 1 << viewer}  # (passed there)
+        unknown = [c for cards in game.state.zones.values() for c in cards
                    if not game.visible(c, viewer) and c.id not in known]
         copy = game.determinize(viewer, random.Random(seed))
-        for key, cards in game.zones.items():
+        for key, cards in game.state.zones.items():
             if key[0] == "hand" and key[1] != viewer:
                 places = sum(c.id not in known for c in cards)
                 for card in cards:
                     total += 1
-                    kept += card in copy.zones[key]
+                    kept += card in copy.state.zones[key]
                     # a fair deal of the unknown cards: the hand's share of their places
                     expected += 1 if card.id in known else places / len(unknown)
         positions += 1
@@ -217,16 +217,16 @@ def test_bases_cards_put_back_by_a_mulligan_are_drawn_anew():
         for _ in range(2):  # the two mulligans: put back some cards
             options = game.decision()[1]
             game.apply(rng.randrange(len(options) // 2, len(options)))
-        back = {e[2]["player"].seat: e[2]["count"] for e in game.log_entries
+        back = {e[2]["player"].seat: e[2]["count"] for e in game.state.log_entries
                 if e[0] == "event" and e[1] == "mulligan"}
         viewer, other = 1, 2  # (P2 mulligans last: the list left behind was P2's)
-        deck = game.zones[("deck", other, "")]
+        deck = game.state.zones[("deck", other, "")]
         n = back.get(other, 0)
         for k in range(20):
             copy = game.determinize(viewer, random.Random(k))
             for i, card in enumerate(deck):
                 part = counts["back" if i >= len(deck) - n else "other"]
-                part[0] += copy.zones[("deck", other, "")][i].defn.type == card.defn.type
+                part[0] += copy.state.zones[("deck", other, "")][i].defn.type == card.defn.type
                 part[1] += 1
     (kept, total), (kept_o, total_o) = counts["back"], counts["other"]
     assert total >= 100
@@ -244,6 +244,6 @@ def test_a_saved_game_keeps_where_its_cards_came_from():
     for _ in range(5):
         game.apply(0)
     loaded = load_game_json(game.to_json())
-    assert [c.origin for c in loaded.cards.values()] == [c.origin for c in game.cards.values()] == [("stock", 0)] * 52
+    assert [c.origin for c in loaded.state.cards.values()] == [c.origin for c in game.state.cards.values()] == [("stock", 0)] * 52
     viewer = game.decision()[0]
     assert state(loaded.determinize(viewer, random.Random(1))) == state(game.determinize(viewer, random.Random(1)))

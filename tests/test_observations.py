@@ -23,7 +23,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from playout import GENERIC, Arrivals, hidden_information, playout, private_decisions, witnessed_events
+from playout import (
+    GENERIC,
+    Arrivals,
+    forget_observations,
+    hidden_information,
+    playout,
+    private_decisions,
+    witnessed_events,
+)
 
 from interpreter import load, load_game_json
 from interpreter.cli.play import Printer
@@ -92,7 +100,7 @@ def _empty(rules, seed: int = 1):
 
 def _put(game, name: str, zone: str, seat: int = 1, row: str = ""):
     """A new card in a zone (seat 0: a shared zone), owned by the zone's player or player 1."""
-    return game.new_card(game.rules.card_defs[name], ZoneKey(zone, seat, row), game.players[max(seat, 1) - 1])
+    return game.state.new_card(game.rules.card_defs[name], ZoneKey(zone, seat, row), game.players[max(seat, 1) - 1])
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -108,8 +116,8 @@ def test_a_card_in_a_global_or_attribute_is_shown_where_the_card_may_be_seen(tmp
     game = _empty(rules)
     card = _put(game, "Plain", "hand", 1)
     game.perform("keep_card", c=card)
-    game.write(game.players[1], "mark", card)
-    game.write(card, "colours", [card])  # (a card attribute, seen where the card holding it is)
+    game.state.write(game.players[1], "mark", card)
+    game.state.write(card, "colours", [card])  # (a card attribute, seen where the card holding it is)
     shown = {"card": card.id, "name": "Plain"}
 
     def seen_by(viewer: int) -> tuple:
@@ -120,16 +128,16 @@ def test_a_card_in_a_global_or_attribute_is_shown_where_the_card_may_be_seen(tmp
     assert seen_by(1) == (shown, [shown], shown)
     assert seen_by(2) == (HIDDEN_CARD, [HIDDEN_CARD], HIDDEN_CARD)
     # in a hidden zone: nobody; revealed there: everybody
-    game.move(card, ZoneKey("pile", 1, ""), None)
+    game.state.move(card, ZoneKey("pile", 1, ""), None)
     assert seen_by(1) == seen_by(2) == (HIDDEN_CARD, [HIDDEN_CARD], HIDDEN_CARD)
-    game.reveal(card)
+    game.state.reveal(card)
     assert seen_by(1) == seen_by(2) == (shown, [shown], shown)
     # in a public zone (the last trick's cards in a public discard): everybody
-    game.move(card, ZoneKey("pool", 0, ""), None)
+    game.state.move(card, ZoneKey("pool", 0, ""), None)
     assert seen_by(1) == seen_by(2) == (shown, [shown], shown)
     assert game.observation(2)["zones"]["shared"]["pool"][0]["colours"] == [shown]
     # gone from the game: shown (nothing is left to hide)
-    game.delete(card)
+    game.state.delete(card)
     assert seen_by(1) == seen_by(2) == (shown, [shown], shown)
 
 
@@ -139,32 +147,32 @@ def test_a_revealed_card_passed_to_another_hand_is_held_hidden_again(tmp_path):
     card = _put(game, "Plain", "hand", 1)
     _put(game, "Big", "hand", 1)
     game.perform("keep_card", c=card)
-    game.reveal(card)
+    game.state.reveal(card)
     assert game.observation(2)["zones"]["P1"]["hand"]["revealed"][0]["id"] == card.id
-    game.move(card, ZoneKey("hand", 1, ""), 2)  # a move within the zone keeps it revealed
+    game.state.move(card, ZoneKey("hand", 1, ""), 2)  # a move within the zone keeps it revealed
     assert game.observation(2)["zones"]["P1"]["hand"]["revealed"][0]["position"] == 2
-    game.move(card, ZoneKey("hand", 2, ""), None)  # passed face down: P1 no longer sees it
+    game.state.move(card, ZoneKey("hand", 2, ""), None)  # passed face down: P1 no longer sees it
     p1 = game.observation(1)
     # (P1 saw it go there: P1 knows it is in that hand, not where in it; see test_known_places.py)
     assert p1["zones"]["P2"]["hand"]["count"] == 1 and "revealed" not in p1["zones"]["P2"]["hand"]
     assert [c["id"] for c in p1["zones"]["P2"]["hand"]["known"]] == [card.id]
     assert p1["globals"]["held"] == HIDDEN_CARD
     assert game.observation(2)["globals"]["held"]["card"] == card.id
-    assert card.id not in game.revealed and not game.visible(card, 1)
+    assert card.id not in game.state.revealed and not game.visible(card, 1)
 
 
 def test_a_revealed_card_moved_to_another_row_or_a_public_zone_is_no_longer_revealed(tmp_path):
     rules = load(_toy(tmp_path))
     game = _empty(rules)
     card = _put(game, "Plain", "pile", 2)
-    game.reveal(card)
-    game.move(card, ZoneKey("board", 2, "left"), None)
+    game.state.reveal(card)
+    game.state.move(card, ZoneKey("board", 2, "left"), None)
     assert game.observation(1)["zones"]["P2"]["board.left"][0]["id"] == card.id  # public anyway
-    game.move(card, ZoneKey("pile", 2, ""), None)
+    game.state.move(card, ZoneKey("pile", 2, ""), None)
     pile = game.observation(1)["zones"]["P2"]["pile"]
     assert "revealed" not in pile and pile["count"] == 1
     assert [c["id"] for c in pile["known"]] == [card.id]  # (everyone saw it go there)
-    game.shuffle(ZoneKey("pile", 2, ""))
+    game.state.shuffle(ZoneKey("pile", 2, ""))
     assert game.observation(1)["zones"]["P2"]["pile"] == {"count": 1}
 
 
@@ -175,17 +183,17 @@ def test_the_playout_check_finds_a_card_shown_though_it_moved_since_it_was_revea
     rules = load(_toy(tmp_path))
     for old_fault in (False, True):
         game = _empty(rules)
-        game.watcher = Arrivals()
+        game.state.watcher = Arrivals()
         card = _put(game, "Plain", "hand", 1)
-        game.reveal(card)
+        game.state.reveal(card)
         hidden_information(game)
-        game.move(card, ZoneKey("hand", 2, ""), None)
-        game.shuffle(ZoneKey("hand", 2, ""))
-        game._observations = None  # (the observations the checks share are worked out anew)
+        game.state.move(card, ZoneKey("hand", 2, ""), None)
+        game.state.shuffle(ZoneKey("hand", 2, ""))
+        forget_observations()  # (the observations the checks share are worked out anew)
         if not old_fault:
             hidden_information(game)
             continue
-        game.revealed.add(card.id)  # (as `move` left it before: the zone's name did not change)
+        game.state.revealed.add(card.id)  # (as `move` left it before: the zone's name did not change)
         with pytest.raises(AssertionError, match="P1 sees Plain#1 in hidden zone"):
             hidden_information(game)
 
@@ -219,12 +227,12 @@ def test_each_player_sees_the_events_they_witnessed_by_the_declared_visibility(t
 def test_a_card_in_an_event_is_shown_by_where_it_is_now_as_anywhere_else(tmp_path):
     game, card = _told(tmp_path)
     assert game.observation(2)["seen"][0]["args"]["card"] == HIDDEN_CARD  # (in P1's hand)
-    game.move(card, ZoneKey("pool", 0, ""), None)
+    game.state.move(card, ZoneKey("pool", 0, ""), None)
     assert game.observation(2)["seen"][0]["args"]["card"]["card"] == card.id
-    game.move(card, ZoneKey("pile", 1, ""), None)
+    game.state.move(card, ZoneKey("pile", 1, ""), None)
     assert game.observation(1)["seen"][0]["args"]["card"] == game.observation(2)["seen"][0]["args"]["card"] \
         == HIDDEN_CARD
-    game.delete(card)  # (gone from the game: shown)
+    game.state.delete(card)  # (gone from the game: shown)
     assert game.observation(2)["seen"][0]["args"]["card"]["card"] == card.id
 
 
@@ -251,10 +259,10 @@ def test_an_observation_lists_the_latest_n_events(tmp_path):
 def test_events_seen_are_the_same_without_a_log_in_copies_and_in_saved_games(tmp_path):
     game, card = _told(tmp_path)
     quiet = _empty(game.rules)
-    quiet.logging = False
+    quiet.state.logging = False
     quiet_card = _put(quiet, "Plain", "hand", 1)
     quiet.perform("tell", p=quiet.players[0], q=quiet.players[1], c=quiet_card)
-    assert quiet.log_entries == []
+    assert quiet.state.log_entries == []
     for viewer in (1, 2):
         assert _same(quiet.observation(viewer)["seen"], game.observation(viewer)["seen"])
         assert _same(game.clone().observation(viewer), game.observation(viewer))
@@ -305,7 +313,7 @@ def test_a_private_prompt_shows_the_others_only_who_decides(tmp_path):
     game = _empty(rules)
     for name in ("Plain", "Big"):
         _put(game, name, "hand", 1)
-    game.globals["active"] = game.players[0]
+    game.state.globals["active"] = game.players[0]
     game.perform("main_phase")
     assert game.decision()[0] == 1 and game.prompt == "a card to place"
     own, other = game.observation(1)["decision"], game.observation(2)["decision"]
@@ -322,7 +330,7 @@ def test_cardrules_play_hides_a_private_decision_from_a_human(tmp_path):
         game = _empty(rules)
         for name in ("Plain", "Big"):
             _put(game, name, "hand", 1)
-        game.globals["active"] = game.players[0]
+        game.state.globals["active"] = game.players[0]
         game.perform("main_phase")
         game.apply(0)
         assert game.prompt == "a row"
@@ -335,14 +343,14 @@ def test_a_private_may_stays_private_in_copies_and_saved_games(tmp_path):
     rules = load(_toy(tmp_path, observation='{private_prompts: ["knock", "a card to place"]}'))
     game = _empty(rules)
     game.perform("knock", p=game.players[0])
-    assert game.prompt == "knock" and rules.site_of(game.pending) is None  # (a `may` has no site)
+    assert game.prompt == "knock" and rules.site_of(game.state.pending) is None  # (a `may` has no site)
     hidden = {"player": 1, "prompt": None, "site": None}
     for copy in (game, game.clone(), load_game_json(json.loads(json.dumps(game.to_json())), rules),
                  game.determinize(2, random.Random(1))):
         assert copy.observation(2)["decision"] == hidden
         assert copy.observation(1)["decision"]["prompt"] == "knock"
     game.apply("yes")
-    assert game.read(game.GAME, "counter") == 1
+    assert game.read(game.state.GAME, "counter") == 1
 
 
 # ------------------------------------------------------------------ load errors
@@ -407,7 +415,7 @@ def test_private_prompts_and_hidden_cards_in_random_games_of_every_shipped_game(
 
     def extra(game) -> None:
         nonlocal others_decided, owned_seen
-        pending = game.pending
+        pending = game.state.pending
         if pending is not None and pending.span is not None and \
                 (pending.span.file, pending.span.line, pending.span.column) in prompted:
             for viewer in (1, 2):
@@ -449,11 +457,11 @@ def test_an_enumerated_card_attribute_not_given_is_none_everywhere(tmp_path):
     game = _empty(rules)
     card = _put(game, "Mark", "pool", 0)
     game.perform("probe", c=card)
-    assert (game.read(card, "kind"), game.globals["counter"]) == (None, 7)
+    assert (game.read(card, "kind"), game.state.globals["counter"]) == (None, 7)
     view = game.observation(1)["zones"]["shared"]["pool"][0]
     assert json.dumps(view) == json.dumps({"id": card.id, "name": "Mark", "type": "mark", "kind": None})
-    assert game.label(card) == "Mark (nothing)"
+    assert game.state.label(card) == "Mark (nothing)"
     assert card_text(view, rules) == "Mark"
-    game.write(card, "kind", "west")
+    game.state.write(card, "kind", "west")
     view = game.observation(2)["zones"]["shared"]["pool"][0]
-    assert (view["kind"], game.label(card), card_text(view, rules)) == ("west", "Mark (west)", "Mark (kind west)")
+    assert (view["kind"], game.state.label(card), card_text(view, rules)) == ("west", "Mark (west)", "Mark (kind west)")

@@ -69,7 +69,7 @@ def _counter(path: Path, **options) -> tuple[dict, int]:
     """The options as loaded and the counter the set-up computes from them."""
     rules = load(path, options=options or None)
     game = rules.new_game(seed=1, decks=[Deck("none", "-", ()) for _ in range(rules.player_count)])
-    return rules.options, game.globals["counter"]
+    return rules.options, game.state.globals["counter"]
 
 
 # ------------------------------------------------------------------ options
@@ -260,14 +260,14 @@ def test_values_apply_to_text_attributes_only(tmp_path):
 
 def test_writes_within_values_are_kept(suits):
     game = _empty_game(suits)
-    assert game.globals["trump"] == "S" and game.read(game.players[0], "called") is None
+    assert game.state.globals["trump"] == "S" and game.read(game.players[0], "called") is None
     game.perform("set_trump", x="H")
     game.perform("call_suit", p=game.players[1], x="C")
     game.perform("make_site", x="green")
-    site = game.zones[("sites", 1, "")][-1]
+    site = game.state.zones[("sites", 1, "")][-1]
     game.perform("paint", c=site, x="blue")
     game.perform("set_trump", x=None)  # none: no value
-    assert game.globals["trump"] is None and game.read(game.players[1], "called") == "C"
+    assert game.state.globals["trump"] is None and game.read(game.players[1], "called") == "C"
     assert game.read(site, "colour") == "blue"
 
 
@@ -286,7 +286,7 @@ def test_a_rule_writing_a_value_outside_values_is_refused_at_its_statement(suits
     if procedure == "call_suit":
         args = {"p": game.players[0], **args}
     elif procedure in ("paint", "paint_for_a_while"):
-        args = {"c": game.zones[("sites", 1, "")][-1], **args}
+        args = {"c": game.state.zones[("sites", 1, "")][-1], **args}
     with pytest.raises(RuntimeRuleError) as info:
         game.perform(procedure, **args)
     err = info.value

@@ -80,7 +80,7 @@ def _names(view) -> str:
 
 def _hidden_names(game, seat: int) -> set[str]:
     """The names of the cards `seat` may not see (sharedhands' names are all different)."""
-    return {c.defn.name for c in game.cards.values() if not game.visible(c, seat)}
+    return {c.defn.name for c in game.state.cards.values() if not game.visible(c, seat)}
 
 
 def _named(text: str, names: set[str]) -> set[str]:
@@ -138,10 +138,10 @@ def test_a_reveal_to_a_value_that_is_not_a_player_stops_the_game(tmp_path):
     rules = load(path)
     game = rules.new_game(seed=1)
     p1 = game.players[0]
-    game.player_attrs[0]["seen_by"] = [p1]
+    game.state.player_attrs[0]["seen_by"] = [p1]
     game.perform("show", p=p1)
     assert [game.visible(c, 1) for c in _hand(game, 1)] == [True, False, False, False]
-    game.player_attrs[0]["seen_by"] = ["P2"]  # (text, not a player)
+    game.state.player_attrs[0]["seen_by"] = ["P2"]  # (text, not a player)
     with pytest.raises(RuntimeRuleError, match="'reveal ... to' needs players"):
         game.perform("show", p=p1)
 
@@ -160,7 +160,7 @@ def test_the_sharedhands_scenarios_pass(path):
 
 # ---------------------------------------------------------------- observations
 def _hand(game, seat):
-    return game.zones[("hand", seat, "")]
+    return game.state.zones[("hand", seat, "")]
 
 
 def _view(card) -> dict:
@@ -187,7 +187,7 @@ def test_a_card_revealed_to_a_player_is_shown_to_them_alone_until_it_moves(rules
     assert game.observation(2)["zones"]["P2"] == {"hand": {"count": 4, "revealed": [dict(_view(hint), position=2)]}}
     assert game.observation(3)["zones"]["P2"]["hand"][1] == _view(hint)
     assert game.observation(1)["zones"]["P1"] == {"hand": {"count": 4}}
-    assert hint.id not in game.revealed and game.visible(hint, 2)
+    assert hint.id not in game.state.revealed and game.visible(hint, 2)
     # P1 holds and plays blind; P2's turn: the hint is offered to P2 by name, the rest by place
     game.apply(0)
     game.apply(0)
@@ -197,23 +197,23 @@ def test_a_card_revealed_to_a_player_is_shown_to_them_alone_until_it_moves(rules
         ("hand.p2.3", "the 3rd card of your hand"), ("hand.p2.4", "the 4th card of your hand")]
     game.apply(0)
     game.apply(f"c{hint.id}")  # P2 plays it: on the table, no longer revealed to P2 alone
-    assert game.card_zone[hint.id] == ("table", 0, "") and "revealed" not in game.observation(2)["zones"]["P2"]["hand"]
+    assert game.state.card_zone[hint.id] == ("table", 0, "") and "revealed" not in game.observation(2)["zones"]["P2"]["hand"]
 
 
 def test_reveals_to_players_add_up_and_to_every_player_it_is_a_reveal(rules):
     game = rules.new_game(seed=1)
-    card = game.zones[("deck", 0, "")][0]
+    card = game.state.zones[("deck", 0, "")][0]
     p1, p2, p3 = game.players
-    game.reveal(card, p1)
-    game.reveal(card, [p2])
-    assert [game.visible(card, s) for s in (1, 2, 3)] == [True, True, False] and card.id not in game.revealed
+    game.state.reveal(card, p1)
+    game.state.reveal(card, [p2])
+    assert [game.visible(card, s) for s in (1, 2, 3)] == [True, True, False] and card.id not in game.state.revealed
     assert game.observation(3)["zones"]["shared"]["deck"] == {"count": 6}
     assert game.observation(2)["zones"]["shared"]["deck"]["revealed"] == [dict(_view(card), position=1)]
-    game.reveal(card, p3)
-    assert card.id in game.revealed and "$shown" not in game.attrs[card.id]
-    other = game.zones[("deck", 0, "")][1]
-    game.reveal(other, [p1, p2, p3])
-    assert other.id in game.revealed
+    game.state.reveal(card, p3)
+    assert card.id in game.state.revealed and "$shown" not in game.state.attrs[card.id]
+    other = game.state.zones[("deck", 0, "")][1]
+    game.state.reveal(other, [p1, p2, p3])
+    assert other.id in game.state.revealed
 
 
 def test_a_card_shown_to_a_player_that_goes_into_a_hidden_zone_is_known_to_them(tmp_path):
@@ -245,24 +245,24 @@ def test_determinization_resamples_exactly_the_cards_the_viewer_cannot_see(rules
         while not game.is_over:
             seat = game.decision()[0]
             for viewer in (seat, seat % 3 + 1):
-                unseen = {c.id for c in hidden_from(game, viewer)}
+                unseen = {c.id for c in hidden_from(game.state, viewer)}
                 # its own hand but what it was shown, and the deck
-                assert unseen == {c.id for key, cards in game.zones.items() for c in cards
+                assert unseen == {c.id for key, cards in game.state.zones.items() for c in cards
                                   if key == ("deck", 0, "") or (key == ("hand", viewer, "")
                                                                 and not game.visible(c, viewer))}
                 copy = game.determinize(viewer, random.Random(rng.random()))
                 assert copy.observation(viewer) == game.observation(viewer)
                 if viewer == seat:
                     assert [(o.id, o.label) for o in copy.decision()[1]] == [(o.id, o.label) for o in game.decision()[1]]
-                assert Counter(c.id for cards in copy.zones.values() for c in cards) == Counter(
-                    c.id for cards in game.zones.values() for c in cards)
-                for key, cards in game.zones.items():
+                assert Counter(c.id for cards in copy.state.zones.values() for c in cards) == Counter(
+                    c.id for cards in game.state.zones.values() for c in cards)
+                for key, cards in game.state.zones.items():
                     for index, card in enumerate(cards):
                         if card.id not in unseen:
-                            assert copy.zones[key][index] is card, (key, index)
+                            assert copy.state.zones[key][index] is card, (key, index)
                         else:
-                            assert copy.zones[key][index].id in unseen
-                            moved += copy.zones[key][index] is not card
+                            assert copy.state.zones[key][index].id in unseen
+                            moved += copy.state.zones[key][index] is not card
                 checked += 1
             game.apply(rng.randrange(len(game.decision()[1])))
     assert checked > 60 and moved > checked  # (the unseen cards are drawn anew, not kept)
@@ -275,9 +275,9 @@ def _no_leak(game) -> None:
     for viewer in (1, 2, 3):
         hidden = _hidden_names(game, viewer)
         assert not _named(json.dumps(game.observation(viewer)), hidden), viewer
-    if game.pending is not None:
-        seat = game.pending.seat
-        labels = " | ".join(o.label + " " + o.id for o in game.pending)
+    if game.state.pending is not None:
+        seat = game.state.pending.seat
+        labels = " | ".join(o.label + " " + o.id for o in game.state.pending)
         assert not _named(labels, _hidden_names(game, seat)), labels
 
 

@@ -106,7 +106,7 @@ def test_an_illegal_answer_leaves_the_game_waiting_at_that_decision(name):
     game = rules.new_game(seed=5)
     with pytest.raises(IllegalDecisionError, match="out of range"):
         game.play_out(decide)
-    assert game.decide is None and not game.is_over
+    assert game.state.decide is None and not game.is_over
     assert same_json(game, _stepped(rules, 5, answers))
     game.apply(0)  # and the game goes on from there
     assert game.log == _stepped(rules, 5, [*answers, 0]).log
@@ -147,7 +147,7 @@ def test_a_copy_made_while_deciding_is_the_game_at_that_decision():
     game = rules.new_game(seed=2)
     assert game.play_out(decide) > 8
     copy = copies[0]
-    assert copy.decide is None
+    assert copy.state.decide is None
     assert same_json(copy, _stepped(rules, 2, answers[:8]))
     for index in answers[8:]:  # played on by `apply`, the copy ends as the game did
         copy.apply(index)
@@ -182,7 +182,7 @@ def test_a_fast_play_out_that_fails_leaves_a_game_that_cannot_go_on(failure):
 
     with pytest.raises(IllegalDecisionError if failure == "illegal" else Interrupt):
         game.play_out(decide, fast=True)
-    assert game.broken and not game.is_over and not game.rolling
+    assert game.state.broken and not game.is_over and not game.state.rolling
     with pytest.raises(GameStateError, match="cannot go on"):
         game.decision()
     with pytest.raises(GameStateError, match="cannot go on"):
@@ -216,7 +216,7 @@ def test_rules_play_out_plays_the_game_apply_plays(name, seed):
     rules = GAMES.get(name) or load(name)
     stepped, decisions = _played_stepwise(rules, seed)
     played = rules.play_out(decider(_agents(seed)), seed=seed, log=True)
-    assert played.answered == decisions and played.result == stepped.result
+    assert played.state.answered == decisions and played.result == stepped.result
     assert played.log == stepped.log and _state(played) == _state(stepped)
     assert rules.play_out(decider(_agents(seed)), seed=seed).log == []  # (unlogged by default)
 
@@ -225,7 +225,7 @@ def test_rules_play_out_of_a_game_without_decisions():
     rules = load(TOY)  # (its games end after three turns, no card in hand to place)
     played = rules.play_out(lambda g: 0, seed=1, log=True)
     stepped = rules.new_game(seed=1)
-    assert played.answered == 0 and played.result == stepped.result and played.log == stepped.log
+    assert played.state.answered == 0 and played.result == stepped.result and played.log == stepped.log
 
 
 def test_rules_play_out_raises_what_decide_raises():

@@ -82,9 +82,9 @@ def test_random_games_have_the_chosen_number_of_players(table, count):
         game = rules.new_game(seed=seed)
         assert [p.seat for p in game.players] == list(range(1, count + 1))
         # the default decks cycle over the seats: One, Two, One, Two
-        assert [d.name for d in game.decks] == ["One", "Two", "One", "Two"][:count]
+        assert [d.name for d in game.state.decks] == ["One", "Two", "One", "Two"][:count]
         for seat in range(1, count + 1):
-            assert len(game.zones[("hand", seat, "")]) == 2
+            assert len(game.state.zones[("hand", seat, "")]) == 2
         seats = _play_randomly(game, random.Random(seed))
         # each turn its active player takes two decisions (a card, a row), in seat order, two rounds
         assert seats == [s for s in range(1, count + 1) for _ in range(2)] + list(range(1, count + 1))

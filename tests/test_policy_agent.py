@@ -148,7 +148,7 @@ def test_the_browser_table_lets_the_policy_play(policy_file):
     session = TableSession(load("initiative"), 6, [spec, "random"], [make_agent(spec, seed=1), make_agent("random")])
     session.advance()
     assert session.failure is None and session.game.is_over
-    assert any(entry[0] == "decision" and entry[1] == 1 for entry in session.game.log_entries)
+    assert any(entry[0] == "decision" and entry[1] == 1 for entry in session.game.state.log_entries)
 
 
 def test_a_saved_policy_is_an_opponent_of_the_gym_env(policy_file):

@@ -29,20 +29,20 @@ class BasesInvariants:
             assert len(cards_of(game, player.seat)) == self.sizes[player.seat - 1]
             assert 0 <= game.read(player, "resources") <= 10
             assert 0 <= game.read(player, "max_resources") <= 10
-        for key, cards in game.zones.items():
+        for key, cards in game.state.zones.items():
             if key[0] == "play":
                 for card in cards:
                     if card.defn.type == "ally":  # no ally at life <= 0 stays in play
                         assert game.read(card, "damage") < game.read(card, "life")
         # a tapped ally never attacks, blocks or influences: each declaration since the last
         # decision names an ally that was untapped then
-        entries = game.log_entries
+        entries = game.state.log_entries
         for entry in entries[self.seen_events:]:
             if entry[0] == "event" and entry[1] in DECLARATIONS:
                 card = entry[2]["card"]
                 assert not self.tapped.get(card.id, False), f"{card!r} was tapped and {entry[1]}"
         self.seen_events = len(entries)
-        self.tapped = {c.id: bool(game.attrs[c.id].get("tapped")) for c in game.cards.values()
+        self.tapped = {c.id: bool(game.state.attrs[c.id].get("tapped")) for c in game.state.cards.values()
                        if c.defn.type == "ally"}
 
 

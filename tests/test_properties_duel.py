@@ -19,30 +19,30 @@ RULES = load(Path(__file__).resolve().parent / "data" / "duel" / "duel.yaml")
 
 
 def silenced_ids(game) -> list[int]:
-    return sorted(cid for cid, d in game.attrs.items() if SILENCED in d)
+    return sorted(cid for cid, d in game.state.attrs.items() if SILENCED in d)
 
 
 def effects(game) -> list[tuple]:
     """The temporary modifiers as (target id, attribute, amount, until as text, source id)."""
     def until(u):
         return u if isinstance(u, str) or u is None else ("leaves", u[1].id)
-    return [(m[0].id, m[1], m[3], until(m[4]), m[6].id if m[6] is not None else None) for m in game.temp_mods]
+    return [(m[0].id, m[1], m[3], until(m[4]), m[6].id if m[6] is not None else None) for m in game.state.temp_mods]
 
 
 def duel_invariants(game) -> None:
     for cid in silenced_ids(game):
-        card = game.cards[cid]
+        card = game.state.cards[cid]
         # a silence lasts while its card stays on the board (where Hush and Daze silence)
-        assert game.card_zone[cid][0] == "board" and LEAVING in game.attrs[cid]
-        assert not game.has_keyword(card, "taunt") and game.keywords_of(card) == ()
-        assert game.activatable([card]) == []
+        assert game.state.card_zone[cid][0] == "board" and LEAVING in game.state.attrs[cid]
+        assert not game.state.has_keyword(card, "taunt") and game.state.keywords_of(card) == ()
+        assert game.state.activatable([card]) == []
         assert {"name": card.name, "silenced": True}.items() <= _viewed(game, card).items()
-    for m in game.temp_mods:
+    for m in game.state.temp_mods:
         if m[4] is None:
             continue  # (until removed: a Blessing's)
         if not isinstance(m[4], str):  # a Banner's buff: while the Banner stays in the auras
             banner = m[4][1]
-            assert game.card_zone[banner.id][0] == "auras" and LEAVING in game.attrs[banner.id]
+            assert game.state.card_zone[banner.id][0] == "auras" and LEAVING in game.state.attrs[banner.id]
             assert m[6] is banner
     # every cloned, saved and determinized game keeps the silences and the effects
     copy = game.clone()
@@ -57,7 +57,7 @@ def duel_invariants(game) -> None:
 
 
 def _viewed(game, card) -> dict:
-    seat = game.card_zone[card.id][1]
+    seat = game.state.card_zone[card.id][1]
     return next(c for c in game.observation(1)["zones"][f"P{seat}"]["board"] if c["id"] == card.id)
 
 
@@ -80,6 +80,6 @@ def test_random_duels_silence_tie_and_remove_effects():
         while not game.is_over:
             game.apply(rng.randrange(len(game.decision()[1])))
             seen["silenced"] += bool(silenced_ids(game))
-            seen["tied"] += any(type(m[4]) is tuple for m in game.temp_mods)
-            seen["removed"] += any(m[4] is None for m in game.temp_mods)
+            seen["tied"] += any(type(m[4]) is tuple for m in game.state.temp_mods)
+            seen["removed"] += any(m[4] is None for m in game.state.temp_mods)
     assert all(n > 0 for n in seen.values()), seen

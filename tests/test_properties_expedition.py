@@ -16,7 +16,7 @@ COLOURS = "RYGB"
 
 
 def _zone(game, name: str, seat: int = 0) -> list:
-    return game.zones[(name, seat, "")]
+    return game.state.zones[(name, seat, "")]
 
 
 def _names(cards) -> list[str]:
@@ -35,7 +35,7 @@ def expedition_invariants(game) -> None:
     n = len(game.players)
     mission = game.rules.options["mission"]
     # E-1.2: 40 playing cards and 36 task cards, each once (zone consistency is a generic check)
-    assert len(game.cards) == 76
+    assert len(game.state.cards) == 76
     # E-1.3: F1 is out of a game of three, and only then
     assert _names(_zone(game, "box")) == (["F1"] if n == 3 else [])
     hands = [_zone(game, "hand", p.seat) for p in game.players]
@@ -46,13 +46,13 @@ def expedition_invariants(game) -> None:
     assert all(len(_zone(game, "won", p.seat)) % n == 0 for p in game.players)
     # E-4.2: the suit led is the first card's
     if trick:
-        assert game.globals["led"] == game.read(trick[0], "suit")
+        assert game.state.globals["led"] == game.read(trick[0], "suit")
     # E-2.1, E-2.2: the mission's tasks are in the offer, open or met; the rest in the pile
     open_, met = _tasks(game, "tasks"), _tasks(game, "done")
     assert len(open_) + len(met) + len(_zone(game, "offer")) == mission
     assert len(_zone(game, "pile")) == 36 - mission
     # E-2.3: the crew's completed counts the tasks met; each was won by its holder
-    assert game.team_attrs[0]["completed"] == len(met)
+    assert game.state.team_attrs[0]["completed"] == len(met)
     for p in game.players:
         won = set(_names(_zone(game, "won", p.seat)))
         assert all(_target(game, t) in won for t in _zone(game, "done", p.seat))
@@ -66,7 +66,7 @@ def expedition_invariants(game) -> None:
         assert (claim is None) == (card is None)
         if card is not None:
             assert claim in ("only", "highest", "lowest") and game.read(card, "suit") in COLOURS
-            assert (card.id in game.revealed) == (card in hand)
+            assert (card.id in game.state.revealed) == (card in hand)
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,7 +76,7 @@ def test_random_games_keep_invariants_and_end(seed, agent_seed, variant):
     game, choices = playout(rules, seed, agent_seed, expedition_invariants)
     result = game.result
     seats = tuple(p.seat for p in game.players)
-    completed = game.team_attrs[0]["completed"]
+    completed = game.state.team_attrs[0]["completed"]
     # E-1.1, E-5.3: one crew; every seat wins or every seat loses, never a draw; the score is the
     # crew's tasks met, for each seat
     assert result.teams == (seats,)

@@ -14,7 +14,7 @@ PER_PLAYER = ("deck", "hand", "play", "discard")
 
 
 def points(game, seat: int) -> int:
-    return sum(game.read(c, "points") for zone in PER_PLAYER for c in game.zones[(zone, seat, "")])
+    return sum(game.read(c, "points") for zone in PER_PLAYER for c in game.state.zones[(zone, seat, "")])
 
 
 def harvest_invariants(game) -> None:
@@ -23,17 +23,17 @@ def harvest_invariants(game) -> None:
     # cards in players' zones and the trash add up to what the piles held and the starting decks
     # (piles 276 in all; Copper less 7 for each player, victory piles less 12 for two players,
     # Curses less 10 for each player short of four; 10 starting cards each)
-    supply = game.zones[("supply", 0, "")]
+    supply = game.state.zones[("supply", 0, "")]
     expected = 276 - 7 * players - (12 if players == 2 else 0) - 10 * (4 - players) + 10 * players
-    assert sum(game.read(c, "left") for c in supply) + len(game.cards) - len(supply) == expected
+    assert sum(game.read(c, "left") for c in supply) + len(game.state.cards) - len(supply) == expected
     assert len(supply) == 15
     for p in game.players:
         assert game.read(p, "coins") >= 0 and game.read(p, "buys") >= 0
         # D-2.3: a player not on turn holds the 5 cards drawn at clean-up (fewer only if out of cards)
-        if p != game.globals["active"]:
-            owned = sum(len(game.zones[(zone, p.seat, "")]) for zone in ("deck", "discard"))
-            assert len(game.zones[("hand", p.seat, "")]) == 5 or owned == 0
-            assert not game.zones[("play", p.seat, "")]
+        if p != game.state.globals["active"]:
+            owned = sum(len(game.state.zones[(zone, p.seat, "")]) for zone in ("deck", "discard"))
+            assert len(game.state.zones[("hand", p.seat, "")]) == 5 or owned == 0
+            assert not game.state.zones[("play", p.seat, "")]
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])

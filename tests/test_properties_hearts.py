@@ -15,12 +15,12 @@ RULES = load("hearts", {"target": TARGET})
 
 
 def _zone(game, name: str, seat: int = 0) -> list:
-    return game.zones[(name, seat, "")]
+    return game.state.zones[(name, seat, "")]
 
 
 def hearts_invariants(game) -> None:
     # H-1.1: the 52 cards, each once (zone consistency itself is a generic check)
-    assert len(game.cards) == 52
+    assert len(game.state.cards) == 52
     hands = [len(_zone(game, "hand", p.seat)) for p in game.players]
     passing = [len(_zone(game, "passing", p.seat)) for p in game.players]
     trick = _zone(game, "trick")
@@ -34,7 +34,7 @@ def hearts_invariants(game) -> None:
     # H-3.3: every card in the trick after the first follows suit, unless its player had none left
     # of it (checked through the log in the scenarios; here: the suit led is the first card's)
     if trick:
-        assert game.globals["led"] == game.read(trick[0], "suit")
+        assert game.state.globals["led"] == game.read(trick[0], "suit")
 
 
 @settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])

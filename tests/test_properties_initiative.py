@@ -22,7 +22,7 @@ def initiative_invariants(game) -> None:
         assert game.read(player, "health") <= 20
     # hand size never above 5 outside a round's draw
     for player in game.players:
-        assert len(game.zones[("hand", player.seat, "")]) <= 5
+        assert len(game.state.zones[("hand", player.seat, "")]) <= 5
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])

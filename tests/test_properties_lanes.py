@@ -18,27 +18,27 @@ VARIANTS = {
 
 
 def lanes_invariants(game) -> None:
-    if game.globals["turn"] == 0:
+    if game.state.globals["turn"] == 0:
         return  # the draft is still on
     for player in game.players:
         seat = player.seat
         keep = game.read(player, "keep")
         # the keep stays in its owner's hand
-        assert game.card_zone[keep.id] == ("hand", seat, "")
+        assert game.state.card_zone[keep.id] == ("hand", seat, "")
         # L-2: 8 drafted cards and the keep, across the hand, the lanes and an incantation resolving
-        owned = [c for c in game.cards.values() if game.attrs[c.id]["$owner"] is player]
-        zones = {game.card_zone[c.id][0] for c in owned}
+        owned = [c for c in game.state.cards.values() if game.state.attrs[c.id]["$owner"] is player]
+        zones = {game.state.card_zone[c.id][0] for c in owned}
         assert len(owned) == 9 and zones <= {"hand", "lane", "casting"}, (len(owned), zones)
         assert game.read(player, "mana") >= 0
         # the opponent sees the hand size and the keep's slot, not the other cards
         other = game.observation(3 - seat)
         hand_view = other["zones"][f"P{seat}"]["hand"]
-        hand = game.zones[("hand", seat, "")]
+        hand = game.state.zones[("hand", seat, "")]
         assert hand_view["count"] == len(hand)
         assert [c["id"] for c in hand_view.get("revealed", [])] == [keep.id]
         assert hand_view["revealed"][0]["position"] == hand.index(keep) + 1
     # cards in play stand in lanes, each at one position (zone lists are contiguous by construction)
-    for key, cards in game.zones.items():
+    for key, cards in game.state.zones.items():
         if key[0] == "lane":
             assert all(c.defn.type in ("creature", "building") for c in cards)
 
@@ -63,7 +63,7 @@ def test_random_lanes_games_keep_invariants_and_end(variant, seed, agent_seed):
 def test_every_player_owns_nine_cards_after_the_draft():
     rules = VARIANTS[("lanes", "picks")]
     game = rules.new_game(seed=11)
-    while game.globals["turn"] == 0:
+    while game.state.globals["turn"] == 0:
         game.apply(0)
     for player in game.players:
         assert len(cards_of(game, player.seat)) == 8  # drafted cards (the keep is a token)

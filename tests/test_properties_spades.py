@@ -16,16 +16,16 @@ VARIANTS = [RULES, load("spades", {"lose_at": None, "deal_limit": 6 if LONG else
 
 
 def _zone(game, name: str, seat: int = 0) -> list:
-    return game.zones[(name, seat, "")]
+    return game.state.zones[(name, seat, "")]
 
 
 def _team_points(game) -> list[int]:
-    return [game.team_attrs[i]["points"] for i in range(2)]
+    return [game.state.team_attrs[i]["points"] for i in range(2)]
 
 
 def spades_invariants(game) -> None:
     # S-1.2: the 52 cards, each once (zone consistency itself is a generic check)
-    assert len(game.cards) == 52
+    assert len(game.state.cards) == 52
     hands = [len(_zone(game, "hand", p.seat)) for p in game.players]
     trick = _zone(game, "trick")
     taken = [len(_zone(game, "taken", p.seat)) for p in game.players]
@@ -37,15 +37,15 @@ def spades_invariants(game) -> None:
         assert n % 4 == 0 and game.read(p, "tricks") == n // 4
     # S-2.1: a bid is none or 0..13; S-4.5: bags are fewer than 10 after scoring
     assert all(game.read(p, "bid") in (None, *range(14)) for p in game.players)
-    assert all(0 <= game.team_attrs[i]["bags"] < 10 for i in range(2))
+    assert all(0 <= game.state.team_attrs[i]["bags"] < 10 for i in range(2))
     # S-4: every change of a score is a sum of 10 x contract (+ bags), -10 x contract, +-100 or
     # +-200 for a nil and -100 for ten bags: a team's points and bags move together modulo 10
     for i in range(2):
-        attrs = game.team_attrs[i]
+        attrs = game.state.team_attrs[i]
         assert (attrs["points"] - attrs["bags"]) % 10 == 0
     # S-3.2: the suit led is the first card's
     if trick:
-        assert game.globals["led"] == game.read(trick[0], "suit")
+        assert game.state.globals["led"] == game.read(trick[0], "suit")
 
 
 @settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -66,6 +66,6 @@ def test_random_games_keep_invariants_and_end(seed, agent_seed, variant):
         assert result.losers == ((2, 4) if a > b else (1, 3))
         limit = rules.options["lose_at"]
         assert max(a, b) >= 500 or (limit is not None and min(a, b) <= limit) or \
-            rules.options["deal_limit"] == game.globals["deal"]
+            rules.options["deal_limit"] == game.state.globals["deal"]
     assert replay_log(rules, seed, choices) == game.log
     assert played_out_log(rules, seed, choices) == game.log == played_out_log(rules, seed, choices, fast=True)

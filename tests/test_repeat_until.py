@@ -46,7 +46,7 @@ def test_the_body_runs_once_before_the_test_then_until_it_holds(tmp_path) -> Non
     for n, rounds in [(3, 3), (1, 1), (0, 1)]:  # (0: the body runs once, then the test holds)
         game = empty_game(rules)
         game.perform("count_up", n=n)
-        assert game.globals["counter"] == rounds
+        assert game.state.globals["counter"] == rounds
 
 
 def test_a_decision_in_the_body_and_its_name_in_the_test(tmp_path) -> None:
@@ -56,7 +56,7 @@ def test_a_decision_in_the_body_and_its_name_in_the_test(tmp_path) -> None:
     for answer in ["left", "left", "right"]:
         assert game.decision()[0] == 1
         game.apply(answer)
-    assert game.globals["counter"] == 3 and not game.pending
+    assert game.state.globals["counter"] == 3 and not game.state.pending
 
 
 def test_explain_says_it_as_written() -> None:

@@ -28,13 +28,13 @@ def test_levels_count_their_rounds_and_turns_restart_in_each():
         "deal end {d}.2.3 P1 act",
     ]
     expected = [line.format(d=1, a="nothing") for line in deal] + [line.format(d=2, a="P1") for line in deal]
-    assert game.globals["seen"] == expected
+    assert game.state.globals["seen"] == expected
     assert game.result.turns == 12  # every turn of every round, though game.turn starts again
 
 
 def test_player_count_and_options_shape_the_rounds():
     game = load(ROUNDS, {"players": 2, "tricks": 3}).new_game(seed=1)
-    acts = [s for s in game.globals["seen"] if s.startswith("act")]
+    acts = [s for s in game.state.globals["seen"] if s.startswith("act")]
     assert len(acts) == 2 * 3 * 2
     assert [s.split()[1] for s in acts[:6]] == ["1.1.1", "1.1.2", "1.2.1", "1.2.2", "1.3.1", "1.3.2"]
     assert game.result.turns == 12
@@ -49,7 +49,7 @@ def _play(game, rng: random.Random, save_every_decision: bool) -> tuple[list, li
         index = rng.randrange(len(pending))
         choices.append((seat, index))
         game.apply(index)
-    return game.globals["seen"], choices
+    return game.state.globals["seen"], choices
 
 
 def test_decisions_inside_a_round_end_resume_saved_and_copied():
@@ -61,7 +61,7 @@ def test_decisions_inside_a_round_end_resume_saved_and_copied():
     assert (resumed, again) == (seen, choices)
     picks = iter(index for _seat, index in choices)
     fast = rules.play_out(lambda g: next(picks), seed=4)
-    assert fast.globals["seen"] == seen
+    assert fast.state.globals["seen"] == seen
 
 
 def _variant(tmp_path: Path, old: str, new: str) -> Path:

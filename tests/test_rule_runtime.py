@@ -1,6 +1,6 @@
 """The declared runtime (issue 31, step 2): generated rule code uses only the members of the game
 that `RuleRuntime` (interpreter/lang/rule_runtime.py) declares, and every declared member exists
-on a `Game` and is used.
+on a `GameState` and is used.
 
 The generated Python of every shipped ruleset and test ruleset of the identical-logs corpus
 (tests/helpers/logcorpus.py CASES), in all its forms (resumable, direct/native, rollout), is
@@ -20,7 +20,7 @@ from logcorpus import CASES, rules_of
 from toyrules import empty_game, toy_with
 
 from interpreter import load
-from interpreter.engine.game import Game
+from interpreter.engine.state import GameState
 from interpreter.lang.rule_runtime import (
     USED_BY_HELPERS_ONLY,
     WRITTEN,
@@ -109,7 +109,7 @@ def test_the_checker_follows_the_game_under_another_name_and_into_the_rules():
 
 def test_every_declared_member_is_on_a_game_before_any_rule_code_runs():
     rules = load(Path(__file__).parent / "data" / "toy" / "toy.yaml")
-    game = empty_game(rules)  # (nothing run yet: what `Game.__init__` made)
+    game = empty_game(rules).state  # (nothing run yet: what `GameState.__init__` made)
     missing = sorted(name for name in declared_names() if not hasattr(game, name))
     assert missing == []
     assert game.returned is None
@@ -122,9 +122,9 @@ def test_each_declared_method_takes_the_parameters_of_the_game_s():
         if not callable(declared):
             continue
         wanted = list(inspect.signature(declared).parameters)
-        actual = list(inspect.signature(getattr(Game, name)).parameters)
+        actual = list(inspect.signature(getattr(GameState, name)).parameters)
         if wanted != actual:
-            differ.append(f"{name}: declared {wanted}, Game has {actual}")
+            differ.append(f"{name}: declared {wanted}, GameState has {actual}")
     assert differ == []
 
 

@@ -113,7 +113,7 @@ def played(rules: Rules, seed: int, form: str) -> tuple:
                 game.play_out(decide, fast=True)
     except CardrulesError as err:
         return ("error", str(err))
-    return game.log, game.result, game.answered
+    return game.log, game.result, game.state.answered
 
 
 def outcome(path: Path, rules: Rules, monkeypatch) -> tuple:

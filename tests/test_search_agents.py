@@ -109,7 +109,7 @@ def test_rulesets_declare_an_evaluation_and_greedy_follows_it():
     rules = RULES["initiative"]
     game = rules.new_game(seed=2, log=False)
     p1, p2 = game.players
-    game.write(p2, "health", 13)
+    game.state.write(p2, "health", 13)
     assert rules.evaluate(game, 1) == 7 and rules.evaluate(game, 2) == -7
     assert all(RULES[n].has_evaluation for n in GAMES)
 

@@ -101,12 +101,12 @@ def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int,
         page = settle(driver)
         while page["over"] != "1":
             game = session.game  # (the server waits for this page: nothing changes it meanwhile)
-            assert game.pending.seat == 1 and str(session.version) == page["version"]
+            assert game.state.pending.seat == 1 and str(session.version) == page["version"]
             check_page(page, game, 1)
             targets = driver.find_elements(By.CSS_SELECTOR, "#moves button.move, #table .card.playable")
             assert targets, "a human decision with nothing to click"
             target = pick.choice(targets)
-            expected = game.pending[int(target.get_attribute("data-option"))].id
+            expected = game.state.pending[int(target.get_attribute("data-option"))].id
             before = session.game.log_length
             target.click()
             clicks += 1
@@ -193,7 +193,7 @@ def test_a_replay_steps_forwards_and_backwards(driver, played, tmp_path):
         assert shown()["step"] == "2"
         replay.state = quick_state
         faces = driver.execute_script("return [...document.querySelectorAll('.card.face')].map(c => Number(c.dataset.cardId))")
-        assert set(faces) == set(replay.steps[2]["game"].cards)  # the full view: every card
+        assert set(faces) == set(replay.steps[2]["game"].state.cards)  # the full view: every card
         Select(driver.find_element(By.ID, "view-select")).select_by_value("2")
         wait_step(2, "2")
         check_page(driver.execute_script(PAGE_STATE), replay.steps[2]["game"], 2)

@@ -171,50 +171,50 @@ def game_with(tmp_path: Path, code: str, board: tuple[str, ...] = ("Guardian", "
                 'let b = board(game.active)[2] ' + code + " } }\n")
     rules = load(folder / "duel.yaml")
     game = rules.new_game(seed=1)
-    game.frames, game.pending, game.halted = [], None, False  # (no turn running: the test runs one part)
-    for card in list(game.cards.values()):
-        game.delete(card)
+    game.state.frames, game.state.pending, game.state.halted = [], None, False  # (no turn running: the test runs one part)
+    for card in list(game.state.cards.values()):
+        game.state.delete(card)
     p1 = game.players[0]
     for name in board:
-        game.new_card(rules.card_defs[name], ("board", 1, ""), p1)
-    test = game.new_card(rules.card_defs["Test"], ("hand", 1, ""), p1)
+        game.state.new_card(rules.card_defs[name], ("board", 1, ""), p1)
+    test = game.state.new_card(rules.card_defs["Test"], ("hand", 1, ""), p1)
     return rules, game, test
 
 
 def run_part(game, card) -> None:
-    game.run_part(card, "play")
-    game._run()
+    game.state.run_part(card, "play")
+    game.state._run()
 
 
 def test_a_grant_after_a_silence_applies_and_ends_with_the_card_leaving(tmp_path):
     _rules, game, test = game_with(tmp_path, "silence a grant taunt to b until a leaves "
                                    "grant taunt to a until removed")
     run_part(game, test)
-    a, b = game.zones[("board", 1, "")]
-    assert game.is_silenced(a) and game.has_keyword(a, "taunt")  # (granted after the silence)
-    assert game.has_keyword(b, "taunt")
-    game.move(a, ("hand", 1, ""), None)
-    assert not game.is_silenced(a) and not game.has_keyword(b, "taunt")  # the grant tied to a ended
-    assert game.has_keyword(a, "taunt")  # printed again; the grant until removed stays
-    assert [g[1] for g in game.temp_grants] == ["taunt"]
+    a, b = game.state.zones[("board", 1, "")]
+    assert game.state.is_silenced(a) and game.state.has_keyword(a, "taunt")  # (granted after the silence)
+    assert game.state.has_keyword(b, "taunt")
+    game.state.move(a, ("hand", 1, ""), None)
+    assert not game.state.is_silenced(a) and not game.state.has_keyword(b, "taunt")  # the grant tied to a ended
+    assert game.state.has_keyword(a, "taunt")  # printed again; the grant until removed stays
+    assert [g[1] for g in game.state.temp_grants] == ["taunt"]
 
 
 def test_remove_effects_of_a_source_from_a_card_ends_those_alone(tmp_path):
     _rules, game, test = game_with(tmp_path, "modify a.attack by 1 until removed modify b.attack by 1 until removed "
                                    "remove effects of self from a")
-    game.new_card(game.rules.card_defs["Footman"], ("board", 1, ""), game.players[0])
+    game.state.new_card(game.rules.card_defs["Footman"], ("board", 1, ""), game.players[0])
     run_part(game, test)
-    a, b, _c = game.zones[("board", 1, "")]
+    a, b, _c = game.state.zones[("board", 1, "")]
     assert (game.read(a, "attack"), game.read(b, "attack")) == (1, 2)
-    game.remove_effects(None, b, False, True)
-    assert game.read(b, "attack") == 1 and game.temp_mods == []
+    game.state.remove_effects(None, b, False, True)
+    assert game.read(b, "attack") == 1 and game.state.temp_mods == []
 
 
 def test_an_effect_tied_to_a_card_out_of_the_game_is_not_made(tmp_path):
     _rules, game, test = game_with(tmp_path, "delete a modify b.attack by 3 until a leaves")
     run_part(game, test)
-    (b,) = game.zones[("board", 1, "")]
-    assert game.read(b, "attack") == 1 and game.temp_mods == []
+    (b,) = game.state.zones[("board", 1, "")]
+    assert game.read(b, "attack") == 1 and game.state.temp_mods == []
 
 
 def test_a_silence_of_a_player_the_code_does_not_show_stops_with_a_rule_error(tmp_path):
@@ -236,20 +236,20 @@ def test_the_observation_shows_silenced_only_on_a_silenced_card(tmp_path):
 def test_silencing_again_keeps_the_longer_silence(tmp_path):
     _rules, game, test = game_with(tmp_path, "silence a until turn_start silence a silence b silence b until turn_start")
     run_part(game, test)
-    a, b = game.zones[("board", 1, "")]
-    game.emit("turn_start", {"turn": 1, "player": game.players[0]})
-    assert game.is_silenced(a) and game.is_silenced(b)  # (both also silenced without an end)
+    a, b = game.state.zones[("board", 1, "")]
+    game.state.emit("turn_start", {"turn": 1, "player": game.players[0]})
+    assert game.state.is_silenced(a) and game.state.is_silenced(b)  # (both also silenced without an end)
     _rules, game, test = game_with(tmp_path / "2", "silence a until turn_start")
     run_part(game, test)
-    a, _b = game.zones[("board", 1, "")]
-    assert game.is_silenced(a) and not game.has_keyword(a, "taunt")
-    game.emit("turn_start", {"turn": 1, "player": game.players[0]})
-    assert not game.is_silenced(a) and game.has_keyword(a, "taunt")
+    a, _b = game.state.zones[("board", 1, "")]
+    assert game.state.is_silenced(a) and not game.state.has_keyword(a, "taunt")
+    game.state.emit("turn_start", {"turn": 1, "player": game.players[0]})
+    assert not game.state.is_silenced(a) and game.state.has_keyword(a, "taunt")
 
 
 def test_a_silence_ends_the_grants_on_the_card_and_keeps_those_on_others(tmp_path):
     _rules, game, test = game_with(tmp_path, "grant taunt to b until removed grant taunt to a until turn_start "
                                    "silence b")
     run_part(game, test)
-    a, b = game.zones[("board", 1, "")]
-    assert not game.has_keyword(b, "taunt") and [(g[0], g[1]) for g in game.temp_grants] == [(a, "taunt")]
+    a, b = game.state.zones[("board", 1, "")]
+    assert not game.state.has_keyword(b, "taunt") and [(g[0], g[1]) for g in game.state.temp_grants] == [(a, "taunt")]

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import load, load_game_json
 from interpreter.engine import state_fields
-from interpreter.engine.game import Game
+from interpreter.engine.state import GameState
 from interpreter.engine.state_fields import (
     BY_NAME,
     CACHE,
@@ -39,10 +39,10 @@ RULES = {name: load(name) for name in GAMES}
 SHARED_CONTAINERS = {"options", "players", "decks", "_rng_share"}
 
 
-def _random_game(name: str, seed: int, decisions: int) -> Game:
+def _random_game(name: str, seed: int, decisions: int) -> GameState:
     """A game of random play stopped at a decision about `decisions` in (earlier if it ends)."""
     rng = random.Random(seed)
-    game = RULES[name].new_game(seed=seed)
+    game = RULES[name].new_game(seed=seed).state
     for _ in range(decisions):
         if game.is_over:
             break
@@ -50,11 +50,11 @@ def _random_game(name: str, seed: int, decisions: int) -> Game:
     return game
 
 
-def _saved(game: Game) -> str:
+def _saved(game: GameState) -> str:
     return json.dumps(game.to_json(), sort_keys=True)
 
 
-def _check_declared(game: Game) -> None:
+def _check_declared(game: GameState) -> None:
     missing = undeclared(game)
     assert not missing, undeclared_message(missing)
     absent = [f.name for f in FIELDS if f.name not in vars(game)]
@@ -79,30 +79,30 @@ def test_declaration_is_consistent() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_every_attribute_is_declared(name: str) -> None:
     rules = RULES[name]
-    _check_declared(Game(rules, 0))
-    _check_declared(rules.new_game(seed=3))
+    _check_declared(GameState(rules, 0))
+    _check_declared(rules.new_game(seed=3).state)
     for seed in range(3):
         game = _random_game(name, seed, random.Random(seed).randrange(5, 60))
         _check_declared(game)
         _check_declared(game.clone())
         if not game.is_over:
             _check_declared(game.determinize(game.decision()[0], random.Random(seed)))
-            _check_declared(load_game_json(game.to_json(), rules))
-    _check_declared(rules.play_out(lambda g: 0, seed=1))
-    game = rules.new_game(seed=1)
+            _check_declared(load_game_json(game.to_json(), rules).state)
+    _check_declared(rules.play_out(lambda g: 0, seed=1).state)
+    game = rules.new_game(seed=1).state
     game.play_out(lambda g: 0, fast=True)
     _check_declared(game)
 
 
 def test_an_undeclared_attribute_is_named() -> None:
-    game = RULES[GAMES[0]].new_game(seed=1)
+    game = RULES[GAMES[0]].new_game(seed=1).state
     game.foo = 1
     assert undeclared(game) == ["foo"]
     message = undeclared_message(undeclared(game))
     assert "foo" in message and "interpreter/engine/state_fields.py" in message
 
 
-def _shared_parts(original: Game, copy: Game) -> list[str]:
+def _shared_parts(original: GameState, copy: GameState) -> list[str]:
     """The mutable containers of declared fields that a copy shares with its original."""
     shared = []
     for f in FIELDS:
@@ -190,7 +190,7 @@ def test_the_generated_clone_is_written_from_the_declaration() -> None:
     for f in FIELDS:
         if f.kind != SHARED and f.kind not in ("decision",) and f.name not in state_fields._fresh_constants():
             assert repr(f.name) in source or f"s[{f.name!r}]" in source, f.name
-    assert Game.clone.__code__.co_filename.startswith("<engine/state_fields.py")
+    assert GameState.clone.__code__.co_filename.startswith("<engine/state_fields.py")
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -198,20 +198,20 @@ def test_a_saved_game_loads_to_the_same_saved_game(name: str) -> None:
     rules = RULES[name]
     for seed in range(4):
         rng = random.Random(seed)
-        game = rules.new_game(seed=seed, log=bool(seed % 2))
+        game = rules.new_game(seed=seed, log=bool(seed % 2)).state
         for _ in range(rng.randrange(0, 120)):
             if game.is_over:
                 break
             game.apply(rng.randrange(len(game.decision()[1])))
         saved = game.to_json()
-        loaded = load_game_json(json.loads(json.dumps(saved)), rules)
+        loaded = load_game_json(json.loads(json.dumps(saved)), rules).state
         assert json.dumps(loaded.to_json()) == json.dumps(saved)  # (keys in the same order too)
         # the derived fields, rebuilt; the caches, fresh
         for f in FIELDS:
             if f.load == DERIVED:
                 assert getattr(loaded, f.name) == getattr(game, f.name), f.name
         assert [getattr(loaded, f.name) for f in FIELDS if f.kind == CACHE] == [
-            getattr(Game(rules, 0), f.name) for f in FIELDS if f.kind == CACHE]
+            getattr(GameState(rules, 0), f.name) for f in FIELDS if f.kind == CACHE]
         # and it plays on as the original does
         if not game.is_over:
             for _ in range(30):
@@ -224,26 +224,26 @@ def test_a_saved_game_loads_to_the_same_saved_game(name: str) -> None:
 
 
 def test_saved_keys_follow_the_declaration() -> None:
-    game = RULES[GAMES[0]].new_game(seed=1)
+    game = RULES[GAMES[0]].new_game(seed=1).state
     keys = list(game.to_json())
     assert keys == ["format", "ruleset", "ruleset_file", *(f.save.key for f in FIELDS if f.save is not None)]
 
 
 def test_a_saved_game_without_a_needed_field_is_refused() -> None:
     rules = RULES[GAMES[0]]
-    data = rules.new_game(seed=1).to_json()
+    data = rules.new_game(seed=1).state.to_json()
     del data["clock"]
     with pytest.raises(RulesError, match="saved game has no 'clock'"):
         load_game_json(data, rules)
-    data = rules.new_game(seed=1).to_json()
+    data = rules.new_game(seed=1).state.to_json()
     del data["turns_before"]  # (kept since games were saved without it: a new game's value)
-    assert load_game_json(data, rules).turns_before == 0
+    assert load_game_json(data, rules).state.turns_before == 0
 
 
 def test_a_determinized_copy_starts_with_fresh_caches() -> None:
     rules = RULES[GAMES[0]]
     game = _random_game(GAMES[0], 2, 30)
     copy = game.determinize(game.decision()[0], random.Random(1))
-    fresh = Game(rules, 0)
+    fresh = GameState(rules, 0)
     assert {f.name: getattr(copy, f.name) for f in FIELDS if f.kind == CACHE} == {
         f.name: getattr(fresh, f.name) for f in FIELDS if f.kind == CACHE}

@@ -73,7 +73,7 @@ def test_a_team_that_passes_the_limit_loses_and_the_other_team_wins_with_the_sco
     r = game.result
     assert (r.winners, r.losers, r.winner, r.draw) == ((2, 4), (1, 3), None, False)
     assert r.teams == ((1, 3), (2, 4))
-    assert r.scores == (game.team_attrs[0]["points"], game.team_attrs[1]["points"]) * 2
+    assert r.scores == (game.state.team_attrs[0]["points"], game.state.team_attrs[1]["points"]) * 2
     assert r.scores[0] > 10
     assert r.to_dict() == {"winner": None, "draw": False, "reason": "a team passed the limit", "turns": r.turns,
                            "unfinished": False, "winners": [2, 4], "losers": [1, 3], "scores": list(r.scores),
@@ -116,13 +116,13 @@ def test_team_attributes_are_copied_saved_and_observed():
     rules = load(PARTNERS)
     game = rules.new_game(seed=3)
     game.apply(0)
-    points = game.team_attrs[0]["points"]
+    points = game.state.team_attrs[0]["points"]
     assert points > 0
     copy = game.clone()
-    copy.team_attrs[0]["points"] += 100
-    assert game.team_attrs[0]["points"] == points
+    copy.state.team_attrs[0]["points"] += 100
+    assert game.state.team_attrs[0]["points"] == points
     loaded = game_from_json(game.to_json(), rules)
-    assert loaded.team_attrs == game.team_attrs
+    assert loaded.team_attrs == game.state.team_attrs
     assert game.observation(2)["teams"] == [
         {"name": "north_south", "members": [1, 3], "attributes": {"points": points}},
         {"name": "east_west", "members": [2, 4], "attributes": {"points": 0}}]
@@ -134,7 +134,7 @@ def test_team_members_and_teams_in_the_language():
     probe = rules.compiler.expression(parse_expression(
         "[text(team(players[3])), text(members(last(teams))), team(players[1]) == first(teams), count(teams), "
         "first(teams).name, [p.seat for p in members(team(players[4]))]]"))
-    assert probe(game, Frame(None, {})) == ["north_south", "P2 + P4", True, 2, "north_south", [2, 4]]
+    assert probe(game.state, Frame(None, {})) == ["north_south", "P2 + P4", True, 2, "north_south", [2, 4]]
 
 
 # ---------------------------------------------------------------------------------- bad input

@@ -89,7 +89,7 @@ def test_ordinals():
 def test_cards_of_another_players_hidden_hand_are_offered_by_place(rules):
     game = rules.new_game(seed=1)
     seat, options = game.decision()
-    hand2 = game.zones[("hand", 2, "")]
+    hand2 = game.state.zones[("hand", 2, "")]
     assert seat == 1 and [c.defn.name for c in hand2] == ["Duke", "Earl", "Fool"]
     assert [(o.id, o.label) for o in options] == [
         ("hand.p2.1", "the 1st card of P2's hand"), ("hand.p2.2", "the 2nd card of P2's hand"),
@@ -103,19 +103,19 @@ def test_cards_of_another_players_hidden_hand_are_offered_by_place(rules):
 
 def test_the_card_id_of_a_hidden_option_is_refused(rules):
     game = rules.new_game(seed=1)
-    hidden = game.zones[("hand", 2, "")][1]
+    hidden = game.state.zones[("hand", 2, "")][1]
     with pytest.raises(IllegalDecisionError, match="not a legal option.*the 2nd card of P2's hand \\(hand.p2.2\\)"):
         game.apply(f"c{hidden.id}")
     game.apply("the 2nd card of P2's hand")  # (by label, as any option)
-    assert game.zones[("hand", 1, "")][-1] is hidden
+    assert game.state.zones[("hand", 1, "")][-1] is hidden
 
 
 def test_the_chooser_sees_its_own_hand_and_a_revealed_card_by_name(rules):
     game = rules.new_game(seed=1)
-    game.reveal(game.zones[("hand", 2, "")][2])
+    game.state.reveal(game.state.zones[("hand", 2, "")][2])
     assert [o.label for o in game.decision()[1]] == [
         "the 1st card of P2's hand", "the 2nd card of P2's hand", "Fool"]
-    assert [o.id for o in game.decision()[1]][2] == f"c{game.zones[('hand', 2, '')][2].id}"
+    assert [o.id for o in game.decision()[1]][2] == f"c{game.state.zones[('hand', 2, '')][2].id}"
     game.apply(0)  # takes Duke into its own hand: seen, so named
     assert [o.label for o in game.decision()[1]] == ["Ace", "Bishop", "Crown", "Duke"]
 
@@ -124,9 +124,9 @@ def test_a_combination_of_hidden_cards_is_named_by_its_places(rules):
     game = rules.new_game(seed=1)
     game.apply(0)
     game.apply(0)
-    deck = list(game.zones[("deck", 0, "")])
+    deck = list(game.state.zones[("deck", 0, "")])
     options = game.decision()[1]
-    assert game.pending.prompt == "two cards to bury" and len(deck) == 4
+    assert game.state.pending.prompt == "two cards to bury" and len(deck) == 4
     assert [(o.id, o.label) for o in options][:2] == [
         ("deck.1+deck.2", "the 1st card of the deck + the 2nd card of the deck"),
         ("deck.1+deck.3", "the 1st card of the deck + the 3rd card of the deck")]
@@ -136,7 +136,7 @@ def test_a_combination_of_hidden_cards_is_named_by_its_places(rules):
 
 def test_the_log_and_the_printed_lines_name_no_hidden_card(rules):
     game = rules.new_game(seed=1)
-    taken = game.zones[("hand", 2, "")][1]
+    taken = game.state.zones[("hand", 2, "")][1]
     out = io.StringIO()
     printer = Printer(game, humans=[2], quiet=False, out=out)  # P2 sees P1's choices printed
     for answer in (1, 0, 0):

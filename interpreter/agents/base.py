@@ -83,10 +83,10 @@ class AgentError(CardrulesError):
 def view_of(game) -> DecisionView:
     """The view of the pending decision, for the player who must take it."""
     seat, options = game.decision()
-    pending = game.pending
+    pending = game.state.pending
 
     def determinize(rng: random.Random):
-        if game.rolling:
+        if game.state.rolling:
             raise AgentError("view.determinize: this game is played out in the form that cannot be copied; "
                              "an agent that searches says so with `searches = True` (docs/agents.md)")
         return game.determinize(seat, rng)

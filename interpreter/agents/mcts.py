@@ -82,9 +82,9 @@ def option_key(game, value: Any, searcher: int, decider: int) -> Hashable:
     if t is CardRef:
         if game.visible(value, searcher):
             return ("card", value.id)
-        zone = game.card_zone[value.id]
+        zone = game.state.card_zone[value.id]
         if decider == searcher:
-            return ("place", zone, game.zones[zone].index(value))
+            return ("place", zone, game.state.zones[zone].index(value))
         return ("unseen", value.defn.name)
     if t is PlayerRef:
         return ("player", value.seat)
@@ -156,7 +156,7 @@ class MctsAgent:
         seat = view.seat
         start = time.perf_counter()
         first = view.determinize(rng)
-        keys = [option_key(first, first.pending.value_at(i), seat, seat) for i in range(len(first.pending))]
+        keys = [option_key(first, first.state.pending.value_at(i), seat, seat) for i in range(len(first.state.pending))]
         root = self._reused(view, first)
         reused = sum(child.visits for child in root.children.values())
         if self.evaluator is not None and root.priors is None:
@@ -180,7 +180,7 @@ class MctsAgent:
         if kept is not None:
             rules, seat, node = kept
             if (rules is view.rules and seat == view.seat
-                    and node.next_at == (view.seat, game.decisions, game.globals.get("turn"))):
+                    and node.next_at == (view.seat, game.state.decisions, game.state.globals.get("turn"))):
                 return node
         return _Node(view.seat)
 
@@ -196,7 +196,7 @@ class MctsAgent:
             if n == 1:
                 game.apply(0)
                 continue
-            at = (seat, game.decisions, game.globals.get("turn"))
+            at = (seat, game.state.decisions, game.state.globals.get("turn"))
             if node.next_at is False:
                 node.next_at = at
             elif node.next_at != at:
@@ -255,7 +255,7 @@ class MctsAgent:
                 taken += 1
                 if taken > depth:
                     raise _Cut
-                return best_option(g, rng) if greedy else rng.randrange(len(g.pending))
+                return best_option(g, rng) if greedy else rng.randrange(len(g.state.pending))
 
             try:
                 game.play_out(decide, fast=not greedy)  # (greedy copies the game at each decision)

@@ -63,10 +63,10 @@ def scores(game) -> list[float] | None:
         return None
     spec = (rules.teams.attributes if declared.per == "team" else rules.ruleset.player_attributes)[declared.attribute]
     if declared.per == "team":
-        attrs = game.team_attrs
+        attrs = game.state.team_attrs
         numbers = [attrs[t.index - 1][declared.attribute] for t in rules.team_of_seat]
     else:
-        numbers = [d[declared.attribute] for d in game.player_attrs]
+        numbers = [d[declared.attribute] for d in game.state.player_attrs]
     if spec.min is not None and spec.max is not None:
         return normalised(numbers, spec.min, spec.max)
     return normalised(numbers)
@@ -154,9 +154,9 @@ def judged_by(evaluator: Evaluator, game, view, agent: str, name: str | None, ke
 
 
 def _priors(priors, game, seat: int, keys, key_of, wrong) -> dict[Hashable, float] | None:
-    if priors is None or game.pending is None:
+    if priors is None or game.state.pending is None:
         return None
-    pending = game.pending
+    pending = game.state.pending
     m = len(pending)
     if isinstance(priors, dict):
         if not all(type(k) is int and 0 <= k < m for k in priors):

@@ -14,9 +14,13 @@ and events: nothing here knows a game.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..engine.game import Game
 from ..lang.values import CardRef, PlayerRef
+
+if TYPE_CHECKING:
+    from ..engine.state import GameState
 
 
 class RecordWatcher:
@@ -53,15 +57,16 @@ class RecordWatcher:
         opened = self.opened
 
         def watched(game):
-            seat = game.pending.seat
+            seat = game.state.pending.seat
             if 0 < seat <= len(opened) and not opened[seat - 1]:
-                self.take_opening(game, seat)
+                self.take_opening(game.state, seat)
             return decide(game)
 
         return watched
 
-    def take_opening(self, game, seat: int) -> None:
-        """The cards in the player's hand zone now are their opening hand."""
+    def take_opening(self, game: GameState, seat: int) -> None:
+        """The cards in the player's hand zone now are their opening hand (`game`: the engine's
+        state, as watchers are given it)."""
         self.opened[seat - 1] = True
         hand = self.stats.hand
         if hand is None:
@@ -81,7 +86,7 @@ class RecordWatcher:
                     self.deck[owner.seat - 1][card.defn.name] += 1
 
     def _lead(self, game) -> None:
-        scores = [game.rules.score_of(game, p.seat) for p in game.players]
+        scores = [game.rules.score_of(Game(game), p.seat) for p in game.players]
         best = max(scores)
         leaders = [seat for seat, s in enumerate(scores, start=1) if s == best]
         if len(leaders) != 1:
@@ -114,16 +119,16 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
     offers: list[dict] = []
     open_offers: dict[int, dict] = {}
     played_events = set(stats.played_events)
-    for entry in game.log_entries:
+    for entry in game.state.log_entries:
         if entry[0] != "event":
             continue
         name, args = entry[1], entry[2]
         if name in played_events:
-            seat = _seat_of(game, args, "card")
+            seat = _seat_of(game.state, args, "card")
             if seat:
                 played[seat - 1][args["card"].defn.name] += 1
         if name == stats.picked_event:
-            seat = _seat_of(game, args, "card")
+            seat = _seat_of(game.state, args, "card")
             card = args.get("card")
             if seat and isinstance(card, CardRef):
                 picked[seat - 1][card.defn.name] += 1
@@ -137,13 +142,13 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
             open_offers.update((c.id, offer) for c in cards)
     for seat in range(1, players + 1):  # (a player never asked a decision: their hand at the end)
         if not watcher.opened[seat - 1]:
-            watcher.take_opening(game, seat)
+            watcher.take_opening(game.state, seat)
     result = game.result
     names = watcher.deck_names
     record = _base_record(rules, seed, agents)
     record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
                   timeout=result.reason in stats.timeouts, first_player=watcher.first_player,
-                  turns=result.turns, decisions=game.answered, lead_changes=watcher.lead_changes,
+                  turns=result.turns, decisions=game.state.answered, lead_changes=watcher.lead_changes,
                   **shared_result(rules, result))
     record["players"] = [
         {"seat": seat, "agent": agents[seat - 1], "won": seat in result.winners,
@@ -162,7 +167,7 @@ def result_record(rules, game, seed: int, agents: tuple[str, ...]) -> dict[str, 
     result = game.result
     record = _base_record(rules, seed, agents)
     record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
-                  timeout=result.reason in rules.statistics.timeouts, turns=result.turns, decisions=game.answered,
+                  timeout=result.reason in rules.statistics.timeouts, turns=result.turns, decisions=game.state.answered,
                   **shared_result(rules, result))
     return record
 

@@ -81,7 +81,7 @@ def _cards_in(value: Any) -> list[CardRef]:
 
 def hidden_card_ids(game, seat: int) -> set[int]:
     """Ids of the cards that `seat` may not see (in a zone hidden from them, not revealed)."""
-    return {c.id for c in game.cards.values() if not game.visible(c, seat)}
+    return {c.id for c in game.state.cards.values() if not game.visible(c, seat)}
 
 
 # ---------------------------------------------------------------- the command
@@ -100,19 +100,19 @@ class Printer:
         self.decision_text: str | None = None
         self.thought: str | None = None
         self.names: dict[int, str] = {}  # tokens by id -> their label, kept after they are gone
-        if game.one_option is None:
-            game.one_option = self._auto_choice
+        if game.state.one_option is None:
+            game.state.one_option = self._auto_choice
         self.note_tokens()
 
     def note_tokens(self) -> None:
         """Remember the label of every token in the game that the people playing may see (its
         type's `label:` with the cards in it by name, e.g. 'ability of X'): an event often names a
         token as it is deleted, when its label can no longer be read. Called after each decision
-        and at each choice the engine takes on its own (`game.one_option`)."""
+        and at each choice the engine takes on its own (`game.state.one_option`)."""
         game = self.game
         types = game.rules.ruleset.card_types
         hidden = self.hidden() if self.humans else set()
-        for card in list(game.cards.values()):
+        for card in list(game.state.cards.values()):
             ctype = types.get(card.defn.type)
             if ctype is None or not card.defn.token or not ctype.label or card.id in hidden:
                 continue
@@ -151,7 +151,7 @@ class Printer:
         if seat in self.humans:
             self.decision_text = ""  # the human saw their own answer
         elif self.humans and (any(c.id in self.hidden() for c in _cards_in(option.value))
-                              or self.game.pending is not None and self.game.rules.is_private(self.game.pending)):
+                              or self.game.state.pending is not None and self.game.rules.is_private(self.game.state.pending)):
             self.decision_text = f"P{seat} chooses (hidden)"
         else:
             self.decision_text = None
@@ -167,7 +167,7 @@ class Printer:
         return isinstance(who, PlayerRef) and who.seat in self.humans
 
     def flush(self) -> None:
-        entries = self.game.log_entries
+        entries = self.game.state.log_entries
         new = entries[self.cursor:]
         self.cursor = len(entries)
         if self.quiet or not new:
@@ -243,7 +243,7 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
         if log_path:
             write_log(log_path, game, names, "abandoned by a player" if abandoned else None)
     if abandoned:
-        out.write(f"game abandoned in turn {game.globals.get('turn', 0)}\n")
+        out.write(f"game abandoned in turn {game.state.globals.get('turn', 0)}\n")
     else:
         out.write(result_line(game.result, [t.name for t in game.rules.team_refs]) + "\n")
     out.flush()

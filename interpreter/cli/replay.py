@@ -167,7 +167,7 @@ def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
 
     def refresh() -> None:
         nonlocal done
-        raw = game.log_entries
+        raw = game.state.log_entries
         for entry in raw[done:]:
             produced.append(_json(log_entry(game, entry)))
         done = len(raw)

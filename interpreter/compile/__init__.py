@@ -11,11 +11,11 @@ Its place in the layers:
 
     rules/ + lang/   load, parse and check a ruleset; write Python from the AST
     compile/         checked ruleset -> Program                    (this package)
-    engine/          Rules (holds a Program, makes games) and Game (runs them)
+    engine/          Rules (holds a Program, makes games) and GameState (runs them)
 
 engine/ imports compile/; compile/ imports only rules/, lang/ and the package's top-level
 modules (errors), never engine/ or a layer above it (tests/test_layers.py). The runtime
-interface that generated code calls (`g.read`, `g.move`, ...) is the engine's `Game`; nothing
+interface that generated code calls (`g.read`, `g.move`, ...) is the engine's `GameState`; nothing
 here needs it.
 """
 

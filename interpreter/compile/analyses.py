@@ -161,7 +161,7 @@ def uniform_limits(ruleset, names: set[str]) -> dict[str, tuple]:
 def replacement_anchors(ability_lists) -> dict[str, tuple[str, str]]:
     """The procedures every replacement of which starts its condition with the same anchor,
     `event.X == self` or `event.X == self.attached_to`: only the card passed as X, or the cards
-    attached to it, can replace a call of them (`Game.call`)."""
+    attached to it, can replace a call of them (`GameState.call`)."""
     anchors: dict[str, tuple[str, str] | None] = {}
     for abilities in ability_lists:
         for a in abilities:

@@ -10,7 +10,7 @@ temporary local (A-normal form). It also compiles cards, abilities and keyword b
 
 The writing itself is lang/'s (codegen, resumable, rollout); this module decides what to write.
 The runtime interface the generated code uses (`g.read`, `g.move`, `g.choose`, ...) is
-implemented by `interpreter.engine.game.Game`; this module never imports the engine.
+implemented by `interpreter.engine.state.GameState`; this module never imports the engine.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ class NativeStatements:
     def _natively_replaced(self, name: str) -> bool:
         """Whether every replacement of a procedure runs natively, given that the procedure
         itself does (a replacement that calls what it replaces is no loop: each replacement
-        applies once in a chain), so that native code may call it (`Game.replace_now`)."""
+        applies once in a chain), so that native code may call it (`GameState.replace_now`)."""
         self.native_procedures.add(name)
         self._native_memo = {}
         try:

@@ -67,7 +67,7 @@ class Requirement:
 
 @dataclass(frozen=True, slots=True)
 class Program:
-    """A compiled ruleset: everything the runtime (`Rules`, `Game`) reads of its rules.
+    """A compiled ruleset: everything the runtime (`Rules`, `GameState`) reads of its rules.
 
     Every field is readable as an attribute of `Rules` too (`rules.card_defs`, ...)."""
 
@@ -103,7 +103,7 @@ class Program:
     watched_keys: frozenset[ZoneKey]
     until_events: set[str]  # events that end temporary effects
     wanted_events: set[str]  # built-in events some rule waits for (else never emitted)
-    moves_wanted: bool  # (the built-in event of `Game.move`)
+    moves_wanted: bool  # (the built-in event of `GameState.move`)
     event_witnesses: dict[str, str]  # who witnesses each event (observations' `seen`)
     # the compiled code
     compiler: Compiler
@@ -423,7 +423,7 @@ def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compile
     initial = {n: _copy(s.default) for n, s in ctype.attributes.items() if s.params is None}
     initial.update(printed)
     defn.initial = initial
-    # a new card's attribute dict, copied by Game.new_card (which sets owner, controller, stamp)
+    # a new card's attribute dict, copied by GameState.new_card (which sets owner, controller, stamp)
     defn.new_state = {**initial, PART: None, ATTACHED: None, CONTROLLER: None, OWNER: None, STAMP: 0}
     defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
     defn.allowed_values = {n: s.values for n, s in ctype.attributes.items() if s.values is not None}
@@ -445,9 +445,9 @@ def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compile
             defn.replacements.setdefault(a.event, []).append((a, local_values))
         elif a.kind == "static":
             defn.static_abilities.append((a, local_values))
-    defn.listens = bool(defn.triggers or defn.replacements)  # (see `Game.listener_layout`)
+    defn.listens = bool(defn.triggers or defn.replacements)  # (see `GameState.listener_layout`)
     defn.activated = [(a, lv) for a, lv in bound if a.kind == "activated"]
-    # what `Game.activatable` checks, ability by ability: (index, part, condition)
+    # what `GameState.activatable` checks, ability by ability: (index, part, condition)
     defn.activation = tuple((i, a.part, a.condition) for i, (a, _lv) in enumerate(defn.activated))
     # every one of them usable wherever the card is active, whatever its part (no `if`, no part)
     defn.activation_plain = all(part is None and condition is None for _i, part, condition in defn.activation)

@@ -1,7 +1,7 @@
 """The decision sites of a ruleset: every `choose` in its rule code and cards, numbered in a
 stable order (by file, line, column), with the literal values any decision may offer.
 
-A decision (`Game.decision()`) names its site through its span; adapters that need a fixed action
+A decision (`GameState.decision()`) names its site through its span; adapters that need a fixed action
 space (interpreter/envs) number the kinds of decision by these sites."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The engine's activated abilities: which may be used now, their costs, aiming and using
-them. A part of `Game` (engine/game.py)."""
+them. A part of `GameState` (engine/state.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ..lang.values import (
 
 
 class ActivatedAbilities:
-    """Activated abilities of cards in play, for `Game`."""
+    """Activated abilities of cards in play, for `GameState`."""
 
     def activatable(self, cards: list) -> list[AbilityRef]:
         """The activated abilities of these cards that may be used now: the card is in an active

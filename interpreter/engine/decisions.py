@@ -1,6 +1,6 @@
 """Decisions: the options a player is offered, and how values read in options and logs.
 
-`Decisions` is a part of `Game`: `choose` turns the values a rule offers into numbered options
+`Decisions` is a part of `GameState`: `choose` turns the values a rule offers into numbered options
 (one value, exactly or up to N of them, or an order) and suspends the game until `apply`.
 """
 
@@ -14,7 +14,7 @@ from ..errors import Span
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef, value_id
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import GameState
 
 
 class Option:
@@ -25,7 +25,7 @@ class Option:
 
     __slots__ = ("value", "index", "_id", "_label", "_game", "decision")
 
-    def __init__(self, id: str | None, label: str | None, value: Any, index: int, game: Game | None = None,
+    def __init__(self, id: str | None, label: str | None, value: Any, index: int, game: GameState | None = None,
                  decision: OptionList | None = None) -> None:
         self.value = value
         self.index = index
@@ -69,7 +69,7 @@ class OptionList(Sequence):
 
     __slots__ = ("_values", "_built", "_game", "_unwrap")
 
-    def __init__(self, values: list, game: Game | None, unwrap: bool = False) -> None:
+    def __init__(self, values: list, game: GameState | None, unwrap: bool = False) -> None:
         self._values = values
         self._built: list[Option | None] | None = None
         self._game = game
@@ -127,7 +127,7 @@ class Pending(OptionList):
 
     __slots__ = ("seat", "var", "_prompt", "span", "shared")
 
-    def __init__(self, seat: int, var: str, prompt, values: list, game: Game | None, unwrap: bool = False,
+    def __init__(self, seat: int, var: str, prompt, values: list, game: GameState | None, unwrap: bool = False,
                  span: Span | None = None) -> None:
         self._values = values
         self._built = None
@@ -174,7 +174,7 @@ class Pending(OptionList):
 
 
 class Decisions:
-    """Mixin of Game: offering a choice, and readable labels of values."""
+    """Mixin of GameState: offering a choice, and readable labels of values."""
 
     def choose_one(self, f, var: str, prompt, values: list, who, span, distinct: bool = False) -> None:
         """`choose` of one value: the common case, in short. `distinct`: the compiler has found

@@ -33,7 +33,7 @@ true state:
 - the random generator is a new one, seeded from `rng`: the true game's generator would tell
   the order of future shuffles and draws;
 - the log is dropped (it names hidden cards) and the copy logs nothing; of the events players
-  witnessed (`Game.seen`), the copy keeps the latest ones `seat` witnessed, as many as an
+  witnessed (`GameState.seen`), the copy keeps the latest ones `seat` witnessed, as many as an
   observation lists, and drops those others witnessed alone.
 
 The hidden cards are put in order of their ids before they are shuffled, and ids do not tell
@@ -72,10 +72,10 @@ from .decisions import Pending
 from .state_fields import reset_caches
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import GameState
 
 
-def determinize(game: Game, seat: int, rng: random.Random) -> Game:
+def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
     """An independent copy of `game` with everything `seat` may not see drawn anew from `rng`
     (see the module's docstring). Its `kept`: how many cards hidden from `seat` it had to keep as
     they are, or of their card type, rather than draw among all the places they could be."""
@@ -132,7 +132,7 @@ _OF_THE_PLACE = _ALWAYS_SET + _ABSENT_UNLESS_SET
 
 
 def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
-    """The latest `limit` events of a chain of witnessed events (`Game.seen`) that `seat`
+    """The latest `limit` events of a chain of witnessed events (`GameState.seen`) that `seat`
     witnessed, as a chain of their own: what `seat`'s observation lists, nothing more."""
     kept = []
     cell = chain
@@ -164,12 +164,12 @@ def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> tu
     return [card if card is not None else next(rest) for card in dealt], bound
 
 
-def hidden_from(game: Game, seat: int) -> list[CardRef]:
+def hidden_from(game: GameState, seat: int) -> list[CardRef]:
     """The cards in zones that `seat` may not see and that were not revealed, zone by zone."""
     return [card for group in _hidden_places(game, seat, set()).values() for _k, _i, card in group]
 
 
-def kinship(game: Game, card: CardRef) -> tuple:
+def kinship(game: GameState, card: CardRef) -> tuple:
     """Which hidden cards a hidden card is drawn among (see the module): ('seat', s) for a card
     of player s's own deck, or a card of a shared zone that every player saw go to s;
     ('origin', zone) for a card of a shared zone that no player has yet, or that went to its
@@ -187,7 +187,7 @@ def kinship(game: Game, card: CardRef) -> tuple:
     return ("origin", zone)
 
 
-def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[tuple, list[tuple]]:
+def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, list[tuple]]:
     """(zone key, index, card) of every card `seat` may not see, grouped by `kinship`, in zone
     order; the cards `seat` saw go into a zone (`KNOWN`) as a group of that zone."""
     zones = game.rules.zones
@@ -210,7 +210,7 @@ def _hidden_places(game: Game, seat: int, pinned: set[int]) -> dict[tuple, list[
     return groups
 
 
-def _references(game: Game) -> tuple[set[int], set[int], set[int]]:
+def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
     """(pinned, referenced, holders): the cards the running rules hold by more than a reference
     to their place (see the module), the cards referred to anywhere but in the zones, and the
     cards whose attributes refer to cards."""
@@ -277,7 +277,7 @@ _NESTED = frozenset((list, tuple, dict, Labelled))
 _PLAIN = frozenset((int, str, bool, float, type(None), PlayerRef))
 
 
-def _follow(game: Game, mapping: dict[int, CardRef], holders: set[int]) -> None:
+def _follow(game: GameState, mapping: dict[int, CardRef], holders: set[int]) -> None:
     """Point every reference to a card that was moved at the card now in its place (`holders`:
     the cards whose attributes hold references)."""
     attrs = game.attrs

@@ -1,6 +1,6 @@
 """Continuous effects: static abilities, temporary modifiers and keyword grants; attribute limits.
 
-`ContinuousEffects` is a part of `Game`: it works out which static effects are active (cards in
+`ContinuousEffects` is a part of `GameState`: it works out which static effects are active (cards in
 active zones, in timestamp order), what they apply to (cached per state version), an attribute's
 value through them, and the keywords a card has (printed, granted, temporary). `clamp` holds a
 number within an attribute's `min`/`max`; `allowed_value` refuses a text outside its `values:`.
@@ -26,7 +26,7 @@ _NO_ATTRS: dict = {}
 
 
 class ContinuousEffects:
-    """Mixin of Game: reads through static and temporary effects; keywords of cards."""
+    """Mixin of GameState: reads through static and temporary effects; keywords of cards."""
 
     def _modifiable(self, name: str) -> bool:
         if self._temporarily_modified(name):

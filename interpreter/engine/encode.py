@@ -129,7 +129,8 @@ class StateEncoder:
     # ------------------------------------------------------------------ per call
     def entries(self, game, choosing: Iterable[Any] = (), fresh: int | None = None) -> dict[int, float]:
         """The viewer's vector now, as {index: value} (entries not listed are 0); `choosing` and
-        `fresh` as envs/encoding.py's `encode_game` takes them."""
+        `fresh` as envs/encoding.py's `encode_game` takes them (`game`: the public `Game`)."""
+        game = game.state
         layout = self.layout
         viewer = self.viewer
         out: dict[int, float] = {}
@@ -369,8 +370,9 @@ class StateEncoder:
 
     def window(self, game) -> list[tuple]:
         """The keys (envs/encoding.py `event_key`) of the events of the viewer's `seen` window,
-        oldest first: what `fresh_count` aligns, without building the events."""
-        return self._window(game, self.seen_count)
+        oldest first: what `fresh_count` aligns, without building the events (`game`: the public
+        `Game`)."""
+        return self._window(game.state, self.seen_count)
 
     def _window(self, game, limit: int) -> list[tuple]:
         viewer = self.viewer

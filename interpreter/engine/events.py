@@ -1,6 +1,6 @@
 """The engine's procedures and events: calling rule code (now or as a frame), replacements,
 emitting events to the abilities that listen (and to the players who witness them), the end
-conditions, and the end of the game. A part of `Game` (engine/game.py)."""
+conditions, and the end of the game. A part of `GameState` (engine/state.py)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ class Result:
     `winner`: the one winner's seat, None when no one or several won. `scores`: per seat (index
     seat - 1) in a scoring game (`score:`; in a game scored per team each member carries its
     team's score), else None. `teams`: the declared partnerships (seats), else None.
-    `unfinished`: the game was stopped at its cap of decisions (`Game.max_decisions`), not ended
+    `unfinished`: the game was stopped at its cap of decisions (`GameState.max_decisions`), not ended
     by its rules: no winner, and not a draw either."""
 
     winner: int | None
@@ -111,7 +111,7 @@ class Result:
 
 
 class ProceduresAndEvents:
-    """Calls, replacements, events and the end of the game, for `Game`."""
+    """Calls, replacements, events and the end of the game, for `GameState`."""
 
     def call_now(self, name: str, code, values: dict, f) -> bool:
         """`call` and `descend` in one, for generated code: run the procedure at once; True when

@@ -11,7 +11,7 @@ the card itself may be seen: in a zone the viewer sees, revealed, or gone from t
 otherwise it is `{"card": "hidden"}`. A pending decision of another player shows who decides,
 not the options; and if its prompt is private (`observation: {private_prompts}`), not its
 prompt nor its site either. `seen` lists the latest events the viewer witnessed (see
-`Game.witness`), oldest first, their cards shown as anywhere else.
+`GameState.witness`), oldest first, their cards shown as anywhere else.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ..lang.values import (
     PlayerRef,
     TeamRef,
 )
-from .game import Game
+from .state import GameState
 
 
 def _public(value: Any) -> Any:
@@ -51,7 +51,7 @@ def _public(value: Any) -> Any:
     return value
 
 
-def _visible_card(game: Game, card: CardRef, viewer: int) -> bool:
+def _visible_card(game: GameState, card: CardRef, viewer: int) -> bool:
     key = game.card_zone.get(card.id)
     if key is None:
         return True
@@ -71,7 +71,7 @@ def _by_id(card: CardRef) -> int:
     return card.id
 
 
-def _masked(game: Game, value: Any, viewer: int) -> Any:
+def _masked(game: GameState, value: Any, viewer: int) -> Any:
     """Card references in values (attributes, globals, events' arguments) are shown only if the
     card itself is visible."""
     if isinstance(value, CardRef):
@@ -89,7 +89,7 @@ def _masked(game: Game, value: Any, viewer: int) -> Any:
     return _public(value)
 
 
-def seen_events(game: Game, viewer: int, limit: int | None = None) -> list[dict]:
+def seen_events(game: GameState, viewer: int, limit: int | None = None) -> list[dict]:
     """The latest events `viewer` witnessed (at most `limit`, by default the ruleset's
     `observation: {seen}`), oldest first, as `{"event": name, "args": {...}}` with the cards
     masked (see `_masked`). Walks back from the newest event: the cost is that of the events
@@ -115,7 +115,7 @@ def seen_events(game: Game, viewer: int, limit: int | None = None) -> list[dict]
     return found
 
 
-def card_view(game: Game, card: CardRef, viewer: int, attributes: bool = True) -> dict:
+def card_view(game: GameState, card: CardRef, viewer: int, attributes: bool = True) -> dict:
     d = game.attrs[card.id]
     view = {"id": card.id, "name": card.defn.name, "type": card.defn.type}
     if not attributes:
@@ -133,7 +133,7 @@ def card_view(game: Game, card: CardRef, viewer: int, attributes: bool = True) -
     return view
 
 
-def observation(game: Game, viewer: int, detail: bool = True) -> dict:
+def observation(game: GameState, viewer: int, detail: bool = True) -> dict:
     """What `viewer` may see (see the module). Without `detail`, each card seen shows only its id,
     name and type, the viewer's decision the number of its options, not each one, and the events
     seen are left out: the same visibility, for readers that need no more (a fixed encoding), at

@@ -1,6 +1,6 @@
 """Playing a game out: each decision answered by a function as the rules ask it.
 
-`PlayingOut` is a part of `Game`. `play_out(decide)` runs the rules with `decide` answering each
+`PlayingOut` is a part of `GameState`. `play_out(decide)` runs the rules with `decide` answering each
 decision where it is asked (`Decisions` calls `_answer_now`), instead of suspending them until
 `apply`; the code is still the resumable form, so a failing `decide` leaves the game waiting at
 that decision. With `fast=True` the rules run in their rollout form (interpreter/lang/rollout.py):
@@ -23,9 +23,9 @@ from ..lang.values import Labelled, PlayerRef
 from .decisions import Pending, distinct_values
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import GameState
 
-# Python errors that rule code raises where a rule is wrong: reported at the rule (`Game._located`).
+# Python errors that rule code raises where a rule is wrong: reported at the rule (`GameState._located`).
 # RecursionError: calls without end that nest as Python calls (a function that calls itself, rule
 # code in its rollout form), reported by `PlayingOut.too_deep`.
 RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDivisionError, NameError,
@@ -42,9 +42,9 @@ class _Capped(Exception):
 
 
 class PlayingOut:
-    """Mixin of Game: `play_out` and what the rollout form of rule code calls."""
+    """Mixin of GameState: `play_out` and what the rollout form of rule code calls."""
 
-    def play_out(self, decide: Callable[[Game], Any], fast: bool = False) -> int:
+    def play_out(self, decide: Callable[[GameState], Any], fast: bool = False) -> int:
         """Play on to the end of the game, `decide(game)` answering each decision as it comes
         (with anything `apply` takes; `decision()` and `observation()` give what is asked).
 
@@ -70,7 +70,7 @@ class PlayingOut:
             if interrupted is not None:
                 raise interrupted
 
-    def play_from_start(self, decide: Callable[[Game], Any], frame: Frame) -> int:
+    def play_from_start(self, decide: Callable[[GameState], Any], frame: Frame) -> int:
         """`play_out(decide, fast=True)` of a game that has not started: `frame` is its main
         program's, at the start of the set-up (or where it goes on after its seed-free start:
         `Rules.play_out`), and the main program runs in its rollout form too."""
@@ -87,7 +87,7 @@ class PlayingOut:
 
         return self._playing_out(decide, True, main)
 
-    def _playing_out(self, decide: Callable[[Game], Any], fast: bool, play: Callable[[], None]) -> int:
+    def _playing_out(self, decide: Callable[[GameState], Any], fast: bool, play: Callable[[], None]) -> int:
         if self.decide is not None:
             raise GameStateError("play_out is already running in this game")
         if fast:

@@ -23,9 +23,10 @@ from ..lang.values import ZoneKey
 from ..rules.avatars import avatar_cards
 from ..rules.decks import Deck, load_deck
 from ..rules.model import EVALUATED_PLAYER, Ruleset
-from .game import Game, GameWatcher
+from .game import Game, answering_for
 from .playout import RULE_ERRORS
 from .rule_errors import rule_error_words
+from .state import GameState, GameWatcher
 
 _PROGRAM_FIELDS = tuple(f.name for f in fields(Program))
 
@@ -57,7 +58,7 @@ class Rules:
             setattr(self, name, getattr(program, name))
         self.root_frame = Frame(None, {})
         self._default_decks: list[Deck] | None = None
-        self._prototypes: dict[tuple, Game] = {}  # the decks' cards in place, by the decks' contents
+        self._prototypes: dict[tuple, GameState] = {}  # the decks' cards in place, by the decks' contents
         self._started: dict[tuple, tuple] = {}  # by the decks' contents: (game, frame locals) after the set-up's start
         self._places: list[Place] | None = None  # where each part of the rule code is (`place_of`)
         # who sees a card go from one zone key to another (`ZonesAndCards._known_mask`), by the pair
@@ -68,7 +69,7 @@ class Rules:
         """The ruleset's `requires:` conditions, evaluated on an empty game at load time."""
         if not self.program.requirements:
             return
-        game = Game(self, 0, log=False)
+        game = GameState(self, 0, log=False)
         errors = [RulesError(req.message, req.span) for req in self.program.requirements
                   if not req.that(game, self.root_frame)]
         if errors:
@@ -93,7 +94,8 @@ class Rules:
         """How well the player in `seat` stands: +inf for a game they won, -inf for one they
         lost, 0 for a draw; in a game not over, the ruleset's `evaluate:` expression with `p`
         bound to them, or 0 if it declares none."""
-        result = game.result
+        state = game.state
+        result = state.result
         if result is not None:
             outcome = result.outcome(seat)
             return math.inf * outcome if outcome else 0.0
@@ -101,8 +103,8 @@ class Rules:
         if code is None:
             return 0.0
         try:
-            value = code(game, Frame(None, {EVALUATED_PLAYER: game.players[seat - 1]}))
-        except RULE_ERRORS as err:  # (as `Game._located` reports them in rule code)
+            value = code(state, Frame(None, {EVALUATED_PLAYER: state.players[seat - 1]}))
+        except RULE_ERRORS as err:  # (as `GameState._located` reports them in rule code)
             raise RuntimeRuleError(f"evaluate: {rule_error_words(err)}", self.ruleset.evaluate.span) from None
         if type(value) is bool or not isinstance(value, (int, float)):
             raise RuntimeRuleError(f"evaluate: gave {value!r}, not a number", self.ruleset.evaluate.span)
@@ -125,7 +127,7 @@ class Rules:
             return 0.0
         if self.program.reward_code is None:
             return result.outcome(seat)
-        return float(number_of(game, seat, self.program.reward_code, self.ruleset.reward, "reward"))
+        return float(number_of(game.state, seat, self.program.reward_code, self.ruleset.reward, "reward"))
 
     def score_of(self, game: Game, seat: int) -> float | None:
         """The player's score by the ruleset's `statistics.score` (by default its `evaluate:`),
@@ -133,11 +135,11 @@ class Rules:
         stats = self.statistics
         if stats.score is None:
             return None
-        return number_of(game, seat, stats.score, stats.score_expr, "statistics.score")
+        return number_of(game.state, seat, stats.score, stats.score_expr, "statistics.score")
 
     def counters_of(self, game: Game, seat: int) -> dict[str, float]:
         """The player's end-of-game counters (`statistics.counters`), by name."""
-        return {name: number_of(game, seat, code, expr, f"statistics.counters.{name}")
+        return {name: number_of(game.state, seat, code, expr, f"statistics.counters.{name}")
                 for name, code, expr in self.statistics.counters}
 
     def deck(self, source: Any, seat: int = 1) -> Deck:
@@ -169,7 +171,7 @@ class Rules:
         game.watcher = watcher
         game.max_decisions = self.decision_cap(max_decisions)
         game.start(frame)
-        return game
+        return Game(game)
 
     def decision_cap(self, max_decisions: int | None) -> int:
         """A game's cap of decisions: the one given (a whole number from 1 on), else the ruleset's."""
@@ -179,16 +181,16 @@ class Rules:
             raise ValueError(f"max_decisions must be a whole number from 1 on, not {max_decisions!r}")
         return max_decisions
 
-    def _started_game(self, seed: int, decks: list | None, log: bool) -> tuple[Game, Frame]:
+    def _started_game(self, seed: int, decks: list | None, log: bool) -> tuple[GameState, Frame]:
         """A game after the seed-free start of the set-up (if the set-up has one), and its main
         program's frame there."""
         if self.set_up_start is None:
-            return self.empty_game(seed, decks, log), Frame(self.main, {})
+            return self.empty_state(seed, decks, log), Frame(self.main, {})
         loaded = self._decks(decks)
         key = tuple((d.cards, d.sections) for d in loaded)
         started = self._started.get(key)
         if started is None:
-            prototype = self.empty_game(0, decks, log=False)
+            prototype = self.empty_state(0, decks, log=False)
             frame = Frame(self.set_up_start, {})
             prototype.run_through(frame)
             started = (prototype, frame.locals)
@@ -204,24 +206,30 @@ class Rules:
         """A new game played to its end by `decide`, as `new_game(...).play_out(decide,
         fast=True)` plays it, and faster: the set-up and the turns run in their rollout form
         too. Returns the game (`answered`: its number of decisions); if `decide` fails, its
-        error is raised (see `Game.play_out`). A `watcher` follows the game from its start;
+        error is raised (see `GameState.play_out`). A `watcher` follows the game from its start;
         `max_decisions` as for `new_game`."""
         game, frame = self._started_game(seed, decks, log)
         game.watcher = watcher
         game.max_decisions = self.decision_cap(max_decisions)
-        game.play_from_start(decide, frame)
-        return game
+        played = Game(game)
+        game.play_from_start(answering_for(played, decide), frame)
+        return played
 
     def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True, made: bool = True) -> Game:
-        """A game with its decks in place and nothing run yet (scenarios arrange it further;
-        `made=False`: without the cards of `decks.made` either, for a position given in full).
+        """A game with its decks in place and nothing run yet (`empty_state`, as the public `Game`)."""
+        return Game(self.empty_state(seed, decks, log, made))
+
+    def empty_state(self, seed: int = 0, decks: list | None = None, log: bool = True, made: bool = True) -> GameState:
+        """The engine's state (`GameState`) of a game with its decks in place and nothing run yet
+        (scenarios arrange it further; `made=False`: without the cards of `decks.made` either,
+        for a position given in full).
 
         The cards of each set of decks are made once; later games start from a copy of them."""
         loaded = self._decks(decks)
         key = (tuple((d.cards, d.sections) for d in loaded), made)
         prototype = self._prototypes.get(key)
         if prototype is None:
-            prototype = self._place_decks(Game(self, 0, log=False), loaded, made)
+            prototype = self._place_decks(GameState(self, 0, log=False), loaded, made)
             _keep(self._prototypes, key, prototype)
         return _copy_of(prototype, seed, loaded, log)
 
@@ -241,7 +249,7 @@ class Rules:
         shared = d is not None and d.zone in self.ruleset.zones and not self.ruleset.zones[d.zone].per_player
         return 1 if shared else self.player_count
 
-    def _place_decks(self, game: Game, loaded: list[Deck], made: bool = True) -> Game:
+    def _place_decks(self, game: GameState, loaded: list[Deck], made: bool = True) -> GameState:
         rules = self.ruleset.decks
         zone = rules.zone if rules else None
         section_zones = {sec.name: sec.zone for sec in (rules.sections if rules else ())}
@@ -264,7 +272,7 @@ class Rules:
         self._place_avatars(game)
         return game
 
-    def _place_avatars(self, game: Game) -> None:
+    def _place_avatars(self, game: GameState) -> None:
         """`avatars:`: each player's card in their own zone, seat 1 the first card of the type."""
         avatars = self.ruleset.avatars
         if avatars is None:
@@ -304,7 +312,7 @@ class Rules:
         return f"no card named {name!r}{did_you_mean(name, self.card_defs)}"
 
 
-def number_of(game: Game, seat: int, code, expr, what: str) -> float:
+def number_of(game: GameState, seat: int, code, expr, what: str) -> float:
     """A ruleset expression in `p` for the player in `seat`, which must give a number."""
     span = getattr(expr, "span", None)
     try:
@@ -316,7 +324,7 @@ def number_of(game: Game, seat: int, code, expr, what: str) -> float:
     return value
 
 
-def _copy_of(prototype: Game, seed: int, decks: list[Deck], log: bool) -> Game:
+def _copy_of(prototype: GameState, seed: int, decks: list[Deck], log: bool) -> GameState:
     """A new game from a copy of a prototype game, with its own seed, decks and logging."""
     game = prototype.clone(rng=random.Random(seed))
     game.seed = seed

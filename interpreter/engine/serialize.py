@@ -15,7 +15,7 @@ from ..errors import RulesError
 from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, TeamRef, ZoneKey
 from .decisions import Option, Pending
-from .game import GAME, OPTIONS, Game, Result
+from .state import GAME, OPTIONS, GameState, Result
 from .state_fields import DERIVED, FIELDS, SAVED, reset_caches
 
 FORMAT = 1
@@ -47,7 +47,7 @@ def encode(value: Any) -> Any:
     return value
 
 
-def decode(value: Any, game: Game) -> Any:
+def decode(value: Any, game: GameState) -> Any:
     if isinstance(value, list):
         return [decode(v, game) for v in value]
     if isinstance(value, dict):
@@ -77,7 +77,7 @@ def decode(value: Any, game: Game) -> Any:
     return value
 
 
-def readable(value: Any, game: Game) -> Any:
+def readable(value: Any, game: GameState) -> Any:
     """A value for a log line: cards as 'Name#id', players as 'P1', abilities as 'Name#id: label'
     (nothing that changes while the game goes on: a log line reads the same whenever it is
     written out)."""
@@ -97,7 +97,7 @@ def readable(value: Any, game: Game) -> Any:
     return value
 
 
-def log_entry(game: Game, entry: tuple) -> dict:
+def log_entry(game: GameState, entry: tuple) -> dict:
     kind = entry[0]
     if kind == "event":
         return {"type": "event", "event": entry[1], "args": readable(entry[2], game)}
@@ -116,7 +116,7 @@ def log_entry(game: Game, entry: tuple) -> dict:
     return {"type": "end", "winner": entry[1], "reason": entry[2]}
 
 
-def game_to_json(game: Game) -> dict:
+def game_to_json(game: GameState) -> dict:
     """The game as plain JSON: its header, then every field `FIELDS` saves, in its order."""
     out: dict[str, Any] = {"format": FORMAT, "ruleset": game.rules.name, "ruleset_file": game.rules.ruleset.file}
     for f in SAVED:
@@ -124,13 +124,13 @@ def game_to_json(game: Game) -> dict:
     return out
 
 
-def _frames_to_json(game: Game, frames: list[Frame]) -> list:
+def _frames_to_json(game: GameState, frames: list[Frame]) -> list:
     return [{"code": f.code.name, "pc": f.pc, "locals": encode(f.locals), "self": encode(f.self_card),
              "controller": encode(f.controller), "event": encode(f.event),
              "applied": [[cid, list(key)] for cid, key in sorted(f.applied, key=repr)]} for f in frames]
 
 
-def _frames_from_json(game: Game, data: list) -> list[Frame]:
+def _frames_from_json(game: GameState, data: list) -> list[Frame]:
     frames = []
     for fr in data:
         code = game.rules.codes.get(fr["code"])
@@ -143,7 +143,7 @@ def _frames_from_json(game: Game, data: list) -> list[Frame]:
     return frames
 
 
-def _pending_to_json(game: Game, p: Pending | None) -> dict | None:
+def _pending_to_json(game: GameState, p: Pending | None) -> dict | None:
     if p is None:
         return None
     site = game.rules.site_of(p)
@@ -155,7 +155,7 @@ def _pending_to_json(game: Game, p: Pending | None) -> dict | None:
     return pending
 
 
-def _pending_from_json(game: Game, p: dict | None) -> Pending | None:
+def _pending_from_json(game: GameState, p: dict | None) -> Pending | None:
     if p is None:
         return None
     options = [Option(oid, label, decode(v, game), i, game) for i, (oid, label, v) in enumerate(p["options"])]
@@ -167,17 +167,17 @@ def _pending_from_json(game: Game, p: dict | None) -> Pending | None:
     return pending
 
 
-def _generator_from_json(game: Game, data: list):
+def _generator_from_json(game: GameState, data: list):
     version, internal, gauss = data
     game.rng.setstate((version, tuple(internal), gauss))
     return game.rng
 
 
-def _result_from_json(game: Game, r: dict | None) -> Result | None:
+def _result_from_json(game: GameState, r: dict | None) -> Result | None:
     return None if r is None else Result.from_dict(r)
 
 
-def _cards_from_json(game: Game, data: list) -> dict[int, CardRef]:
+def _cards_from_json(game: GameState, data: list) -> dict[int, CardRef]:
     card_defs = game.rules.card_defs
     # (its origin: since issue 30)
     return {cid: CardRef(cid, card_defs[name], tuple(origin[0]) if origin and origin[0] else None)
@@ -187,7 +187,7 @@ def _cards_from_json(game: Game, data: list) -> dict[int, CardRef]:
 # How a saved game keeps a field (engine/state_fields.py names these): (to JSON, from JSON), each
 # given the game and the value; loading sets fields in the order of `FIELDS`, so a codec may
 # read the fields saved before its own (the cards, above all).
-CODECS: dict[str, tuple[Callable[[Game, Any], Any], Callable[[Game, Any], Any]]] = {
+CODECS: dict[str, tuple[Callable[[GameState, Any], Any], Callable[[GameState, Any], Any]]] = {
     "raw": (lambda game, v: v, lambda game, v: v),
     "encoded": (lambda game, v: encode(v), lambda game, v: decode(v, game)),
     "encoded items": (lambda game, v: [encode(x) for x in v], lambda game, v: [decode(x, game) for x in v]),
@@ -208,7 +208,7 @@ CODECS: dict[str, tuple[Callable[[Game, Any], Any], Callable[[Game, Any], Any]]]
 }
 
 
-def _derive(game: Game) -> None:
+def _derive(game: GameState) -> None:
     """The fields a loaded game rebuilds from those saved (`DERIVED` in engine/state_fields.py)."""
     game.card_zone = {card.id: key for key, cards in game.zones.items() for card in cards}
     game.attached_ids = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
@@ -219,7 +219,7 @@ DERIVED_FIELDS = ("card_zone", "attached_ids", "halted")  # (what `_derive` sets
 
 
 def _seen_to_json(chain: tuple | None) -> list:
-    """The events players witnessed (`Game.seen`), oldest first: [name, args, seat]."""
+    """The events players witnessed (`GameState.seen`), oldest first: [name, args, seat]."""
     out = []
     while chain is not None:
         name, args, seat, chain = chain
@@ -228,21 +228,21 @@ def _seen_to_json(chain: tuple | None) -> list:
     return out
 
 
-def _seen_from_json(entries: list, game: Game) -> tuple | None:
+def _seen_from_json(entries: list, game: GameState) -> tuple | None:
     chain = None
     for name, args, seat in entries:
         chain = (name, decode(args, game), seat, chain)
     return chain
 
 
-def game_from_json(data: dict, rules) -> Game:
+def game_from_json(data: dict, rules) -> GameState:
     """A game from its JSON (`game_to_json`), for `rules`: every field `FIELDS` saves, in its
     order, then those derived from them; its caches start empty."""
     if data.get("format") != FORMAT:
         raise RulesError(f"saved game format {data.get('format')!r} is not {FORMAT}")
     if "seed" not in data:
         raise RulesError("saved game has no 'seed'")
-    game = Game(rules, data["seed"], data.get("logging", True))
+    game = GameState(rules, data["seed"], data.get("logging", True))
     for f in SAVED:
         save = f.save
         if not save.restored:

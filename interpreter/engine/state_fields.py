@@ -1,10 +1,10 @@
-"""The fields of a running game (`Game`), declared once: how a copy gets each, whether and how
+"""The fields of a running game (`GameState`), declared once: how a copy gets each, whether and how
 a saved game keeps it, and which are the runtime's caches.
 
-Every attribute a `Game` has is one `Field` of `FIELDS` (tests/test_state_fields.py fails on one
+Every attribute a `GameState` has is one `Field` of `FIELDS` (tests/test_state_fields.py fails on one
 that is not). From this table:
 
-- `Game.clone` is written (its Python source generated here once, at import: `clone_source`), as
+- `GameState.clone` is written (its Python source generated here once, at import: `clone_source`), as
   fast as a hand-written one: the copy starts from the original's attribute dict and then takes,
   field by field, what its kind says (a copied list, a dict of copied dicts, fresh caches, ...);
 - `to_json` and `game_from_json` (engine/serialize.py) save and load the fields that have a
@@ -13,7 +13,7 @@ that is not). From this table:
   too): caches and the counters that stamp them (`version`, the layouts) belong to the runtime,
   are never saved, and nothing but the speed of the game depends on them.
 
-A new field: set it in `Game.__init__` and declare it below with its kind and, if a saved game
+A new field: set it in `GameState.__init__` and declare it below with its kind and, if a saved game
 keeps it, its `Save` (a codec of serialize.py's `CODECS`); a cache or per-copy field is declared
 below only (`__init__` gets those from `init_runtime`).
 """
@@ -36,7 +36,7 @@ DICT_OF_LISTS = "dict of copied lists"  # {k: list(v)}
 LIST_OF_DICTS = "list of copied dicts"  # [dict(v)]
 FRAMES = "frames"  # each frame copied (`Frame.copy`: its locals too)
 GENERATOR = "generator"  # the generator given to `clone`, else the original's, shared until one draws from it
-# (its partner field `<name>_share` counts the games that share it: see `Game.rng`)
+# (its partner field `<name>_share` counts the games that share it: see `GameState.rng`)
 DECISION = "decision"  # the waiting decision, shared and marked `shared` (see `Pending`)
 PER_COPY = "per copy"  # each copy starts from `fresh` (who watches or plays this one game)
 CACHE = "cache"  # the runtime's: each copy starts from `fresh`, as do loaded and determinized games
@@ -66,7 +66,7 @@ class Save:
 
 @dataclass(frozen=True)
 class Field:
-    """One attribute of a `Game`: its name, how a copy gets it (`kind`), how a saved game keeps
+    """One attribute of a `GameState`: its name, how a copy gets it (`kind`), how a saved game keeps
     it (`save`, else `load`: DERIVED or FRESH), the source of the value a copy starts from (`fresh`,
     for PER_COPY and CACHE fields) and what it holds (`doc`)."""
 
@@ -112,10 +112,10 @@ FIELDS: tuple[Field, ...] = (
           Save("globals", "encoded")),
     Field("temp_mods", LIST, "temporary modifiers, until an event (tuples)", Save("temp_mods", "tuples")),
     Field("temp_grants", LIST, "temporary grants of keywords, until an event (tuples)", Save("temp_grants", "tuples")),
-    Field("_rng", GENERATOR, "the game's seeded random generator (read it as `Game.rng`: copies share it until "
+    Field("_rng", GENERATOR, "the game's seeded random generator (read it as `GameState.rng`: copies share it until "
           "one draws from it)", Save("rng", "generator")),
     Field("_rng_share", SHARED, "how many games share `_rng` (a list of one count, shared by them), or None: "
-          "see `Game.rng`", load=FRESH),
+          "see `GameState.rng`", load=FRESH),
     # ---------------------------------------------------------------- the continuation of the rules
     Field("frames", FRAMES, "the stack of frames: where the rules stand", Save("frames", "frames")),
     Field("pending", DECISION, "the decision the game waits for (`Pending`), or None", Save("pending", "decision")),
@@ -211,7 +211,7 @@ def _fresh_constants() -> dict[str, Any]:
 
 
 def clone_source() -> str:
-    """The Python source of `Game.clone`, written from `FIELDS` (`_FRESH`: `_fresh_constants()`)."""
+    """The Python source of `GameState.clone`, written from `FIELDS` (`_FRESH`: `_fresh_constants()`)."""
     lines = [
         "def clone(self, rng=None):",
         '    """An independent copy for search: same rules, copied state and continuation (and the',
@@ -220,7 +220,7 @@ def clone_source() -> str:
         "    if self.rolling:",
         "        self._not_rolling('copied')",
         "    s = self.__dict__",
-        "    new = _new(Game)",
+        "    new = _new(GameState)",
         "    d = new.__dict__",
         "    d.update(s)",
         "    d.update(_FRESH)",
@@ -232,7 +232,7 @@ def clone_source() -> str:
             lines.append(f"    d[{f.name!r}] = " + _COPY_EXPRESSIONS[f.kind].format(x=x))
         elif f.kind == GENERATOR:
             share = f"{f.name}_share"
-            lines += ["    if rng is None:  # (shared until one of the games draws from it: see `Game.rng`)",
+            lines += ["    if rng is None:  # (shared until one of the games draws from it: see `GameState.rng`)",
                       f"        share = s[{share!r}]",
                       "        if share is None:",
                       f"            share = s[{share!r}] = [1]",
@@ -261,8 +261,8 @@ def _compiled(source: str, name: str, namespace: dict[str, Any]) -> Callable:
 
 
 def make_clone(game_class: type) -> Callable:
-    """`Game.clone`, compiled from `clone_source()` for the class."""
-    namespace = {"Game": game_class, "_new": game_class.__new__, "Frame": Frame, "_FRESH": _fresh_constants()}
+    """`GameState.clone`, compiled from `clone_source()` for the class."""
+    namespace = {"GameState": game_class, "_new": game_class.__new__, "Frame": Frame, "_FRESH": _fresh_constants()}
     return _compiled(clone_source(), "clone", namespace)
 
 
@@ -284,6 +284,6 @@ def undeclared(game: Any) -> list[str]:
 
 def undeclared_message(names: list[str]) -> str:
     """What a test says of attributes `FIELDS` does not declare."""
-    return (f"Game has attributes that interpreter/engine/state_fields.py does not declare: {', '.join(names)}. "
+    return (f"GameState has attributes that interpreter/engine/state_fields.py does not declare: {', '.join(names)}. "
             f"Declare each in FIELDS there: its kind (how a copy gets it: shared, a copied list, a cache, ...) "
             f"and its Save (how a saved game keeps it), else load=DERIVED or FRESH")

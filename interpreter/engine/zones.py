@@ -1,5 +1,5 @@
 """The engine's zones and cards: zone keys, the cards of zones, making, moving, shuffling,
-attaching and deleting cards, running a card's part. A part of `Game` (engine/game.py)."""
+attaching and deleting cards, running a card's part. A part of `GameState` (engine/state.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .events import DIRECT_DEPTH as _DIRECT_DEPTH
 
 
 class ZonesAndCards:
-    """Where cards are and how they move, for `Game`."""
+    """Where cards are and how they move, for `GameState`."""
 
     def zone_key(self, name: str, player, row) -> ZoneKey:
         spec = self.rules.zones[name]

@@ -64,6 +64,6 @@ def seat_scores(game) -> list[float] | None:
     if declared is None:
         return None
     if declared.per == "team":
-        attrs = game.team_attrs
+        attrs = game.state.team_attrs
         return [float(attrs[t.index - 1][declared.attribute]) for t in game.rules.team_of_seat]
-    return [float(d[declared.attribute]) for d in game.player_attrs]
+    return [float(d[declared.attribute]) for d in game.state.player_attrs]

@@ -2,8 +2,8 @@
 
 The code that `codegen`, `resumable` and `rollout` write takes the running game as its first
 parameter, `g`, and uses nothing of it but the members `RuleRuntime` declares: state it reads
-(and the four fields it writes: see `WRITTEN`) and methods it calls. `interpreter.engine.game.Game`
-implements it (checked in engine/game.py and by tests/test_rule_runtime.py, which parses the
+(and the four fields it writes: see `WRITTEN`) and methods it calls. `interpreter.engine.state.GameState`
+implements it (checked in engine/state.py and by tests/test_rule_runtime.py, which parses the
 generated code of every shipped and test ruleset and refuses a member that is not declared here,
 or one declared here that nothing uses).
 

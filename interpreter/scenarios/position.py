@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..engine.game import Game
+from ..engine.state import GameState
 from ..engine.state_fields import reset_caches
 from ..errors import CardrulesError, RulesError, Span, did_you_mean
 from ..lang.runtime import Frame
@@ -31,7 +31,7 @@ _ACCEPTED = {
 }
 
 
-def player_of(game: Game, value: Any, span: Span) -> PlayerRef:
+def player_of(game: GameState, value: Any, span: Span) -> PlayerRef:
     """The player a scenario names: 1, "1" or "P1"."""
     seat = value
     if isinstance(value, str) and value.upper().startswith("P") and value[1:].isdigit():
@@ -46,7 +46,7 @@ def player_of(game: Game, value: Any, span: Span) -> PlayerRef:
 class Setter:
     """Builds the `given` position in an empty game."""
 
-    def __init__(self, game: Game, marks) -> None:
+    def __init__(self, game: GameState, marks) -> None:
         self.game = game
         self.marks = marks
         self.labels: dict[str, CardRef] = {}
@@ -172,7 +172,7 @@ class Setter:
                 self.game.new_card(self.game.rules.card_defs[name], ZoneKey(zone, player.seat, ""), player)
 
 
-def build_given(game: Game, given: dict, marks, decks: list[Deck] | None = None) -> Setter:
+def build_given(game: GameState, given: dict, marks, decks: list[Deck] | None = None) -> Setter:
     """The arranged position of `given`, in `game` (made with empty decks)."""
     rules = game.rules
     setter = Setter(game, marks)
@@ -239,7 +239,7 @@ def build_given(game: Game, given: dict, marks, decks: list[Deck] | None = None)
     return setter
 
 
-def start(game: Game, given: dict, marks) -> None:
+def start(game: GameState, given: dict, marks) -> None:
     """Start the arranged game at the turn and phase given (by default, turn 1's start)."""
     rules = game.rules
     turn = given.get("turn") or {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..engine.game import Game
+from ..engine.state import GameState
 from ..errors import RulesError, did_you_mean
 from ..lang.runtime import Frame
 from ..lang.values import ZoneKey
@@ -129,7 +129,7 @@ def player_of_seat(rules, raw, span) -> int:
     return int(digits)
 
 
-def arrange(game: Game, rig: Rig, marks) -> None:
+def arrange(game: GameState, rig: Rig, marks) -> None:
     """Put the named cards of the zone first, in their order; the others keep theirs."""
     cards = game.zones[rig.key]
     rest = list(cards)
@@ -146,12 +146,12 @@ def arrange(game: Game, rig: Rig, marks) -> None:
     cards[:] = first + rest
 
 
-def rig_shuffles(game: Game, rigs: list[Rig], marks) -> None:
+def rig_shuffles(game: GameState, rigs: list[Rig], marks) -> None:
     """Count the shuffles of each zone from now on, and put each stated order in place right
     after the shuffle it is stated for."""
     counts: dict[ZoneKey, int] = {}
 
-    def after_shuffle(game: Game, key: ZoneKey) -> None:
+    def after_shuffle(game: GameState, key: ZoneKey) -> None:
         n = counts[key] = counts.get(key, 0) + 1
         for rig in rigs:
             if rig.key == key:
@@ -163,7 +163,7 @@ def rig_shuffles(game: Game, rigs: list[Rig], marks) -> None:
     game.after_shuffle = after_shuffle if rigs else None
 
 
-def start_rigged(game: Game, rigs: list[Rig], marks) -> None:
+def start_rigged(game: GameState, rigs: list[Rig], marks) -> None:
     """Run the set-up from its start, each deck's stated order in place before it, and each order
     right after the shuffle of its zone it is stated for."""
     for rig in rigs:

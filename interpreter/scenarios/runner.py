@@ -75,13 +75,13 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     given = data.get("given")
     rigs: list[Rig] = []
     if given is None or given.get("setup") == RUN:
-        game = rules.empty_game(seed=seed, decks=decks)
+        game = rules.empty_state(seed=seed, decks=decks)
         rigs = rigs_for(rules, given, decks, marks) if given is not None else []
         run = Run(game, {}, explicit=bool(data.get("explicit")))
         log_from, id_from = len(game.log_entries), game.next_id
         _started(run, lambda: start_rigged(game, rigs, marks))
     else:
-        game = rules.empty_game(seed=seed, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
+        game = rules.empty_state(seed=seed, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
                                 made=False)
         run = Run(game, build_given(game, given, marks, decks).labels, explicit=bool(data.get("explicit")))
         rigs = shuffle_rigs(rules, given, marks)
@@ -135,7 +135,7 @@ def check_scenario(path: str | Path, loaded: tuple | None = None) -> Rules | Non
     if given is not None and given.get("setup") == RUN:
         rigs_for(rules, given, decks, marks)
     elif given is not None:
-        game = rules.empty_game(seed=0, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
+        game = rules.empty_state(seed=0, decks=[Deck("given", scenario.file, ()) for _ in range(rules.deck_count)],
                                 made=False)
         build_given(game, given, marks, decks)
         shuffle_rigs(rules, given, marks)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.decisions import Pending
-from ..engine.game import Game
+from ..engine.state import GameState
 from ..errors import CardrulesError, GameStateError, IllegalDecisionError, RuntimeRuleError
 from ..lang.values import CardRef
 from .expectations import Reading, event_matches, shown
@@ -50,7 +50,7 @@ class Run:
     (`taken`; from `taken_from` on, those since the previous step's decision), or, `explicit`, had
     asked."""
 
-    game: Game
+    game: GameState
     labels: dict[str, CardRef]
     failures: list[str] = field(default_factory=list)
     rule_error: RuntimeRuleError | None = None
@@ -63,7 +63,7 @@ class Run:
     def __post_init__(self) -> None:
         self.game.one_option = self._one_option
 
-    def _one_option(self, game: Game, pending: Pending) -> bool:
+    def _one_option(self, game: GameState, pending: Pending) -> bool:
         if self.explicit:
             return True  # (asked: the steps take it)
         option = pending[0]

@@ -62,20 +62,20 @@ class EventLog:
         # the event that names it is read: 'ability of X resolves' as it leaves the stack)
         self.names: dict[Any, dict[int, str]] = {v: {} for v in self.viewers}
         if getattr(game, "one_option", None) is None:
-            game.one_option = self._auto_choice
+            game.state.one_option = self._auto_choice
         self.record()
 
     def decision_line(self, viewer: Any, option: Any) -> str:
         """How the coming decision (an Option of the pending one) reads for `viewer`."""
         game = self.game
-        seat = game.pending.seat
+        seat = game.state.pending.seat
         if viewer == seat:
             return f"you choose: {option.label}"
         if viewer != FULL:
-            if self.rules.is_private(game.pending):
+            if self.rules.is_private(game.state.pending):
                 return f"P{seat} chooses (hidden)"
             for card_id in option_card_ids(option.id):
-                card = game.cards.get(card_id)
+                card = game.state.cards.get(card_id)
                 if card is not None and not game.visible(card, viewer):
                     return f"P{seat} chooses (hidden)"
         return f"P{seat} chooses: {option.label}"
@@ -97,11 +97,11 @@ class EventLog:
         """Remember, for each viewer, the label of every token it may see (its type's `label:`
         with the cards in it by name: 'ability of Mistveil Adept'; a token whose label names a
         card the viewer may not see is left to its name). Called at each `record` and at each
-        choice the engine takes on its own (`game.one_option`), since a token is often gone when
+        choice the engine takes on its own (`game.state.one_option`), since a token is often gone when
         the event that names it is read ('ability of X resolves' as it leaves the stack)."""
         game = self.game
         types = self.rules.ruleset.card_types
-        for card in list(game.cards.values()):
+        for card in list(game.state.cards.values()):
             ctype = types.get(card.defn.type)
             if ctype is None or not card.defn.token or not ctype.label:
                 continue

@@ -162,7 +162,7 @@ class Played:
 def generator_digest(game) -> str:
     """A short digest of the state of the game's random generator (the one place that knows
     where the generator lives: adapt it, not the corpus, if the state moves it)."""
-    return hashlib.sha1(repr(game.rng.getstate()).encode()).hexdigest()[:12]
+    return hashlib.sha1(repr(game.state.rng.getstate()).encode()).hexdigest()[:12]
 
 
 def options_digest(options) -> str:

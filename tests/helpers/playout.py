@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 
 from interpreter.engine.game import Game
+from interpreter.engine.state import GameState
 from interpreter.lang.values import SHOWN, CardRef, ZoneKey
 from interpreter.rules.observing import HIDDEN, witness_argument
 
@@ -29,17 +30,17 @@ def examples(long_run: int, share: int = 10) -> int:
 
 def zone_consistency(game: Game) -> None:
     seen: dict[int, tuple] = {}
-    for key, cards in game.zones.items():
+    for key, cards in game.state.zones.items():
         for card in cards:
             assert card.id not in seen, f"card {card!r} is in {seen[card.id]} and {key}"
             seen[card.id] = key
-            assert game.card_zone[card.id] == key, f"card {card!r} thinks it is in {game.card_zone[card.id]}, not {key}"
-    assert set(seen) == set(game.card_zone) == set(game.attrs) == set(game.cards)
+            assert game.state.card_zone[card.id] == key, f"card {card!r} thinks it is in {game.state.card_zone[card.id]}, not {key}"
+    assert set(seen) == set(game.state.card_zone) == set(game.state.attrs) == set(game.state.cards)
 
 
 def attribute_limits(game: Game) -> None:
     """Every number within its declared min and max (`none` is stored as it is: docs/rulesets.md)."""
-    for card in game.cards.values():
+    for card in game.state.cards.values():
         for name, (lo, hi) in card.defn.clamps.items():
             value = game.read(card, name)
             if value is None:
@@ -73,11 +74,19 @@ def _card_ids_in(value) -> set[int]:
 def observations(game: Game) -> list[dict]:
     """Every player's observation of the game as it is now (worked out once per state: the
     checks below share them)."""
-    key = (id(game.pending), game.steps, game.log_length, game.is_over)
-    cached = getattr(game, "_observations", None)
+    key = (id(game.state), id(game.state.pending), game.state.steps, game.log_length, game.is_over)
+    cached = _OBSERVATIONS.get(0)
     if cached is None or cached[0] != key:
-        cached = game._observations = (key, [game.observation(v) for v in range(1, len(game.players) + 1)])
+        cached = _OBSERVATIONS[0] = (key, [game.observation(v) for v in range(1, len(game.players) + 1)])
     return cached[1]
+
+
+def forget_observations() -> None:
+    """Have `observations` work them out anew (a test that changes the state behind its back)."""
+    _OBSERVATIONS.clear()
+
+
+_OBSERVATIONS: dict[int, tuple] = {}  # (the last game's: one at a time is checked)
 
 
 class Arrivals:
@@ -96,12 +105,12 @@ class Arrivals:
     def watch(self, game: Game) -> None:
         """Note the cards now revealed to some players (`hidden_information` calls it after each
         decision: who was shown a card that then moves, as far as those checks can tell)."""
-        self.shown_to = {cid: d[SHOWN] for cid, d in game.attrs.items() if SHOWN in d}
+        self.shown_to = {cid: d[SHOWN] for cid, d in game.state.attrs.items() if SHOWN in d}
 
-    def turn_began(self, game: Game) -> None:
+    def turn_began(self, game: GameState) -> None:
         pass
 
-    def moved(self, game: Game, card: CardRef, old: ZoneKey, new: ZoneKey) -> None:
+    def moved(self, game: GameState, card: CardRef, old: ZoneKey, new: ZoneKey) -> None:
         before = self.moves.get(card.id, 0)
         self.moves[card.id] = before + 1
         visibility = game.rules.zones[old[0]].visibility
@@ -111,21 +120,21 @@ class Arrivals:
         self.saw_go[card.id] = (new, frozenset(s for s in seats
                                                if shown or _sees_zone(visibility, old[1], s) or shown_to >> s & 1))
 
-    def shuffled(self, game: Game, key: ZoneKey) -> None:
+    def shuffled(self, game: GameState, key: ZoneKey) -> None:  # (watchers are given the engine's state)
         for card in game.zones[key]:
             self.saw_go.pop(card.id, None)
 
     def saw_it_go(self, game: Game, card: CardRef, viewer: int) -> bool:
         """Whether `viewer` saw the card go into the zone it is in, and it was not shuffled since."""
         zone, seats = self.saw_go.get(card.id, (None, ()))
-        return zone == game.card_zone.get(card.id) and viewer in seats
+        return zone == game.state.card_zone.get(card.id) and viewer in seats
 
     def revealed_here(self, game: Game) -> set[int]:
         """The revealed cards that were revealed since they came into their zone (as far as the
         checks after each decision can tell)."""
-        for cid in [c for c in self.revealed_at if c not in game.revealed]:
+        for cid in [c for c in self.revealed_at if c not in game.state.revealed]:
             del self.revealed_at[cid]
-        for cid in game.revealed:
+        for cid in game.state.revealed:
             self.revealed_at.setdefault(cid, self.moves.get(cid, 0))
         return {cid for cid, at in self.revealed_at.items() if at == self.moves.get(cid, 0)}
 
@@ -143,19 +152,19 @@ def hidden_information(game: Game) -> None:
     player's owner-only attributes; the options of the viewer's decision name no card hidden from
     them by its id (a card they cannot see is offered by its place)."""
     rules = game.rules
-    watcher = game.watcher
+    watcher = game.state.watcher
     followed = isinstance(watcher, Arrivals)
-    revealed = watcher.revealed_here(game) if followed else game.revealed
+    revealed = watcher.revealed_here(game) if followed else game.state.revealed
     if followed:
         watcher.watch(game)
     for viewer, obs in enumerate(observations(game), start=1):
         shown = _card_ids_in(obs)
-        for key, cards in game.zones.items():
+        for key, cards in game.state.zones.items():
             spec = rules.zones[key[0]]
             if _sees_zone(spec.visibility, key[1], viewer):
                 continue
             for card in cards:
-                shown_to = game.attrs[card.id].get(SHOWN, 0) >> viewer & 1
+                shown_to = game.state.attrs[card.id].get(SHOWN, 0) >> viewer & 1
                 if card.id not in revealed and not shown_to and not (followed and watcher.saw_it_go(game, card, viewer)):
                     assert card.id not in shown, f"P{viewer} sees {card!r} in hidden zone {key}"
         for p in obs["players"]:
@@ -167,13 +176,13 @@ def hidden_information(game: Game) -> None:
             assert "options" not in decision
         elif decision is not None and "options" in decision:
             offered = {token for o in decision["options"] for token in str(o["id"]).split("+")}
-            unseen = {f"c{c.id}" for c in game.cards.values() if not game.visible(c, viewer)}
+            unseen = {f"c{c.id}" for c in game.state.cards.values() if not game.visible(c, viewer)}
             assert not offered & unseen, f"P{viewer}'s options name cards hidden from them: {offered & unseen}"
 
 
 def private_decisions(game: Game) -> None:
     """Another player's decision with a private prompt shows only who decides."""
-    pending = game.pending
+    pending = game.state.pending
     if pending is None or not game.rules.is_private(pending):
         return
     for viewer, obs in enumerate(observations(game), start=1):
@@ -215,14 +224,18 @@ def plain_json(game: Game) -> None:
     """Every observation, the pending decision's options and every new log entry are plain JSON."""
     for viewer, obs in enumerate(observations(game), start=1):
         assert _plain(obs), f"P{viewer}'s observation is not plain JSON: {obs!r}"
-    if game.pending is not None:
+    if game.state.pending is not None:
         for option in game.decision()[1]:
             assert type(option.id) is str and type(option.label) is str and type(option.index) is int
-    if game.logging:
-        start = getattr(game, "_json_checked", 0)
+    if game.state.logging:
+        start = _JSON_CHECKED.get(id(game.state), 0)
         for entry in game.log_since(start):
             assert _plain(entry), f"log entry is not plain JSON: {entry!r}"
-        game._json_checked = game.log_length
+        _JSON_CHECKED.clear()  # (one game at a time is checked)
+        _JSON_CHECKED[id(game.state)] = game.log_length
+
+
+_JSON_CHECKED: dict[int, int] = {}  # how far the log of the game being checked was found plain
 
 
 GENERIC = (zone_consistency, attribute_limits, hidden_information, private_decisions, witnessed_events, plain_json)
@@ -264,7 +277,7 @@ def played_out_log(rules, seed: int, choices: list[int], fast: bool = False) -> 
     answers = iter(choices)
     if fast:  # (from the start: `Rules.play_out`, the set-up and turns in their rollout form too)
         game = rules.play_out(lambda _game: next(answers), seed=seed, log=True)
-        assert game.answered == len(choices)
+        assert game.state.answered == len(choices)
         return game.log
     game = rules.new_game(seed=seed)
     assert game.play_out(lambda _game: next(answers)) == len(choices)
@@ -274,8 +287,8 @@ def played_out_log(rules, seed: int, choices: list[int], fast: bool = False) -> 
 def cards_of(game: Game, seat: int) -> list[CardRef]:
     """The non-token cards a player owns (cards nobody owns yet, such as an undrafted pile, excluded)."""
     out = []
-    for c in game.cards.values():
-        owner = game.attrs[c.id]["$owner"]
+    for c in game.state.cards.values():
+        owner = game.state.attrs[c.id]["$owner"]
         if not c.defn.token and owner is not None and owner.seat == seat:
             out.append(c)
     return out

@@ -20,13 +20,13 @@ def card_ids_in_state(state: dict) -> set[int]:
 
 def unseen_ids(ids: Iterable[int], game, seat: int) -> set[int]:
     """Of these card ids, those of cards that `seat` may not see now."""
-    return {i for i in ids if i in game.cards and not game.visible(game.cards[i], seat)}
+    return {i for i in ids if i in game.state.cards and not game.visible(game.state.cards[i], seat)}
 
 
 def names_only_hidden(game, seat: int) -> set[str]:
     """Names of cards hidden from `seat` of which no copy is visible to it."""
-    visible = {c.defn.name for c in game.cards.values() if game.visible(c, seat)}
-    return {c.defn.name for c in game.cards.values() if not game.visible(c, seat)} - visible
+    visible = {c.defn.name for c in game.state.cards.values() if game.visible(c, seat)}
+    return {c.defn.name for c in game.state.cards.values() if not game.visible(c, seat)} - visible
 
 
 def leaked_names(text: str, game, seat: int) -> set[str]:
@@ -37,7 +37,7 @@ def leaked_names(text: str, game, seat: int) -> set[str]:
 def hidden_counts(game, seat: int) -> dict[tuple[str, str], int]:
     """(owner, zone label) -> the number of cards in each zone `seat` sees only as a count."""
     out = {}
-    for (name, owner, row), cards in game.zones.items():
+    for (name, owner, row), cards in game.state.zones.items():
         spec = game.rules.zones[name]
         if spec.visibility == "public" or (spec.visibility == "owner" and owner == seat):
             continue

@@ -30,7 +30,7 @@ def empty_game(rules):
 
 def in_hand(game, name: str = "Plain"):
     """A new card in player 1's hand."""
-    return game.new_card(game.rules.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
+    return game.state.new_card(game.rules.card_defs[name], ZoneKey("hand", 1, ""), game.players[0])
 
 
 def source_of(rules, label: str) -> str:

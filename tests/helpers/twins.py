@@ -12,6 +12,7 @@ import random
 
 from interpreter.agents import DecisionView, view_of
 from interpreter.engine.decisions import Pending
+from interpreter.engine.game import Game
 from interpreter.lang.values import CONTROLLER, DEALT, KNOWN, OWNER, SHOWN, STAMP, CardRef, Labelled
 
 
@@ -36,12 +37,12 @@ def cards_in(value, out: set[int]) -> None:
 def _referenced(game) -> set[int]:
     """The cards the rules' state refers to (locals, attributes, picks), besides the zones."""
     out: set[int] = set()
-    for f in game.frames:
+    for f in game.state.frames:
         cards_in(f.locals, out)
         cards_in(f.event, out)
-    for d in (*game.player_attrs, game.globals, *game.attrs.values()):
+    for d in (*game.state.player_attrs, game.state.globals, *game.state.attrs.values()):
         cards_in({k: v for k, v in d.items() if k not in (OWNER, CONTROLLER)}, out)
-    cards_in(game.temp_mods, out)
+    cards_in(game.state.temp_mods, out)
     return out
 
 
@@ -59,13 +60,13 @@ def _swapped_refs(value, swap: dict[int, CardRef]):
 
 
 def _hidden_places(game, viewer: int) -> list[tuple]:
-    return [(key, i, c) for key, cards in game.zones.items() for i, c in enumerate(cards)
+    return [(key, i, c) for key, cards in game.state.zones.items() for i, c in enumerate(cards)
             if not game.visible(c, viewer)]
 
 
 def _known_zone(game, card: CardRef, viewer: int):
     """The zone `viewer` saw a hidden card go into (`KNOWN`), or None."""
-    return game.card_zone[card.id] if game.attrs[card.id].get(KNOWN, 0) & 1 << viewer else None
+    return game.state.card_zone[card.id] if game.state.attrs[card.id].get(KNOWN, 0) & 1 << viewer else None
 
 
 def _alike(game, a: CardRef, b: CardRef, viewer: int) -> bool:
@@ -80,7 +81,7 @@ def _alike(game, a: CardRef, b: CardRef, viewer: int) -> bool:
         return False
     if a.origin[1]:
         return True
-    da, db = game.attrs[a.id], game.attrs[b.id]
+    da, db = game.state.attrs[a.id], game.state.attrs[b.id]
 
     def in_view(d):
         return d[OWNER] if d[OWNER] is not None and DEALT not in d else None
@@ -102,7 +103,7 @@ def make_twin(game, viewer: int, rng: random.Random):
         if not others:
             continue
         (ka, i, a), (kb, j, b) = first, rng.choice(others)
-        twin = game.clone()
+        twin = game.clone().state
         twin.zones[ka][i], twin.zones[kb][j] = b, a
         twin.card_zone[a.id], twin.card_zone[b.id] = kb, ka
         da, db = twin.attrs[a.id], twin.attrs[b.id]
@@ -130,7 +131,7 @@ def make_twin(game, viewer: int, rng: random.Random):
                                    twin, pending._unwrap, pending.span)
         twin.version += 1
         twin.layout += 1
-        return twin, (a, b)
+        return Game(twin), (a, b)
     return None
 
 
