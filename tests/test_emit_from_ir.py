@@ -139,3 +139,29 @@ def test_the_statements_the_emitters_write_have_their_names_resolved_in_order() 
     unbound = {(name, n.name) for name, proc in gen.names.procedures.items() for s in proc.body
                for n in ir.walk(gen.lowering.statement(s)) if isinstance(n, ir.Unbound)}
     assert unbound == set()
+
+
+# ---------------------------------------------------------------------- the expressions from the IR
+_GEN = []
+
+
+def _written_from_the_ir(e, scope=None) -> str:
+    """The code of a lowered expression made here (so the lowering knows no AST for it): the
+    expression code reads the IR itself."""
+    from interpreter.lang.codegen_scope import Scope
+
+    if not _GEN:
+        _GEN.append(_harvest().compiler.gen)
+    return _GEN[0].ex(e, scope if scope is not None else Scope(frame=True, names={"x": "v_x"}))
+
+
+def test_constants_and_names_are_written_from_the_ir() -> None:
+    from interpreter.lang import ir
+
+    assert [_written_from_the_ir(e) for e in (ir.Const(3), ir.Const(True), ir.Const(None))] == ["3", "True", "None"]
+    assert _GEN[0].ns.values[_written_from_the_ir(ir.Const("a text"))] == "a text"
+    assert [_written_from_the_ir(e) for e in (ir.Local("x"), ir.Local("y"), ir.Unbound("z"), ir.Context("you"),
+                                              ir.Context("players"))] == [
+        "v_x", "L['y']", "L['z']", "f.controller", "g.players"]
+    assert [_written_from_the_ir(e) for e in (ir.Global("round"), ir.Option("size"), ir.EventArg("card"))] == [
+        "g.globals['round']", "g.options['size']", "f.event.get('card')"]

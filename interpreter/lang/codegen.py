@@ -197,8 +197,8 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         return self.lowering.origin(node)
 
     def ex_ir(self, e: ir.Expr | None, scope: Scope) -> str:
-        """The code of a lowered expression (written from its AST: see `written`)."""
-        return "None" if e is None else self.ex(self.lowering.origin(e), scope)
+        """The code of a lowered expression (see `ex`)."""
+        return self.ex(e, scope)
 
     def written_body(self, body: tuple[ir.Stmt, ...] | None) -> tuple[ast.Stmt, ...]:
         return tuple(self.lowering.origin(s) for s in body or ())

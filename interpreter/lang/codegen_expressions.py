@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ValidationError
-from . import ast
+from . import ast, ir
 from .analysis import children
 from .builtins import RANDOM as RANDOM_BUILTINS
 from .codegen_scope import Scope, literal
@@ -25,15 +25,27 @@ from .values import (
     CARD_PROPERTIES,
 )
 
+# the code of each context name (runtime.CONTEXT_NAMES)
+_CONTEXT_CODE = {"self": "f.self_card", "you": "f.controller", "event": "f.event", "players": "g.players",
+                 "teams": "g.rules.team_refs", "game": "g.GAME", "options": "g.OPTIONS"}
+
 
 class ExpressionCode:
     """Expressions as Python, for `CodeGenerator`."""
 
     # ------------------------------------------------------------------ expressions
-    def ex(self, e: ast.Expr | None, scope: Scope) -> str:
+    def ex(self, e: ast.Expr | ir.Expr | None, scope: Scope) -> str:
+        """The code of an expression: a lowered one (ir.Expr) by its `i_KIND` method, where its
+        family reads the IR already, else from the AST it was lowered from (`written`); an AST
+        one (written by an inlining, or not lowered) by its `x_KIND` method."""
         if e is None:
             return "None"
-        method = getattr(self, "x_" + type(e).__name__)
+        if isinstance(e, ir.Expr):
+            method = getattr(self, "i_" + type(e).__name__, None)
+            if method is None:
+                return self.ex(self.written(e), scope)
+        else:
+            method = getattr(self, "x_" + type(e).__name__)
         if self._hoisted is not None and not self._strict(e):  # (its parts may not all be worked out)
             hoisted, self._hoisted = self._hoisted, None
             try:
@@ -71,8 +83,16 @@ class ExpressionCode:
         finally:
             self._hoisted = outer
 
-    def _draws(self, e: ast.Expr) -> bool:
+    def _draws(self, e: ast.Expr | ir.Expr) -> bool:
         """Whether working out an expression may draw from the game's random generator."""
+        if isinstance(e, ir.Expr):
+            if type(e) is ir.Call:
+                if e.name in self.names.functions:
+                    if self._through_body("draws", e.name, self._draws, False):
+                        return True
+                elif e.name in RANDOM_BUILTINS:
+                    return True
+            return any(self._draws(child) for child in ir.children(e))
         if isinstance(e, ast.Call):
             if e.func in self.names.functions:
                 if self._through_body("draws", e.func, self._draws, False):
@@ -81,9 +101,11 @@ class ExpressionCode:
                 return True
         return any(self._draws(child) for child in children(e))
 
-    def _strict(self, e: ast.Expr) -> bool:
+    def _strict(self, e: ast.Expr | ir.Expr) -> bool:
         """Whether the code written for an expression works out each of its parts, every time
         (so that a selection among them may be built before)."""
+        if isinstance(e, ir.Expr):
+            return self._strict_ir(e)
         if isinstance(e, (ast.Select, ast.Comprehension, ast.Not, ast.Neg, ast.Attribute, ast.Index, ast.ListLit)):
             return True
         if isinstance(e, ast.BinOp):  # (`and`, `or`: see `_short_circuit`)
@@ -92,6 +114,22 @@ class ExpressionCode:
             if e.func == "first" and len(e.args) == 1 and self._over_players(e.args[0], Scope(False)):
                 return False  # (its tests are worked out until one holds: see `_each_player`)
             return e.func in self.names.functions or e.func in self.names.zones or e.func in _STRICT_BUILTINS
+        return False
+
+    def _strict_ir(self, e: ir.Expr) -> bool:
+        """`_strict` of a lowered expression (a comprehension of several clauses is not)."""
+        kind = type(e)
+        if kind in (ir.Select, ir.Not, ir.Neg, ir.GetAttr, ir.Global, ir.Option, ir.EventArg, ir.GetIndex,
+                    ir.ListOf):
+            return True
+        if kind is ir.Comprehension:
+            return len(e.clauses) == 1
+        if kind is ir.BinOp:
+            return e.op in ("+", "-", "*", "/", "%", "and", "or") or e.op in _COMPARISONS
+        if kind is ir.Call:
+            if e.name == "first" and len(e.args) == 1 and self._over_players(self.written(e.args[0]), Scope(False)):
+                return False
+            return e.name in self.names.functions or e.name in self.names.zones or e.name in _STRICT_BUILTINS
         return False
 
     def _loop_list(self, e: ast.Select | ast.Comprehension, scope: Scope, kind: str = "list") -> str:
@@ -268,6 +306,38 @@ class ExpressionCode:
             if inlined:
                 self.host.end_inline()
 
+    # ------------------------------------------------------------------ lowered: constants and names
+    def i_Const(self, e: ir.Const, scope: Scope) -> str:
+        value = e.value
+        if value is None or type(value) is bool:
+            return repr(value)
+        if type(value) is int:
+            return repr(int(value))
+        return self.const(value)
+
+    def i_Local(self, e: ir.Local, scope: Scope) -> str:
+        return scope.get(e.name)
+
+    def i_Context(self, e: ir.Context, scope: Scope) -> str:
+        hidden = scope.names.get(e.name)  # (a name an inlined function's argument binds)
+        return hidden if hidden is not None else _CONTEXT_CODE[e.name]
+
+    def i_KeywordName(self, e: ir.KeywordName, scope: Scope) -> str:
+        hidden = scope.names.get(e.name)
+        return hidden if hidden is not None else self.const(e.name)
+
+    def i_Unbound(self, e: ir.Unbound, scope: Scope) -> str:
+        return scope.get(e.name)
+
+    def i_Global(self, e: ir.Global, scope: Scope) -> str:
+        return f"g.globals[{literal(e.name)}]"
+
+    def i_Option(self, e: ir.Option, scope: Scope) -> str:
+        return f"g.options[{literal(e.name)}]"
+
+    def i_EventArg(self, e: ir.EventArg, scope: Scope) -> str:
+        return f"f.event.get({literal(e.name)})"
+
     def x_IntLit(self, e, scope):
         return repr(int(e.value))
 
@@ -284,8 +354,7 @@ class ExpressionCode:
         name = e.id
         if name in scope.names:
             return scope.names[name]
-        context = {"self": "f.self_card", "you": "f.controller", "event": "f.event", "players": "g.players",
-                   "teams": "g.rules.team_refs", "game": "g.GAME", "options": "g.OPTIONS"}.get(name)
+        context = _CONTEXT_CODE.get(name)
         if context is not None:
             return context
         if name in self.names.keywords:

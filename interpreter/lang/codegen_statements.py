@@ -73,7 +73,7 @@ class StatementCode:
         return lines
 
     def s_Let(self, s: ir.Let, scope, loop_depth, mode):
-        before, value = self.lowered(self.written(s.value), scope, mode)
+        before, value = self.lowered(s.value, scope, mode)
         return [*before, f"{scope.bind(s.name)} = {value}"]
 
     def s_Set(self, s: ir.Set, scope, loop_depth, mode):
@@ -288,7 +288,7 @@ class StatementCode:
             scope.handles = outside
 
     def loop_repeat(self, s: ir.Loop, scope, loop_depth, mode):
-        before, count = self.lowered(self.written(s.over), scope, mode)
+        before, count = self.lowered(s.over, scope, mode)
         return [*before, f"for _ in range({count}):", *self._block(s.body, scope, loop_depth + 1, mode)]
 
     def loop_while(self, s: ir.Loop, scope, loop_depth, mode):
@@ -296,7 +296,7 @@ class StatementCode:
         span = self.const(s.span)
         message = self.const(WHILE_BUDGET_MESSAGE)
         called = self.valued_calls(value_calls(self.written(s), self.host.value_procedures), scope, mode)
-        before, condition = self.lowered(self.written(s.over), scope, mode)
+        before, condition = self.lowered(s.over, scope, mode)
         before = [*called, *before]
         head = [f"while {condition}:"] if not before else [  # (what the test needs, built at each test)
             "while True:", *(f"    {line}" for line in before), f"    if not {condition}:", "        break"]
@@ -322,7 +322,7 @@ class StatementCode:
         return [*cleared, "return" if mode == "pure" else "return True"]
 
     def s_Return(self, s: ir.Return, scope, loop_depth, mode):
-        before, value = self.lowered(self.written(s.value), scope, mode)
+        before, value = self.lowered(s.value, scope, mode)
         if self.returning == "value" and mode == "pure":
             return [*before, f"return {value}"]
         if self.returning is None:

@@ -413,6 +413,19 @@ class Keyword(Node):
 Definition = Function | Procedure | Card | Keyword
 
 
+def children(node: Node) -> Iterator[Node]:
+    """The nodes directly under a node (through its tuples and (name, node) pairs), in order."""
+    for value in node.__dict__.values():
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Node):
+                    yield item
+                elif isinstance(item, tuple):
+                    yield from (v for v in item if isinstance(v, Node))
+
+
 def walk(node: object) -> Iterator[Node]:
     """Every IR node under `node` (a node, or a tuple of nodes and pairs), itself first."""
     stack: list[object] = [node]

@@ -311,7 +311,7 @@ class RolloutStatements:
 
     def r_may(self, s: ir.If, scope, loop_depth: int, mode: str) -> list[str]:
         ask = s.test
-        chooser = self.ex(self.written(ask.chooser), scope) if ask.chooser is not None else "f.controller"
+        chooser = self.ex(ask.chooser, scope) if ask.chooser is not None else "f.controller"
         prompt = self.host.writer.prompt(ask.label or "may", scope)
         answer = self.temp("_c")
         lines = [f"{answer} = g.ask_now('one', 1, {prompt}, [True, False], {chooser}, {self.const(s.span)}, "
@@ -329,7 +329,7 @@ class RolloutStatements:
         return [f"{budget} = g.rules.step_budget",
                 "while True:",
                 *(f"    {line}" for line in asked),
-                f"    if not {self.ex(self.written(s.over), scope)}:",
+                f"    if not {self.ex(s.over, scope)}:",
                 "        break",
                 f"    {budget} -= 1",
                 f"    if {budget} < 0:",
