@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from . import ast
+from . import ast, ir
 from .analysis import local_bindings
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .codegen_scope import Scope, may_share
@@ -221,94 +221,162 @@ class Kinds(KindRules):
         return None
 
 
+# What the analyses of the code generator read alike in the AST and the IR (lang/ir.py): a name
+# (ast.Name; a Local, Context, KeywordName or Unbound), a call and what it calls, a `+`, a
+# selection, an index, an integer or a text written in the code.
+_IR_NAMES = (ir.Local, ir.Context, ir.KeywordName, ir.Unbound)
+
+
+def name_of(e: Any) -> str | None:
+    """The name an expression is, or None."""
+    if type(e) is ast.Name:
+        return e.id
+    return e.name if type(e) in _IR_NAMES else None
+
+
+def called(e: Any) -> str | None:
+    """The name a call calls, or None for another expression."""
+    if type(e) is ast.Call:
+        return e.func
+    return e.name if type(e) is ir.Call else None
+
+
+def is_join(e: Any) -> bool:
+    """`a + b`."""
+    return type(e) in (ast.BinOp, ir.BinOp) and e.op == "+"
+
+
+def is_selection(e: Any) -> bool:
+    return type(e) in (ast.Select, ir.Select)
+
+
+def int_written(e: Any) -> int | None:
+    """The integer written in the code that an expression is, or None."""
+    if type(e) is ast.IntLit:
+        return e.value
+    return e.value if type(e) is ir.Const and type(e.value) is int else None
+
+
+def text_written(e: Any) -> str | None:
+    if type(e) is ast.StrLit:
+        return e.value
+    return e.value if type(e) is ir.Const and type(e.value) is str else None
+
+
+def _written(e: Any) -> int | str | None:
+    """The integer or text written in the code that an expression is, or None."""
+    found = int_written(e)
+    return found if found is not None else text_written(e)
+
+
+def builds_new_list(e: Any) -> bool:
+    """A list written out, a selection, a comprehension (of one clause: the code of several is
+    a list too, not known to be here)."""
+    kind = type(e)
+    return kind in (ast.ListLit, ast.Select, ast.Comprehension, ir.ListOf, ir.Select) or (
+        kind is ir.Comprehension and len(e.clauses) == 1)
+
+
 class ValueKinds(KindRules):
     """The analyses of `CodeGenerator`: what values surely are, `none` never (see the module
-    docstring). `self.names`: the compiler's name table; `self._visiting`: set by `CodeGenerator`."""
+    docstring). `self.names`: the compiler's name table; `self._visiting`: set by `CodeGenerator`.
+    Each reads an expression of the AST or of the IR alike (see `name_of`, `called`)."""
 
     def _rule_function(self, name: str) -> ast.Function | None:
         return self.names.functions.get(name)
 
-    def _keeps_items(self, e: ast.Call) -> bool:
+    def _keeps_items(self, e: ast.Call | ir.Call) -> bool:
         """A call of a built-in whose list holds items of its first argument only (`take(L, n)`)."""
-        return bool(e.args) and self._builtin_fact(e.func, "keeps_items")
+        return bool(e.args) and self._builtin_fact(called(e), "keeps_items")
 
-    def new_list(self, e: ast.Expr) -> bool:
+    def new_list(self, e: ast.Expr | ir.Expr) -> bool:
         """Whether an expression always gives a new Python list (no copy or conversion needed)."""
-        if isinstance(e, (ast.ListLit, ast.Select, ast.Comprehension)):
+        if builds_new_list(e):
             return True
-        if isinstance(e, ast.Call):
-            if e.func in self.names.functions:  # what the function's body gives
-                return self._through_body("new list", e.func, self.new_list, False)
-            return e.func in self.names.zones or self._builtin_gives(e.func) == "list"
-        if isinstance(e, ast.BinOp) and e.op == "+":
+        func = called(e)
+        if func is not None:
+            if func in self.names.functions:  # what the function's body gives
+                return self._through_body("new list", func, self.new_list, False)
+            return func in self.names.zones or self._builtin_gives(func) == "list"
+        if is_join(e):
             return self.new_list(e.left) or self.new_list(e.right)
         return False
 
-    def is_list(self, e: ast.Expr, scope: Scope | None = None) -> bool:
+    def is_list(self, e: ast.Expr | ir.Expr, scope: Scope | None = None) -> bool:
         """Whether an expression always gives a Python list (new or not)."""
-        if isinstance(e, ast.Name):
-            return (e.id == "players" and (scope is None or e.id not in scope.names)
-                    or scope is not None and e.id in scope.lists)
+        name = name_of(e)
+        if name is not None:
+            return (name == "players" and (scope is None or name not in scope.names)
+                    or scope is not None and name in scope.lists)
         return self.new_list(e)
 
-    def is_text(self, e: ast.Expr) -> bool:
-        if isinstance(e, ast.StrLit):
+    def is_text(self, e: ast.Expr | ir.Expr) -> bool:
+        if text_written(e) is not None:
             return True
-        if isinstance(e, ast.Call):
-            return e.func not in self.names.functions and self._builtin_gives(e.func) == "text"
-        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_text(e.left) and self.is_text(e.right)
+        func = called(e)
+        if func is not None:
+            return func not in self.names.functions and self._builtin_gives(func) == "text"
+        return is_join(e) and self.is_text(e.left) and self.is_text(e.right)
 
-    def is_card_list(self, e: ast.Expr, scope: Scope) -> bool:
+    def is_card_list(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a list of cards in the game: a zone's cards, a
         selection from such a list, several of them joined, the first few of one, a function's
         name that holds one (see `Scope.card_lists`)."""
-        if isinstance(e, ast.Name):
-            return e.id in scope.card_lists
-        if isinstance(e, ast.Call):
-            if e.func in self.names.zones:
+        name = name_of(e)
+        if name is not None:
+            return name in scope.card_lists
+        func = called(e)
+        if func is not None:
+            if func in self.names.zones:
                 return True
-            if e.func in self.names.functions:
-                return self._through_body("card list", e.func, lambda body: self.is_card_list(body, Scope(False)),
+            if func in self.names.functions:
+                return self._through_body("card list", func, lambda body: self.is_card_list(body, Scope(False)),
                                           False)
             return self._keeps_items(e) and self.is_card_list(e.args[0], scope)
-        if isinstance(e, ast.Select):
+        if is_selection(e):
             return self.is_card_list(e.source, scope)
-        return isinstance(e, ast.BinOp) and e.op == "+" and self.is_card_list(e.left, scope) and self.is_card_list(
-            e.right, scope)
+        return is_join(e) and self.is_card_list(e.left, scope) and self.is_card_list(e.right, scope)
 
-    def _is_card(self, e: ast.Expr, scope: Scope) -> bool:
-        return isinstance(e, ast.Name) and e.id in scope.cards and e.id in scope.names
+    def _is_card(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
+        name = name_of(e)
+        return name is not None and name in scope.cards and name in scope.names
 
-    def _is_handle(self, e: ast.Expr, scope: Scope) -> bool:
+    def _is_handle(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
         """Whether an expression is a name that holds a card handle (see `Scope.handles`)."""
-        return isinstance(e, ast.Name) and e.id in scope.handles
+        name = name_of(e)
+        return name is not None and name in scope.handles
 
     # ------------------------------------------------------------------ names that hold players
-    def is_player_list(self, e: ast.Expr, scope: Scope) -> bool:
+    def is_player_list(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a list of players (`players`, `others(p)`, a
         selection from them)."""
-        if isinstance(e, ast.Name):
-            return e.id == "players" and e.id not in scope.names
-        if isinstance(e, ast.Call):
-            return e.func not in self.names.functions and self._builtin_fact(e.func, "gives_players")
-        return isinstance(e, ast.Select) and self.is_player_list(e.source, scope)
+        name = name_of(e)
+        if name is not None:
+            return name == "players" and name not in scope.names
+        func = called(e)
+        if func is not None:
+            return func not in self.names.functions and self._builtin_fact(func, "gives_players")
+        return is_selection(e) and self.is_player_list(e.source, scope)
 
-    def is_player(self, e: ast.Expr, scope: Scope) -> bool:
+    def is_player(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a player (never none): a name that only ever holds
         one, `players[K]` for a seat that exists, `next_player(...)`, the first of `others(...)`
         when there are several players, a function that gives one of these."""
-        if isinstance(e, ast.Name):
-            return e.id in scope.players
-        if isinstance(e, ast.Index):
-            return (isinstance(e.obj, ast.Name) and e.obj.id == "players" and e.obj.id not in scope.names
-                    and isinstance(e.index, ast.IntLit) and 1 <= e.index.value <= self.names.player_count)
-        if isinstance(e, ast.Call):
-            if e.func in self.names.functions:
-                return self._through_body("player", e.func, lambda body: self.is_player(body, Scope(False)), False)
-            if e.func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call):
-                return (e.args[0].func == "others" and "others" not in self.names.functions
+        name = name_of(e)
+        if name is not None:
+            return name in scope.players
+        if type(e) in (ast.Index, ir.GetIndex):
+            seat = int_written(e.index)
+            return (name_of(e.obj) == "players" and "players" not in scope.names
+                    and seat is not None and 1 <= seat <= self.names.player_count)
+        func = called(e)
+        if func is not None:
+            if func in self.names.functions:
+                return self._through_body("player", func, lambda body: self.is_player(body, Scope(False)), False)
+            if func == "first" and len(e.args) == 1 and called(e.args[0]) is not None:
+                return (called(e.args[0]) == "others" and "others" not in self.names.functions
                         and self.names.player_count >= 2)
-            return self._builtin_gives(e.func) == "player"
+            return self._builtin_gives(func) == "player"
         return False
 
     def player_names(self, body, params=(), given: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -356,41 +424,43 @@ class ValueKinds(KindRules):
         A zone's cards never repeat (a card is in one place); a selection from a list, or the
         first or last few of it, keeps that; so do the abilities of cards that never repeat, the
         players, and a list written out of different constants or `labelled` constants."""
-        if isinstance(e, ast.Name):
-            if e.id == "players" and e.id not in scope.names:
+        name = name_of(e)
+        if name is not None:
+            if name == "players" and name not in scope.names:
                 return frozenset({("players",)})
-            return scope.distinct.get(e.id)
-        if isinstance(e, ast.Select):
+            return scope.distinct.get(name)
+        if is_selection(e):
             return self.distinct_tags(e.source, scope)
-        if isinstance(e, ast.BinOp) and e.op == "+":
+        if is_join(e):
             left, right = self.distinct_tags(e.left, scope), self.distinct_tags(e.right, scope)
             if left is None or right is None or any(may_share(a, b) for a in left for b in right):
                 return None
             return left | right
-        if isinstance(e, ast.Conditional):  # (one of the two lists, whole)
+        if type(e) in (ast.Conditional, ir.IfExpr):  # (one of the two lists, whole)
             then, orelse = self.distinct_tags(e.then, scope), self.distinct_tags(e.orelse, scope)
             return None if then is None or orelse is None else then | orelse
-        if isinstance(e, ast.ListLit):
+        if type(e) in (ast.ListLit, ir.ListOf):
             tags = [self._item_tag(item, scope) for item in e.items]
             if None in tags or any(may_share(a, b) for i, a in enumerate(tags) for b in tags[i + 1:]):
                 return None
             return frozenset(tags)
-        if not isinstance(e, ast.Call):
+        func = called(e)
+        if func is None:
             return None
-        if e.func in self.names.zones:
-            constants = tuple((i, a.value) for i, a in enumerate(e.args) if isinstance(a, (ast.StrLit, ast.IntLit)))
-            return frozenset({("zone", e.func, constants)})
-        if e.func in self.names.functions:
-            params = self.names.functions[e.func].params
-            return self._through_body("distinct", e.func, lambda body: self._distinct_body(body, params), None)
+        if func in self.names.zones:
+            constants = tuple((i, _written(a)) for i, a in enumerate(e.args) if _written(a) is not None)
+            return frozenset({("zone", func, constants)})
+        if func in self.names.functions:
+            params = self.names.functions[func].params
+            return self._through_body("distinct", func, lambda body: self._distinct_body(body, params), None)
         if self._keeps_items(e):
             return self.distinct_tags(e.args[0], scope)
-        if e.func == "abilities" and len(e.args) == 1:
+        if func == "abilities" and len(e.args) == 1:
             cards = self.distinct_tags(e.args[0], scope)
             if cards is None or any(t[0] != "zone" for t in cards):
                 return None
             return frozenset(("abilities", *t) for t in cards)
-        if self._builtin_fact(e.func, "gives_players"):
+        if self._builtin_fact(func, "gives_players"):
             return frozenset({("players",)})
         return None
 
@@ -412,11 +482,11 @@ class ValueKinds(KindRules):
     def _item_tag(self, item: ast.Expr, scope: Scope) -> tuple | None:
         """The tag of one item of a list written out: a constant, a `labelled` constant (both by
         their option id), a player."""
-        if isinstance(item, (ast.StrLit, ast.IntLit)):
-            return ("id", str(item.value))
-        if (isinstance(item, ast.Call) and item.func == "labelled" and item.func not in self.names.functions
-                and item.args and isinstance(item.args[0], (ast.StrLit, ast.IntLit))):
-            return ("id", str(item.args[0].value))
+        if _written(item) is not None:
+            return ("id", str(_written(item)))
+        if (called(item) == "labelled" and "labelled" not in self.names.functions
+                and item.args and _written(item.args[0]) is not None):
+            return ("id", str(_written(item.args[0])))
         if self.is_player(item, scope):
             return ("players",)
         return None
