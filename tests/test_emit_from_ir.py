@@ -195,3 +195,17 @@ def test_the_value_kinds_say_the_same_of_an_expression_and_its_lowered_form(game
                              gen._is_handle, gen.distinct_tags):
                 assert analysis(e, scope) == analysis(written, scope), (analysis.__name__, ir.describe(e))
         assert (gen.new_list(e), gen.is_text(e)) == (gen.new_list(written), gen.is_text(written)), ir.describe(e)
+
+
+def test_operators_lists_and_indexes_are_written_from_the_ir() -> None:
+    from interpreter.lang import ir
+
+    x, y = ir.Local("x"), ir.Local("y")
+    assert [_written_from_the_ir(e) for e in (
+        ir.Not(x), ir.Neg(ir.Const(2)), ir.IfExpr(x, ir.Const(1), ir.Const(2)), ir.ListOf((ir.Const(1), x)),
+        ir.GetIndex(ir.Context("players"), ir.Const(1)), ir.GetIndex(x, y), ir.IsType(x, "int", False),
+        ir.IsType(y, "none", True))] == [
+        "(not v_x)", "(-2)", "(1 if v_x else 2)", "[1, v_x]", "g.players[0]", "_index(v_x, L['y'])",
+        "(_is_int(v_x))", "(not (L['y'] is None))"]
+    assert re.fullmatch(r"\((_w\d+)\[1\] if type\(\1 := v_x\) is list and len\(\1\) >= 2 else _index\(\1, 2\)\)",
+                        _written_from_the_ir(ir.GetIndex(x, ir.Const(2))))

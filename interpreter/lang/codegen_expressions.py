@@ -20,6 +20,7 @@ from .codegen_tables import (
     _conjuncts,
     _player_attrs,
 )
+from .kinds import int_written, name_of
 from .runtime import CONTEXT_NAMES
 from .values import (
     CARD_PROPERTIES,
@@ -338,6 +339,32 @@ class ExpressionCode:
     def i_EventArg(self, e: ir.EventArg, scope: Scope) -> str:
         return f"f.event.get({literal(e.name)})"
 
+    # ------------------------------------------------------------------ lowered: operators and lists
+    def i_Not(self, e: ir.Not, scope: Scope) -> str:
+        return f"(not {self.ex(e.operand, scope)})"
+
+    def i_Neg(self, e: ir.Neg, scope: Scope) -> str:
+        return f"(-{self.ex(e.operand, scope)})"
+
+    def i_IfExpr(self, e: ir.IfExpr, scope: Scope) -> str:
+        return f"({self.ex(e.then, scope)} if {self.ex(e.test, scope)} else {self.ex(e.orelse, scope)})"
+
+    def i_ListOf(self, e: ir.ListOf, scope: Scope) -> str:
+        return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
+
+    def i_GetIndex(self, e: ir.GetIndex, scope: Scope) -> str:
+        k = int_written(e.index)
+        if self.is_player(e, scope):
+            return f"g.players[{k - 1}]"
+        obj = self.ex(e.obj, scope)
+        if k is not None and k >= 1 and not self._iterable_depth:
+            held = self.temp("_w")  # a list item by a fixed position, in place
+            return f"({held}[{k - 1}] if type({held} := {obj}) is list and len({held}) >= {k} else _index({held}, {k}))"
+        return f"_index({obj}, {self.ex(e.index, scope)})"
+
+    def i_IsType(self, e: ir.IsType, scope: Scope) -> str:
+        return self._type_test(e, name_of(e.operand) is not None, scope)
+
     def x_IntLit(self, e, scope):
         return repr(int(e.value))
 
@@ -556,6 +583,10 @@ class ExpressionCode:
         return f"(-{self.ex(e.operand, scope)})"
 
     def x_IsType(self, e: ast.IsType, scope: Scope) -> str:
+        return self._type_test(e, isinstance(e.operand, ast.Name), scope)
+
+    def _type_test(self, e: ast.IsType | ir.IsType, named: bool, scope: Scope) -> str:
+        """`X is T` (`is not`); `named`: whether X is a name."""
         v, t = self.ex(e.operand, scope), e.type_name
         test = {
             "player": f"isinstance({v}, _PlayerRef)", "card": f"isinstance({v}, _CardRef)",
@@ -568,7 +599,7 @@ class ExpressionCode:
         same = f"== {self.const(t)}" if len(family) < 2 else f"in {self.const(family)}"
         if test is None and (self._is_card(e.operand, scope) or self._is_handle(e.operand, scope)):
             test = f"{v}.defn.type {same}"
-        elif test is None and isinstance(e.operand, ast.Name):  # a card type of the ruleset
+        elif test is None and named:  # a card type of the ruleset
             test = f"(type({v}) is _CardRef and {v}.defn.type {same})"
         elif test is None:
             test = f"_is_of_type({v}, {self.const(t if len(family) < 2 else family)})"
