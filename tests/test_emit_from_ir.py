@@ -209,3 +209,19 @@ def test_operators_lists_and_indexes_are_written_from_the_ir() -> None:
         "(_is_int(v_x))", "(not (L['y'] is None))"]
     assert re.fullmatch(r"\((_w\d+)\[1\] if type\(\1 := v_x\) is list and len\(\1\) >= 2 else _index\(\1, 2\)\)",
                         _written_from_the_ir(ir.GetIndex(x, ir.Const(2))))
+
+
+def test_attributes_are_written_from_the_ir() -> None:
+    """A player's attribute that no effect changes is read from the player's dict (by a fixed
+    seat, straight); a card's place from where the card is."""
+    from interpreter.lang import ir
+    from interpreter.lang.codegen_scope import Scope
+
+    scope = Scope(True, {"x": "v_x"}, players=frozenset({"x"}))
+    first = ir.GetIndex(ir.Context("players"), ir.Const(1))
+    assert [_written_from_the_ir(e, scope) for e in (
+        ir.GetAttr(ir.Local("x"), "seat"), ir.GetAttr(ir.Local("x"), "coins"), ir.GetAttr(first, "coins"))] == [
+        "v_x.seat", "g.player_attrs[v_x.seat - 1]['coins']", "g.player_attrs[0]['coins']"]
+    assert re.fullmatch(r"\(g\.card_zone\[(_w\d+)\.id\]\[0\] if type\(\1 := L\['y'\]\) is _CardRef and \1\.id in "
+                        r"g\.card_zone else g\.read\(\1, 'zone'\)\)",
+                        _written_from_the_ir(ir.GetAttr(ir.Local("y"), "zone"), scope))

@@ -401,17 +401,25 @@ class ExpressionCode:
                 return f"g.options[{attr}]"
             if e.obj.id == "event":
                 return f"f.event.get({attr})"
+        return self._attribute(e, scope)
+
+    def i_GetAttr(self, e: ir.GetAttr, scope: Scope) -> str:
+        return self._attribute(e, scope)
+
+    def _attribute(self, e: ast.Attribute | ir.GetAttr, scope: Scope) -> str:
+        """`OBJ.NAME`, a card's or a player's attribute or property (not `game.NAME` and the like)."""
+        attr = literal(e.name)
         obj = self.ex(e.obj, scope)
         modified = self.names.modified_attributes
         if self.is_player(e.obj, scope):
             if e.name == "seat":
                 return f"{obj}.seat"
             if self._player_attribute_read(e, scope):
-                if isinstance(e.obj, ast.Index):  # players[K]
-                    return f"g.player_attrs[{e.obj.index.value - 1}][{attr}]"
+                if type(e.obj) in (ast.Index, ir.GetIndex):  # players[K]
+                    return f"g.player_attrs[{int_written(e.obj.index) - 1}][{attr}]"
                 return f"{_player_attrs(obj)}[{attr}]"
         if self._is_card(e.obj, scope):
-            return self._card_attribute(e, obj, attr, scope.types.get(e.obj.id))
+            return self._card_attribute(e, obj, attr, scope.types.get(name_of(e.obj)))
         place = _PLACE_PROPERTIES.get(e.name)
         if place is not None and not self._iterable_depth:  # where the card is (none once gone)
             held = self.temp("_w")
@@ -427,7 +435,7 @@ class ExpressionCode:
         if modified is None or e.name in modified or e.name in CARD_PROPERTIES:
             return f"g.read({obj}, {attr})"
         # an attribute no effect changes: the stored value, read in place (g.read otherwise)
-        simple = isinstance(e.obj, ast.Name)
+        simple = name_of(e.obj) is not None
         if self._iterable_depth and not simple:  # no `:=` in a comprehension's iterable
             return f"g.read({obj}, {attr})"
         if simple:
