@@ -225,3 +225,31 @@ def test_attributes_are_written_from_the_ir() -> None:
     assert re.fullmatch(r"\(g\.card_zone\[(_w\d+)\.id\]\[0\] if type\(\1 := L\['y'\]\) is _CardRef and \1\.id in "
                         r"g\.card_zone else g\.read\(\1, 'zone'\)\)",
                         _written_from_the_ir(ir.GetAttr(ir.Local("y"), "zone"), scope))
+
+
+def test_operators_selections_and_comprehensions_are_written_from_the_ir() -> None:
+    """`+`, membership of a zone by the card's place, a selection and a comprehension of two clauses
+    as Python comprehensions, and (in a procedure's code) `count(S) > 0` as a loop that stops at
+    the first item: all from the IR alone."""
+    from interpreter.lang import ir
+    from interpreter.lang.codegen_scope import Scope
+
+    x, c, d = ir.Local("x"), ir.Local("c"), ir.Local("d")
+    big = ir.Select("c", x, ir.BinOp(">", c, ir.Const(1)), None, False)
+    pairs = ir.Comprehension(ir.BinOp("*", c, d), (ir.Clause("c", x, None),
+                                                   ir.Clause("d", ir.ListOf((ir.Const(2),)), ir.BinOp(">", d, c))))
+    in_hand = ir.BinOp("in", x, ir.Call(ir.ZONE, "hand", (ir.Context("you"),)))
+    written = [_written_from_the_ir(e, Scope(False, {"x": "v_x"})) for e in (ir.BinOp("+", ir.Const(1), x), in_hand,
+                                                                             big, pairs)]
+    assert written[0] == "(1 + v_x)"
+    assert re.fullmatch(r"\(type\(v_x\) is _CardRef and g\.card_zone\.get\(v_x\.id\) == \(_k\d+\[f\.controller\.seat\] "
+                        r"if type\(f\.controller\) is _PlayerRef else g\.zone_key\('hand', f\.controller, None\)\)\)",
+                        written[1])
+    assert re.fullmatch(r"\[(_c\d+) for \1 in _as_list\(v_x\) if \(\1 > 1\)\]", written[2])
+    assert re.fullmatch(r"\[\((_c\d+) \* (_c\d+)\) for \1 in _as_list\(v_x\) for \2 in \[2\] if \(\2 > \1\)\]",
+                        written[3])
+    before, code = _GEN[0].lowered(ir.BinOp(">", ir.Call(ir.BUILTIN, "count", (big,)), ir.Const(0)),
+                                   Scope(False, {"x": "v_x"}), "pure")
+    item, found = re.fullmatch(r"for (_c\d+) in .*", before[1]).group(1), code
+    assert before == [f"{found} = False", f"for {item} in _as_list(v_x):", f"    if ({item} > 1):",
+                      f"        {found} = True", "        break"]

@@ -45,7 +45,7 @@ from .codegen_tables import (
     _is_int,
     _is_of_type,
 )
-from .kinds import ValueKinds, refuse
+from .kinds import ValueKinds, called, name_of, refuse, text_written
 from .rollout import RolloutStatements
 from .runtime import BINOPS, _as_list, _index
 from .values import (
@@ -305,11 +305,12 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         return self.ns.constant(value)
 
     # ------------------------------------------------------------------ calls and zones
-    def _is_zone_call(self, e: ast.Expr) -> bool:
+    def _is_zone_call(self, e: ast.Expr | ir.Expr) -> bool:
         """A reference to one zone (a player's, or a shared zone without rows)."""
-        if not (isinstance(e, ast.Call) and e.func in self.names.zones):
+        zone = called(e)
+        if zone not in self.names.zones:
             return False
-        spec = self.names.zones[e.func]
+        spec = self.names.zones[zone]
         if spec.per_player:  # a player's zone, and its row if it has rows
             return len(e.args) == (2 if spec.rows else 1)
         return len(e.args) == (1 if spec.rows else 0)
@@ -422,26 +423,27 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             return "(" + " + ".join(f"(1 if {t} else 0)" for t in tests) + ")"
         return "(" + " else ".join(f"g.players[{i}] if {t}" for i, t in enumerate(tests)) + " else None)"
 
-    def zone_key(self, e: ast.Expr, scope: Scope) -> str:
+    def zone_key(self, e: ast.Expr | ir.Expr, scope: Scope) -> str:
         """Source for the key of a zone reference `name(player[, row])` or `name()`."""
-        if not (isinstance(e, ast.Call) and e.func in self.names.zones):
+        name = called(e)
+        if name not in self.names.zones:
             raise ValidationError("expected a zone, such as hand(you)", e.span)
-        name, spec = e.func, self.names.zones[e.func]
+        spec = self.names.zones[name]
         args = [self.ex(a, scope) for a in e.args]
         if not args and not spec.per_player and not spec.rows:
             return self.const(ZoneKey(name, 0, ""))
         if not args:
             return f"g.zone_key({literal(name)}, None, None)"
-        fixed_row = len(args) == 2 and isinstance(e.args[1], ast.StrLit) and e.args[1].value in spec.rows
+        fixed_row = len(args) == 2 and text_written(e.args[1]) in spec.rows
         if (len(args) == 1 and not spec.rows or fixed_row) and spec.per_player and (
-                isinstance(e.args[0], ast.Name) or not self._iterable_depth or self.is_player(e.args[0], scope)):
+                name_of(e.args[0]) is not None or not self._iterable_depth or self.is_player(e.args[0], scope)):
             # each seat's key, made once (for a row named in the code, that row's)
-            row = e.args[1].value if fixed_row else ""
+            row = text_written(e.args[1]) if fixed_row else ""
             keys = self.const((None, *(ZoneKey(name, seat, row) for seat in range(1, self.names.player_count + 1))))
             p = held = args[0]
             if self.is_player(e.args[0], scope):
                 return f"{keys}[{p}.seat]"
-            if not isinstance(e.args[0], ast.Name):
+            if name_of(e.args[0]) is None:
                 held = self.temp("_w")
                 p = f"({held} := {p})"
             return (f"({keys}[{held}.seat] if type({p}) is _PlayerRef "

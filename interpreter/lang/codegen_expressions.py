@@ -20,7 +20,7 @@ from .codegen_tables import (
     _conjuncts,
     _player_attrs,
 )
-from .kinds import int_written, name_of
+from .kinds import called, int_written, is_join, is_selection, name_of
 from .runtime import CONTEXT_NAMES
 from .values import (
     CARD_PROPERTIES,
@@ -29,6 +29,14 @@ from .values import (
 # the code of each context name (runtime.CONTEXT_NAMES)
 _CONTEXT_CODE = {"self": "f.self_card", "you": "f.controller", "event": "f.event", "players": "g.players",
                  "teams": "g.rules.team_refs", "game": "g.GAME", "options": "g.OPTIONS"}
+
+
+def _clause(e: ast.Select | ast.Comprehension | ir.Select | ir.Comprehension) -> tuple[str, Any, Any]:
+    """(name, source, condition) of a selection or of a comprehension of one clause."""
+    if type(e) is ir.Comprehension:
+        clause = e.clauses[0]
+        return clause.var, clause.source, clause.condition
+    return e.var, e.source, (e.where if is_selection(e) else e.condition)
 
 
 class ExpressionCode:
@@ -140,7 +148,7 @@ class ExpressionCode:
         nested ifs, each with what it always works out built before it, in the loop. A selection
         from a selection (or from a function that gives one) is one loop, with the tests of both."""
         bound: list[str] = []
-        first, inlined = self._selection_in(e.source, scope, bound)
+        first, inlined = self._selection_in(_clause(e)[1], scope, bound)
         try:
             return self._loop(e, first, scope, kind)
         finally:
@@ -171,6 +179,8 @@ class ExpressionCode:
         """The selection (in no order) that an expression is, or the call of a function whose
         body it is (then inlined: `end_inline` after; arguments worked out once before into names
         of `scope`, listed in `bound`), or None; and whether it was inlined."""
+        if type(e) is ir.Call and e.name in self.names.functions:
+            e = self.written(e)  # (inlined from the AST: see `Compiler.inline_call`)
         if isinstance(e, ast.Call) and e.func in self.names.functions:
             written = self.names.functions[e.func].body
             if not (isinstance(written, ast.Select) and written.order_by is None):
@@ -180,22 +190,22 @@ class ExpressionCode:
             if body is None:
                 return None, False
             return body, True
-        return (e, False) if isinstance(e, ast.Select) and e.order_by is None else (None, False)
+        return (e, False) if is_selection(e) and e.order_by is None else (None, False)
 
     def _loop(self, e: ast.Select | ast.Comprehension, first: ast.Select | None, scope: Scope, kind: str) -> str:
         """`_loop_list` of e, whose items come from the selection `first` if not None."""
-        condition = e.where if isinstance(e, ast.Select) else e.condition
+        var, e_source, condition = _clause(e)
         if first is not None:
             source = self.iterable(first.source, scope)
             taken, py = self._bound(scope, first.var, first.source)
-            inner, _ = self._bound(scope, e.var, e.source, py)
+            inner, _ = self._bound(scope, var, e_source, py)
             tests = self._narrowing(_conjuncts(first.where), taken) + self._narrowing(_conjuncts(condition), inner)
             self._merge(scope, taken)
         else:
-            source = self.iterable(e.source, scope)
-            inner, py = self._bound(scope, e.var, e.source)
+            source = self.iterable(e_source, scope)
+            inner, py = self._bound(scope, var, e_source)
             tests = self._narrowing(_conjuncts(condition), inner)
-        order = e.order_by if isinstance(e, ast.Select) else None
+        order = e.order_by if is_selection(e) else None
         hoisted, self._hoisted = self._hoisted, None  # (a sort key is a lambda: nothing before it)
         try:
             key = self.ex(order, inner) if order is not None else None
@@ -208,7 +218,7 @@ class ExpressionCode:
         elif kind == "exists":
             start, body = f"{out} = False", [f"{out} = True", "break"]
         else:
-            if isinstance(e, ast.Comprehension):
+            if not is_selection(e):
                 before, item = self.lowered(e.element, inner, "pure")
             start, body = f"{out} = []", [*before, f"{out}.append({item})"]
         for test, test_scope in reversed(tests):
@@ -244,14 +254,14 @@ class ExpressionCode:
 
     def _types_tested(self, e: ast.Expr, scope: Scope) -> tuple[str, frozenset[str]] | None:
         """(name, types) when e holds only if the card `name` is of one of the card types."""
-        if isinstance(e, ast.BinOp) and e.op == "or":
+        if type(e) in (ast.BinOp, ir.BinOp) and e.op == "or":
             left, right = self._types_tested(e.left, scope), self._types_tested(e.right, scope)
             if left is None or right is None or left[0] != right[0]:
                 return None
             return left[0], left[1] | right[1]
-        if (isinstance(e, ast.IsType) and not e.negated and e.type_name in self.names.card_types
+        if (type(e) in (ast.IsType, ir.IsType) and not e.negated and e.type_name in self.names.card_types
                 and self._is_card(e.operand, scope)):
-            return e.operand.id, self.names.subtypes.get(e.type_name) or frozenset((e.type_name,))
+            return name_of(e.operand), self.names.subtypes.get(e.type_name) or frozenset((e.type_name,))
         return None
 
     def _short_circuit(self, e: ast.BinOp, scope: Scope) -> str:
@@ -274,20 +284,21 @@ class ExpressionCode:
     def _builds_lists(self, e: ast.Expr) -> bool:
         """Whether an expression holds a selection or a comprehension (in the functions it calls
         too)."""
-        if isinstance(e, (ast.Select, ast.Comprehension)):
+        if type(e) in (ast.Select, ast.Comprehension, ir.Select) or type(e) is ir.Comprehension and len(e.clauses) == 1:
             return True
-        if isinstance(e, ast.Call) and e.func in self.names.functions and self._through_body(
-                "builds lists", e.func, self._builds_lists, False):
+        func = called(e)
+        if func is not None and func in self.names.functions and self._through_body(
+                "builds lists", func, self._builds_lists, False):
             return True
-        return any(self._builds_lists(child) for child in children(e))
+        return any(self._builds_lists(child) for child in (ir.children(e) if isinstance(e, ir.Node) else children(e)))
 
     def _counted(self, e: ast.BinOp, scope: Scope) -> str | None:
         """`count(S) > 0` and the like of a selection S, while `lowered`: whether S has an item,
         by a loop that stops at the first."""
-        if not (isinstance(e.left, ast.Call) and e.left.func == "count" and "count" not in self.names.functions
-                and len(e.left.args) == 1 and isinstance(e.right, ast.IntLit)):
+        if not (called(e.left) == "count" and "count" not in self.names.functions
+                and len(e.left.args) == 1 and int_written(e.right) is not None):
             return None
-        test = (e.op, e.right.value)
+        test = (e.op, int_written(e.right))
         if test in ((">", 0), (">=", 1), ("!=", 0)):
             return self._loop_of(e.left.args[0], scope, "exists")
         if test in (("==", 0), ("<", 1), ("<=", 0)):
@@ -498,7 +509,7 @@ class ExpressionCode:
         """A list of the expression's items that the caller may keep (a copy unless it is new);
         `source`: the expression's code, if written already."""
         source = self.ex(e, scope) if source is None else source
-        if self.new_list(e) or self.is_player_list(e, scope) and isinstance(e, ast.Name):
+        if self.new_list(e) or self.is_player_list(e, scope) and name_of(e) is not None:
             return source  # (new, or the players: a list that never changes)
         return f"list({source})" if self.is_list(e, scope) else f"list(_as_list({source}))"
 
@@ -524,8 +535,7 @@ class ExpressionCode:
                       {k: v for k, v in scope.distinct.items() if k != var})
         inner.uses_frame_locals = scope.uses_frame_locals
         inner.types = {k: v for k, v in scope.types.items() if k != var}
-        abilities = (isinstance(source, ast.Call) and source.func == "abilities"
-                     and "abilities" not in self.names.functions)
+        abilities = called(source) == "abilities" and "abilities" not in self.names.functions
         inner.abilities = scope.abilities | {var} if abilities else scope.abilities - {var}
         inner.card_lists = scope.card_lists - {var}
         return inner, py
@@ -533,17 +543,29 @@ class ExpressionCode:
     def _merge(self, scope: Scope, inner: Scope) -> None:
         scope.uses_frame_locals = scope.uses_frame_locals or inner.uses_frame_locals
 
-    def x_Comprehension(self, e: ast.Comprehension, scope: Scope) -> str:
+    def x_Comprehension(self, e: ast.Comprehension | ir.Comprehension, scope: Scope) -> str:
         if self._hoisted is not None:
             return self._loop_list(e, scope)
-        source = self.iterable(e.source, scope)
-        inner, py = self._bound(scope, e.var, e.source)
+        var, e_source, condition = _clause(e)
+        source = self.iterable(e_source, scope)
+        inner, py = self._bound(scope, var, e_source)
         element = self.ex(e.element, inner)
-        cond = f" if {self.ex(e.condition, inner)}" if e.condition is not None else ""
+        cond = f" if {self.ex(condition, inner)}" if condition is not None else ""
         self._merge(scope, inner)
         return f"[{element} for {py} in {source}{cond}]"
 
-    def x_MultiComprehension(self, e: ast.MultiComprehension, scope: Scope) -> str:
+    def i_Comprehension(self, e: ir.Comprehension, scope: Scope) -> str:
+        if len(e.clauses) == 1:
+            return self.x_Comprehension(e, scope)
+        return self.x_MultiComprehension(e, scope)
+
+    def i_Select(self, e: ir.Select, scope: Scope) -> str:
+        return self.x_Select(e, scope)
+
+    def i_BinOp(self, e: ir.BinOp, scope: Scope) -> str:
+        return self.x_BinOp(e, scope)
+
+    def x_MultiComprehension(self, e: ast.MultiComprehension | ir.Comprehension, scope: Scope) -> str:
         """A comprehension with several clauses: a Python comprehension with the same clauses (the
         first source is worked out outside it, the others once per item of the clauses before)."""
         inner, clauses = scope, []
@@ -621,28 +643,28 @@ class ExpressionCode:
             found = self._counted(e, scope)
             if found is not None:
                 return found
-        if (op == "in" and isinstance(e.right, ast.BinOp) and e.right.op == "+" and isinstance(e.left, ast.Name)
+        if (op == "in" and is_join(e.right) and name_of(e.left) is not None
                 and self.is_list(e.right.left) and self.is_list(e.right.right)):
             # in one list or the other: no joined list to build
-            return (f"({self.ex(ast.BinOp('in', e.left, e.right.left), scope)} or "
-                    f"{self.ex(ast.BinOp('in', e.left, e.right.right), scope)})")
-        if op == "in" and isinstance(e.right, ast.Call) and e.right.func in self.names.zones and (
-                not self._iterable_depth or isinstance(e.left, ast.Name)):
+            return (f"({self.ex(type(e)('in', e.left, e.right.left), scope)} or "
+                    f"{self.ex(type(e)('in', e.left, e.right.right), scope)})")
+        zone = called(e.right)
+        if op == "in" and zone in self.names.zones and (not self._iterable_depth or name_of(e.left) is not None):
             # membership by the card's zone (O(1)), not a search of the zone's list
             left = self.ex(e.left, scope)
-            held = left if isinstance(e.left, ast.Name) else self.temp("_w")
+            held = left if name_of(e.left) is not None else self.temp("_w")
             card = f"type({left if held == left else f'({held} := {left})'}) is _CardRef"
-            spec = self.names.zones[e.right.func]
+            spec = self.names.zones[zone]
             if self._is_zone_call(e.right):
                 return f"({card} and g.card_zone.get({held}.id) == {self.zone_key(e.right, scope)})"
             if not e.right.args:  # every player's (and every row's) cards of that zone
-                return f"({card} and {held}.id in g.card_zone and g.card_zone[{held}.id][0] == {literal(e.right.func)})"
+                return f"({card} and {held}.id in g.card_zone and g.card_zone[{held}.id][0] == {literal(zone)})"
             if (spec.rows and spec.per_player and len(e.right.args) == 1 and self.is_player(e.right.args[0], scope)
                     and not self._iterable_depth):
                 # all rows of a player's side
                 key = self.temp("_w")
                 return (f"({card} and ({key} := g.card_zone.get({held}.id)) is not None and {key}[0] == "
-                        f"{literal(e.right.func)} and {key}[1] == {self.ex(e.right.args[0], scope)}.seat)")
+                        f"{literal(zone)} and {key}[1] == {self.ex(e.right.args[0], scope)}.seat)")
         if op == "in":
             return f"({self.ex(e.left, scope)} in {self.as_list(e.right, scope)})"
         if op == "+" and (self.new_list(e.left) or self.new_list(e.right)):
@@ -654,7 +676,7 @@ class ExpressionCode:
         if op in ("and", "or") or op in _COMPARISONS or op in ("-", "*"):
             return f"({left} {op} {right})"
         if op == "+":
-            if isinstance(e.left, ast.IntLit) or isinstance(e.right, ast.IntLit) or (
+            if int_written(e.left) is not None or int_written(e.right) is not None or (
                     self.is_text(e.left) and self.is_text(e.right)):
                 return f"({left} + {right})"
             return f"_plus({left}, {right})"
@@ -676,8 +698,8 @@ class ExpressionCode:
             return left + right if left is not None and right is not None else None
         return None
 
-    def _is_join(self, e: ast.Expr) -> bool:
-        return isinstance(e, ast.BinOp) and e.op == "+" and (self.new_list(e.left) or self.new_list(e.right))
+    def _is_join(self, e: ast.Expr | ir.Expr) -> bool:
+        return is_join(e) and (self.new_list(e.left) or self.new_list(e.right))
 
     def _joined_items(self, e: ast.Expr, scope: Scope) -> list[str]:
         """The items of a list display that joins the lists a chain of `+` joins, through the
@@ -685,6 +707,8 @@ class ExpressionCode:
         literal unpacked (`*`), a list literal's items written out."""
         if self._is_join(e):
             return self._joined_items(e.left, scope) + self._joined_items(e.right, scope)
+        if type(e) is ir.Call and e.name in self.names.functions:
+            e = self.written(e)  # (inlined from the AST: see `Compiler.inline_call`)
         if isinstance(e, ast.Call) and e.func in self.names.functions:
             bound: list[str] = []
             body = self.host.inline_call(e.func, e.args, self._binder(scope, bound))
@@ -698,6 +722,6 @@ class ExpressionCode:
                         del scope.names[name]
         if self._is_zone_call(e):
             return [f"*g.zones[{self.zone_key(e, scope)}]"]
-        if isinstance(e, ast.ListLit):
+        if type(e) in (ast.ListLit, ir.ListOf):
             return [self.ex(i, scope) for i in e.items]
         return [f"*{self.as_list(e, scope)}"]

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from ..errors import ValidationError
-from . import ast
+from . import ast, ir
 from .builtins import having
 from .values import (
     ATTACHED,
@@ -61,7 +61,7 @@ def _conjuncts(e: ast.Expr | None) -> list[ast.Expr]:
     """The tests that `and` joins in an expression, in order (none for None)."""
     if e is None:
         return []
-    if isinstance(e, ast.BinOp) and e.op == "and":
+    if type(e) in (ast.BinOp, ir.BinOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]
 
