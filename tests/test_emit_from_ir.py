@@ -253,3 +253,22 @@ def test_operators_selections_and_comprehensions_are_written_from_the_ir() -> No
     item, found = re.fullmatch(r"for (_c\d+) in .*", before[1]).group(1), code
     assert before == [f"{found} = False", f"for {item} in _as_list(v_x):", f"    if ({item} > 1):",
                       f"        {found} = True", "        break"]
+
+
+def test_calls_of_zones_built_ins_and_card_code_are_written_from_the_ir() -> None:
+    from interpreter.lang import ir
+    from interpreter.lang.codegen_scope import Scope
+
+    x = ir.Local("x")
+    written = [_written_from_the_ir(e, Scope(False, {"x": "v_x"})) for e in (
+        ir.Call(ir.ZONE, "hand", (ir.Context("you"),)), ir.Call(ir.BUILTIN, "count", (x,)),
+        ir.Call(ir.BUILTIN, "take", (ir.Call(ir.ZONE, "deck", (x,)), ir.Const(2))),
+        ir.Call(ir.BUILTIN, "call", (ir.GetAttr(x, "aims"), ir.Const(1))),
+        ir.Call(ir.BUILTIN, "labelled", (ir.Const("a"), ir.Const(2))))]
+    key = r"\(_k\d+\[(.+)\.seat\] if type\(\1\) is _PlayerRef else g\.zone_key\('(\w+)', \1, None\)\)"
+    assert re.fullmatch(rf"list\(g\.zones\[{key}\]\)", written[0]).group(1, 2) == ("f.controller", "hand")
+    assert written[1] == "len(_as_list(v_x))"
+    assert re.fullmatch(rf"g\.zones\[{key}\]\[:max\(0, 2\)\]", written[2]).group(1, 2) == ("v_x", "deck")
+    assert written[3] == "_code_call(g, v_x, 'aims', 1)"
+    labelled = _GEN[0].ns.values[written[4]]
+    assert (labelled.value, labelled.label) == ("a", "2")

@@ -29,7 +29,7 @@ from ..errors import Span, ValidationError
 from . import ast, ir
 from . import lower as _lower
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
-from .code_members import code_call, run_code
+from .code_members import CALL, run_code
 from .codegen_expressions import ExpressionCode
 from .codegen_scope import IDENTIFIER as _IDENTIFIER
 from .codegen_scope import Scope, identifier, literal
@@ -45,7 +45,7 @@ from .codegen_tables import (
     _is_int,
     _is_of_type,
 )
-from .kinds import ValueKinds, called, name_of, refuse, text_written
+from .kinds import ValueKinds, called, is_selection, name_of, refuse, text_written
 from .rollout import RolloutStatements
 from .runtime import BINOPS, _as_list, _index
 from .values import (
@@ -79,6 +79,22 @@ def _renamed(code: CodeType, filename: str) -> CodeType:
     """A code object (and those nested in it) with another file name."""
     consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
     return code.replace(co_filename=filename, co_consts=consts)
+
+
+# `game.NAME`, `options.NAME`, `event.NAME` lowered: the context name each reads
+_OBJECT_OF = {ir.Global: "game", ir.Option: "options", ir.EventArg: "event"}
+
+
+def _is_attribute(e: Any) -> bool:
+    """`OBJ.NAME` (of the AST, or lowered: `game.NAME` and the like too)."""
+    return type(e) in (ast.Attribute, ir.GetAttr, *_OBJECT_OF)
+
+
+def _literal(e: Any) -> bool:
+    """A number, a text or true/false written in the code."""
+    if type(e) in (ast.StrLit, ast.IntLit, ast.BoolLit):
+        return True
+    return type(e) is ir.Const and type(e.value) in (str, int, bool)
 
 
 class Namespace:
@@ -316,11 +332,20 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         return len(e.args) == (1 if spec.rows else 0)
 
     def x_Call(self, e: ast.Call, scope: Scope) -> str:
-        func = e.func
-        called = code_call(e, self.names.functions)
-        if called is not None:  # `c.NAME(args)`: the card's code (see code_members.py)
+        return self._call(e, e.func, scope)
+
+    def i_Call(self, e: ir.Call, scope: Scope) -> str:
+        return self._call(e, e.name, scope)
+
+    def _call(self, e: ast.Call | ir.Call, func: str, scope: Scope) -> str:
+        """A call of `func`, of the AST or the IR: a card's code, a zone, a rule function (inlined
+        where it can be), a procedure's value (asked before the statement), a built-in."""
+        if func == CALL and CALL not in self.names.functions and e.args and _is_attribute(e.args[0]):
+            # `c.NAME(args)`: the card's code (see code_members.py)
+            called_obj = e.args[0].obj if type(e.args[0]) in (ast.Attribute, ir.GetAttr) else ir.Context(
+                _OBJECT_OF[type(e.args[0])])
             args = "".join(", " + self.ex(a, scope) for a in e.args[1:])
-            return f"_code_call(g, {self.ex(called.obj, scope)}, {literal(called.name)}{args})"
+            return f"_code_call(g, {self.ex(called_obj, scope)}, {literal(e.args[0].name)}{args})"
         if func in self.names.zones:
             spec = self.names.zones[func]
             if not e.args and not spec.per_player and not spec.rows:
@@ -335,7 +360,8 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             return f"list(g.zones[{self.zone_key(e, scope)}])"
         if func in self.names.functions:
             bound: list[str] = []
-            inlined = self.host.inline_call(func, e.args, self._binder(scope, bound))
+            written = self.written(e).args if type(e) is ir.Call else e.args  # (inlined from the AST)
+            inlined = self.host.inline_call(func, written, self._binder(scope, bound))
             if inlined is not None:
                 try:
                     return self.ex(inlined, scope)
@@ -346,7 +372,8 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
         if func in self.names.procedures:  # a procedure's value: asked before the statement
-            var = self.choices.get(id(e))
+            # (`choices` is by the AST call until the analyses of a statement read the IR)
+            var = self.choices.get(id(self.written(e) if type(e) is ir.Call else e))
             if var is None:
                 raise ValidationError(f"procedure {func!r} gives its value only in an effect's statements", e.span)
             if var.startswith("_"):  # (a Python local of the code being written)
@@ -365,10 +392,10 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             return f"{zone}[:max(0, {n})]" if func == "take" else f"{zone}[max(0, {n}):]"
         if func in _READ_ONLY_ARGUMENT and len(e.args) == 1 and self._is_zone_call(e.args[0]):
             zone = f"g.zones[{self.zone_key(e.args[0], scope)}]"  # (no copy of the zone)
-            if func == "abilities" and self.names.zones[e.args[0].func].active:
+            if func == "abilities" and self.names.zones[called(e.args[0])].active:
                 return f"g.activatable_in({zone})"  # cards of an active zone: where they are is known
             return _INLINE_BUILTINS[func](zone)
-        if (func == "first" and len(e.args) == 1 and isinstance(e.args[0], ast.Call) and e.args[0].func == "others"
+        if (func == "first" and len(e.args) == 1 and called(e.args[0]) == "others"
                 and "others" not in self.names.functions and self.names.player_count >= 2
                 and not self._iterable_depth):  # the first other player, without listing them
             p, held = self.ex(e.args[0].args[0], scope), self.temp("_w")
@@ -376,24 +403,24 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
                 return f"g.players[{p}.seat == 1]"  # (seat 1: the second player, index True)
             return (f"(g.players[1 if {held}.seat == 1 else 0] if type({held} := {p}) is _PlayerRef "
                     f"else _head(_bf_others(g, {held})))")
-        if func == "labelled" and all(isinstance(a, (ast.StrLit, ast.IntLit, ast.BoolLit)) for a in e.args):
+        if func == "labelled" and all(_literal(a) for a in e.args):
             return self.const(Labelled(e.args[0].value, str(e.args[1].value)))  # (never changed: shared)
-        if func == "labelled" and len(e.args) == 2 and not isinstance(e.args[1], ast.StrLit):
+        if func == "labelled" and len(e.args) == 2 and text_written(e.args[1]) is None:
             pieces = self._text_pieces(e.args[1])
             if pieces is not None:  # text and texts of values: joined when first read
-                written = [self.const(p.value) if isinstance(p, ast.StrLit) else self.ex(p.args[0], scope)
+                written = [self.const(p.value) if text_written(p) is not None else self.ex(p.args[0], scope)
                            for p in pieces]
                 return f"_Labelled({self.ex(e.args[0], scope)}, None, (g, ({', '.join(written)},)))"
-        if func == "ability_card" and isinstance(e.args[0], ast.Name):
+        if func == "ability_card" and name_of(e.args[0]) is not None:
             a = self.ex(e.args[0], scope)
-            if e.args[0].id in scope.abilities:
+            if name_of(e.args[0]) in scope.abilities:
                 return f"{a}.card"
             return f"({a}.card if isinstance({a}, _AbilityRef) else None)"
-        if (func == "ability_cost" and isinstance(e.args[0], ast.Name) and e.args[0].id in scope.abilities
+        if (func == "ability_cost" and name_of(e.args[0]) in scope.abilities
                 and not self._iterable_depth):
             a, fixed = self.ex(e.args[0], scope), self.temp("_w")
             return f"({fixed} if ({fixed} := {a}.ability.fixed_cost) is not None else g.ability_cost({a}))"
-        if func in ("max_of", "min_of") and not (len(e.args) == 1 and isinstance(e.args[0], ast.Name)):
+        if func in ("max_of", "min_of") and not (len(e.args) == 1 and name_of(e.args[0]) is not None):
             return f"_bf_{func}(g, {self.ex(e.args[0], scope)})"
         if func in _LIST_ARGUMENTS:
             args = [self.as_list(a, scope) for a in e.args]
@@ -404,9 +431,9 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             return inline(*args)
         return f"_bf_{self._check(func)}(g{''.join(', ' + a for a in args)})"
 
-    def _over_players(self, e: ast.Expr, scope: Scope) -> bool:
+    def _over_players(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
         """A selection from `players` itself (a list of a known, small length)."""
-        return (isinstance(e, ast.Select) and isinstance(e.source, ast.Name) and e.order_by is None
+        return (is_selection(e) and name_of(e.source) is not None and e.order_by is None
                 and e.where is not None and self.is_player_list(e.source, scope) and self.names.player_count <= 4)
 
     def _each_player(self, func: str, sel: ast.Select, scope: Scope) -> str:

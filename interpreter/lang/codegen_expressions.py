@@ -20,7 +20,7 @@ from .codegen_tables import (
     _conjuncts,
     _player_attrs,
 )
-from .kinds import called, int_written, is_join, is_selection, name_of
+from .kinds import called, int_written, is_join, is_selection, name_of, text_written
 from .runtime import CONTEXT_NAMES
 from .values import (
     CARD_PROPERTIES,
@@ -136,7 +136,7 @@ class ExpressionCode:
         if kind is ir.BinOp:
             return e.op in ("+", "-", "*", "/", "%", "and", "or") or e.op in _COMPARISONS
         if kind is ir.Call:
-            if e.name == "first" and len(e.args) == 1 and self._over_players(self.written(e.args[0]), Scope(False)):
+            if e.name == "first" and len(e.args) == 1 and self._over_players(e.args[0], Scope(False)):
                 return False
             return e.name in self.names.functions or e.name in self.names.zones or e.name in _STRICT_BUILTINS
         return False
@@ -597,6 +597,10 @@ class ExpressionCode:
         self._merge(scope, inner)
         return out
 
+    def i_Ask(self, e: ir.Ask, scope: Scope) -> str:
+        # (`choices` is by the AST node until the analyses of a statement read the IR)
+        return self.x_Choose(self.written(e), scope)
+
     def x_Choose(self, e: ast.Choose, scope: Scope) -> str:
         var = self.choices.get(id(e))
         if var is None:
@@ -688,12 +692,11 @@ class ExpressionCode:
 
     def _text_pieces(self, e: ast.Expr) -> list[ast.Expr] | None:
         """The pieces of a text made only of text and `text(x)` joined by `+`, else None."""
-        if isinstance(e, ast.StrLit):
+        if text_written(e) is not None:
             return [e]
-        if (isinstance(e, ast.Call) and e.func == "text" and "text" not in self.names.functions
-                and len(e.args) == 1):
+        if called(e) == "text" and "text" not in self.names.functions and len(e.args) == 1:
             return [e]
-        if isinstance(e, ast.BinOp) and e.op == "+":
+        if is_join(e):
             left, right = self._text_pieces(e.left), self._text_pieces(e.right)
             return left + right if left is not None and right is not None else None
         return None
