@@ -272,3 +272,35 @@ def test_calls_of_zones_built_ins_and_card_code_are_written_from_the_ir() -> Non
     assert written[3] == "_code_call(g, v_x, 'aims', 1)"
     labelled = _GEN[0].ns.values[written[4]]
     assert (labelled.value, labelled.label) == ("a", "2")
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_the_inlining_analyses_say_of_the_ir_what_they_say_of_the_ast(game) -> None:
+    """lang/ir_analysis.py's free names (and their counts), names read per item, and names bound,
+    for the body of every rule function of a shipped game, are analysis.py's of its AST."""
+    from interpreter import load
+    from interpreter.lang import analysis, ast, ir_analysis
+
+    gen = load(game).compiler.gen
+    bodies = [(fn.body, gen.lowering.definition(fn).value) for fn in gen.names.functions.values()
+              if not isinstance(fn.body, ast.BlockValue)]
+    assert bodies
+    for written, lowered in bodies:
+        assert ir_analysis.free_name_counts(lowered) == analysis.free_name_counts(written)
+        assert ir_analysis.per_item_names(lowered) == analysis.per_item_names(written)
+        assert ir_analysis.binders(lowered) == analysis.binders(written)
+
+
+def test_a_rule_function_is_inlined_from_its_lowered_body() -> None:
+    """`pile("Province")` (harvest: `first(all c in supply() where c.name == name)`) is written
+    in place, the constant in place of the parameter; a selection's own name hides a parameter."""
+    from interpreter.lang import ir, ir_analysis
+    from interpreter.lang.codegen_scope import Scope
+
+    code = _written_from_the_ir(ir.Call(ir.FUNCTION, "pile", (ir.Const("Province"),)), Scope(False))
+    assert "fn_pile" not in code and code.startswith("_head([") and ".defn.name == _k" in code
+    assert _GEN[0].host._inlining == []
+    c, p = ir.Local("c"), ir.Local("p")
+    body = ir.ListOf((p, ir.Select("p", c, ir.BinOp("==", p, c), None, False)))
+    assert ir_analysis.substitute(body, {"p": ir.Const(1), "c": ir.Local("d")}) == ir.ListOf(
+        (ir.Const(1), ir.Select("p", ir.Local("d"), ir.BinOp("==", p, ir.Local("d")), None, False)))

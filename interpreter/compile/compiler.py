@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import Span, ValidationError
-from ..lang import ast
+from ..lang import ast, ir, ir_analysis
 from ..lang.analysis import (
     binders,
     constant,
@@ -43,6 +43,13 @@ SET_UP_START = "$set-up"  # the main program's label after the seed-free start o
 # Arguments that a function's body may read any number of times in their place: reading a name
 # or a constant again costs nothing and gives the same.
 _SIMPLE = (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+
+
+def _simple(arg: ir.Expr) -> bool:
+    """`_SIMPLE`, of a lowered argument: a name or a constant."""
+    return type(arg) in (ir.Const, ir.Local, ir.Context, ir.KeywordName, ir.Unbound)
+
+
 # The names of the procedures' rollout forms in a namespace (see `Compiler.compile_rollout`).
 _ROLLOUT_NAME = re.compile(r"ru?_")
 
@@ -273,6 +280,33 @@ class Compiler(NativeStatements):
         mapping = {param: arg if fine else bind(arg) for param, arg, fine in zip(fn_def.params, args, once)}
         self._inlining.append(func)
         return substitute(fn_def.body, mapping)
+
+    def inline_lowered(self, func: str, args: tuple[ir.Expr, ...],
+                       bind: Callable[[ir.Expr], ir.Expr] | None = None) -> ir.Expr | None:
+        """`inline_call` of a lowered call: the lowered body of the function (lang/lower.py) with
+        the call's lowered arguments in place of its parameters (lang/ir_analysis.py), by the
+        same rules."""
+        fn_def = self.names.functions[func]
+        if fn_def.name in self._inlining or len(args) != len(fn_def.params) or isinstance(fn_def.body, ast.BlockValue):
+            return None
+        body = self.gen.lowering.definition(fn_def).value
+        if ir_analysis.has_clauses(body):
+            return None
+        uses = ir_analysis.free_name_counts(body)
+        again = ir_analysis.per_item_names(body)
+        once = [_simple(arg) or (uses.get(param, 0) == 1 and param not in again and not self.gen._draws(arg))
+                for param, arg in zip(fn_def.params, args)]
+        if not all(once) and bind is None:
+            return None
+        arg_names: set[str] = set()
+        for arg, fine in zip(args, once):
+            if fine:
+                arg_names.update(ir_analysis.free_name_counts(arg))
+        if ir_analysis.binders(body) & arg_names:
+            return None
+        mapping = {param: arg if fine else bind(arg) for param, arg, fine in zip(fn_def.params, args, once)}
+        self._inlining.append(func)
+        return ir_analysis.substitute(body, mapping)
 
     def end_inline(self) -> None:
         self._inlining.pop()

@@ -360,8 +360,10 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             return f"list(g.zones[{self.zone_key(e, scope)}])"
         if func in self.names.functions:
             bound: list[str] = []
-            written = self.written(e).args if type(e) is ir.Call else e.args  # (inlined from the AST)
-            inlined = self.host.inline_call(func, written, self._binder(scope, bound))
+            if type(e) is ir.Call:
+                inlined = self.host.inline_lowered(func, e.args, self._binder(scope, bound, lowered=True))
+            else:
+                inlined = self.host.inline_call(func, e.args, self._binder(scope, bound))
             if inlined is not None:
                 try:
                     return self.ex(inlined, scope)

@@ -157,10 +157,10 @@ class ExpressionCode:
             for name in bound:
                 del scope.names[name]
 
-    def _binder(self, scope: Scope, bound: list[str]) -> Callable[[ast.Expr], ast.Expr] | None:
+    def _binder(self, scope: Scope, bound: list[str], lowered: bool = False) -> Callable[[Any], Any] | None:
         """While lines may be written before the statement (`lowered`): a function that works out
         an argument there, once, into a name of `scope` (listed in `bound`, for the caller to take
-        out again), and gives that name; else None (see `Compiler.inline_call`)."""
+        out again), and gives that name (`lowered`: an ir.Local); else None (see `Compiler.inline_call`)."""
         if self._hoisted is None:
             return None
 
@@ -171,7 +171,7 @@ class ExpressionCode:
             self._hoisted.append(f"{python} = {value}")
             scope.names[name] = python
             bound.append(name)
-            return ast.Name(name, span=arg.span)
+            return ir.Local(name, span=arg.span) if lowered else ast.Name(name, span=arg.span)
         return bind
 
     def _selection_in(self, e: ast.Expr, scope: Scope | None = None,
@@ -180,7 +180,13 @@ class ExpressionCode:
         body it is (then inlined: `end_inline` after; arguments worked out once before into names
         of `scope`, listed in `bound`), or None; and whether it was inlined."""
         if type(e) is ir.Call and e.name in self.names.functions:
-            e = self.written(e)  # (inlined from the AST: see `Compiler.inline_call`)
+            fn = self.names.functions[e.name]
+            lowered = None if isinstance(fn.body, ast.BlockValue) else self.lowering.definition(fn).value
+            if not (type(lowered) is ir.Select and lowered.order_by is None):
+                return None, False  # (before arguments are worked out for it)
+            binder = self._binder(scope, bound, lowered=True) if scope is not None and bound is not None else None
+            body = self.host.inline_lowered(e.name, e.args, binder)
+            return (None, False) if body is None else (body, True)
         if isinstance(e, ast.Call) and e.func in self.names.functions:
             written = self.names.functions[e.func].body
             if not (isinstance(written, ast.Select) and written.order_by is None):
@@ -710,11 +716,13 @@ class ExpressionCode:
         literal unpacked (`*`), a list literal's items written out."""
         if self._is_join(e):
             return self._joined_items(e.left, scope) + self._joined_items(e.right, scope)
-        if type(e) is ir.Call and e.name in self.names.functions:
-            e = self.written(e)  # (inlined from the AST: see `Compiler.inline_call`)
-        if isinstance(e, ast.Call) and e.func in self.names.functions:
+        func = called(e)
+        if func is not None and func in self.names.functions:
             bound: list[str] = []
-            body = self.host.inline_call(e.func, e.args, self._binder(scope, bound))
+            if type(e) is ir.Call:
+                body = self.host.inline_lowered(func, e.args, self._binder(scope, bound, lowered=True))
+            else:
+                body = self.host.inline_call(func, e.args, self._binder(scope, bound))
             if body is not None:
                 try:
                     return self._joined_items(body, scope) if self._is_join(body) else [
