@@ -61,7 +61,7 @@ def test_the_statement_emitter_dispatches_on_the_lowered_form() -> None:
                 and name[2:] not in vars(ir)], "a statement method still named after an AST node"
 
 
-def test_a_lowered_statement_is_written_and_its_expressions_come_from_its_ast() -> None:
+def test_a_lowered_statement_is_written_with_its_expressions() -> None:
     from interpreter.lang import ast, ir
     from interpreter.lang.codegen_scope import Scope
 
@@ -304,3 +304,22 @@ def test_a_rule_function_is_inlined_from_its_lowered_body() -> None:
     body = ir.ListOf((p, ir.Select("p", c, ir.BinOp("==", p, c), None, False)))
     assert ir_analysis.substitute(body, {"p": ir.Const(1), "c": ir.Local("d")}) == ir.ListOf(
         (ir.Const(1), ir.Select("p", ir.Local("d"), ir.BinOp("==", p, ir.Local("d")), None, False)))
+
+
+def test_the_statements_write_their_lowered_expressions() -> None:
+    """A write, a shuffle, a move and a call of a built-in procedure made here (no AST behind
+    them) are written from the IR: their places, values, zones and arguments."""
+    from interpreter.lang import ir
+    from interpreter.lang.codegen_scope import Scope
+
+    _written_from_the_ir(ir.Const(0))
+    gen = _GEN[0]
+    scope = Scope(False, {"x": "v_x"}, players=frozenset({"x"}))
+    you_hand = ir.Call(ir.ZONE, "hand", (ir.Local("x"),))
+    assert gen.s_Set(ir.Set(ir.Local("x"), "+=", ir.Const(1)), scope, 0, "pure") == ["v_x = v_x + 1"]
+    assert gen.s_Set(ir.Set(ir.GetAttr(ir.Local("x"), "coins"), "+=", ir.Const(2)), scope, 0, "pure") == [
+        "g.player_attrs[v_x.seat - 1]['coins'] = max(0, g.player_attrs[v_x.seat - 1]['coins'] + 2)"]  # (min 0)
+    assert re.fullmatch(r"g\.shuffle\(_k\d+\[v_x\.seat\]\)", gen.op_shuffle(ir.GameOp("shuffle", (("zone", you_hand),)),
+                                                                         scope, 0, "pure")[0])
+    assert gen.s_CallStmt(ir.CallStmt(ir.Call(ir.BUILTIN, "reveal", (ir.Local("x"),))), scope, 0, "pure") == [
+        "g.reveal(v_x)"]

@@ -223,7 +223,7 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
         scope = Scope(frame=True)
         self.choices = subst
-        body = self.ex(e, scope)
+        body = self.ex(self.lowering.expression(e), scope)  # (no name bound: each is read from the frame)
         return self.compile_lines(name, ["g", "f"], [(f"return {body}", e.span)], scope)
 
     def define_procedure(self, name: str, proc: ast.Procedure) -> None:
@@ -255,7 +255,7 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         params = [identifier(p) for p in fn.params]
         scope = Scope(frame=False, names=dict(zip(fn.params, params)))
         self.choices = {}
-        body = self.ex(fn.body, scope)
+        body = self.ex(self.lowering.definition(fn).value, scope)
         self._define("fn_" + self._check(name), ["g", "f", *params], [(f"return {body}", fn.body.span)],
                      f"function {name}")
 

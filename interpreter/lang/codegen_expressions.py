@@ -405,9 +405,10 @@ class ExpressionCode:
             return self.const(name)
         return scope.get(name)
 
-    def _is_local(self, e: ast.Expr, scope: Scope) -> bool:
-        return isinstance(e, ast.Name) and (e.id in scope.names or (
-            e.id not in CONTEXT_NAMES and e.id not in self.names.keywords))
+    def _is_local(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
+        name = name_of(e)
+        return name is not None and (name in scope.names or (
+            name not in CONTEXT_NAMES and name not in self.names.keywords))
 
     def x_Attribute(self, e: ast.Attribute, scope: Scope) -> str:
         attr = literal(e.name)

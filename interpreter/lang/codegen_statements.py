@@ -21,6 +21,7 @@ from .codegen_tables import (
     _player_attrs,
     indent,
 )
+from .kinds import called, name_of
 from .runtime import Frame
 
 
@@ -77,43 +78,45 @@ class StatementCode:
         return [*before, f"{scope.bind(s.name)} = {value}"]
 
     def s_Set(self, s: ir.Set, scope, loop_depth, mode):
-        s = self.written(s)  # (the writes read the AST of the place and the value)
         before, value = self.lowered(s.value, scope, mode)
-        target = s.target
-        if s.op == "=" and isinstance(target, ast.Attribute):
-            if isinstance(target.obj, ast.Name) and target.obj.id == "game" and "game" not in scope.names:
-                value = self.typed(value, s.value, ("game", target.name), scope)
-            else:
-                value = self.typed(value, s.value, ("attribute", target.name), scope)
+        place = s.place
+        if s.op == "=" and type(place) in (ir.GetAttr, ir.Global):
+            slot = ("game" if type(place) is ir.Global else "attribute", place.name)
+            value = self.typed(value, s.value, slot, scope)
         return [*before, *self._assigned(s, value, scope)]
 
-    def typed(self, value: str, e: ast.Expr, slot: tuple[str, str], scope: Scope) -> str:
+    def _kind_of(self, e: ir.Expr, scope: Scope) -> str | None:
+        """The checker's kind of a value (kinds.py `Kinds`, which reads the AST it was lowered from)."""
+        return self.names.kinds.of(self.written(e), scope.names.keys())
+
+    def typed(self, value: str, e: ir.Expr, slot: tuple[str, str], scope: Scope) -> str:
         """The source of a value written into a typed global or attribute: tested to be of its
         type (else the game stops at the statement) unless the code says what kind it is (the
         checker has refused a wrong kind at load)."""
         held = self.names.held.get(slot)
-        if held is None or self.names.kinds is None or self.names.kinds.of(e, scope.names.keys()) is not None:
+        if held is None or self.names.kinds is None or self._kind_of(e, scope) is not None:
             return value
         v = self.temp("_v")
         return f"({v} if type({v} := {value}) in {self.const(held.types)} else _refuse({v}, {self.const(held)}, g))"
 
-    def _assigned(self, s: ast.Assign, value: str, scope: Scope) -> list[str]:
-        target = s.target
-        if isinstance(target, ast.Name):
-            var = scope.bind(target.id)
+    def _assigned(self, s: ir.Set, value: str, scope: Scope) -> list[str]:
+        target = s.place
+        name = name_of(target)
+        if name is not None:
+            var = scope.bind(name)
             if s.op == "=":
                 return [f"{var} = {value}"]
             return [f"{var} = {var} {'+' if s.op == '+=' else '-'} {value}"]
-        assert isinstance(target, ast.Attribute)
+        assert type(target) in (ir.GetAttr, ir.Global), "the checker refuses another place"
         attr = literal(target.name)
-        obj = self.ex(target.obj, scope)
+        obj = self.ex(target.obj if type(target) is ir.GetAttr else ir.Context("game"), scope)
         if target.name in self.names.enumerated_attributes:  # every write checked against `values:`
             o = self.temp()
             new = value if s.op == "=" else f"g.read_base({o}, {attr}) {'+' if s.op == '+=' else '-'} {value}"
             return [f"{o} = {obj}", f"g.write({o}, {attr}, g.allowed_value({o}, {attr}, {new}))"]
         # (a value written by `=` that may be none is stored as it is, not held within limits)
-        maybe_none = s.op == "=" and (self.names.kinds is None or self.names.kinds.of(s.value, scope.names.keys()) != "int")
-        if isinstance(target.obj, ast.Name) and target.obj.id == "game" and "game" not in scope.names:
+        maybe_none = s.op == "=" and (self.names.kinds is None or self._kind_of(s.value, scope) != "int")
+        if type(target) is ir.Global:
             return self._global_write(target.name, s.op, value, maybe_none)
         limits = self.names.limited_attributes.get(target.name)
         if target.name in self.names.plain_attributes or limits is not None:
@@ -165,7 +168,7 @@ class StatementCode:
                 f"    {d}[{store}] = {value}", *rearranged.split("\n"),
                 "else:", f"    g.write({o}, {literal(name)}, {value})"]
 
-    def _plain_write(self, target: ast.Attribute, obj: str, attr: str, op: str, value: str,
+    def _plain_write(self, target: ir.GetAttr, obj: str, attr: str, op: str, value: str,
                      scope: Scope, limits: tuple | None = None, maybe_none: bool = False) -> list[str]:
         """Set an attribute that no continuous effect reads, in place, held within its limits
         if it has the same ones wherever it is declared (`g.write` does the same, and handles
@@ -203,20 +206,21 @@ class StatementCode:
         return lines
 
     def s_CallStmt(self, s: ir.CallStmt, scope, loop_depth, mode):
-        call = self.written(s.call)
-        assert isinstance(call, ast.Call)
-        if call.func in self.names.procedures:
-            if call.func not in self.host.native_procedures:
-                raise AssertionError(f"procedure {call.func} may suspend")
+        call = s.call
+        func = called(call)
+        assert func is not None
+        if func in self.names.procedures:
+            if func not in self.host.native_procedures:
+                raise AssertionError(f"procedure {func} may suspend")
             before, args = self.arguments(call, scope, mode)
-            return [*before, f"p_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
-        if call.func == "reveal":  # (`reveal c to P`: a second argument)
+            return [*before, f"p_{self._check(func)}(g, f{''.join(', ' + a for a in args)})"]
+        if func == "reveal":  # (`reveal c to P`: a second argument)
             return [f"g.reveal({', '.join(self.ex(a, scope) for a in call.args)})"]
-        if call.func in ("run", "use", "aim"):
-            raise AssertionError(f"{call.func} may suspend")
+        if func in ("run", "use", "aim"):
+            raise AssertionError(f"{func} may suspend")
         return [self.ex(call, scope)]
 
-    def arguments(self, call: ast.Call, scope: Scope, mode: str) -> tuple[list[str], list[str]]:
+    def arguments(self, call: ast.Call | ir.Call, scope: Scope, mode: str) -> tuple[list[str], list[str]]:
         """The arguments of a call of a procedure (`lowered`, each in turn), and the lines before."""
         before: list[str] = []
         args = []
@@ -225,16 +229,17 @@ class StatementCode:
             before += lines
             args.append(code)
         for a in call.kwargs:
-            lines, code = self.lowered(a.value, scope, mode)
+            name, value = a if type(call) is ir.Call else (a.name, a.value)
+            lines, code = self.lowered(value, scope, mode)
             before += lines
-            args.append(f"{identifier(a.name)}={code}")
+            args.append(f"{identifier(name)}={code}")
         return before, args
 
     def s_If(self, s: ir.If, scope, loop_depth, mode):
         lines = []
         branch: ir.If | None = s
         while branch is not None:
-            test = self.written(branch.test)
+            test = branch.test
             if branch is s:  # (an `elif` test is worked out only if the tests before fail)
                 before, condition = self.lowered(test, scope, mode)
                 lines += [*before, f"if {condition}:"]
@@ -262,18 +267,18 @@ class StatementCode:
         stack = [condition]
         while stack:
             e = stack.pop()
-            if isinstance(e, ast.BinOp) and e.op == "and":
+            if type(e) in (ast.BinOp, ir.BinOp) and e.op == "and":
                 stack += [e.left, e.right]
-            elif (isinstance(e, ast.IsType) and e.type_name == "player" and not e.negated
+            elif (type(e) in (ast.IsType, ir.IsType) and e.type_name == "player" and not e.negated
                   and self._is_local(e.operand, scope)):
-                tested.add(e.operand.id)
+                tested.add(name_of(e.operand))
         return frozenset(tested - set(local_bindings(body)))
 
     def s_Loop(self, s: ir.Loop, scope, loop_depth, mode):
         return getattr(self, "loop_" + s.kind)(s, scope, loop_depth, mode)
 
     def loop_for(self, s: ir.Loop, scope, loop_depth, mode):
-        iterable = self.written(s.over)
+        iterable = s.over
         before, items = self.lowered(iterable, scope, mode)
         items = self.owned_list(iterable, scope, items)
         head = f"for {scope.bind(s.var)} in {items}:"
@@ -330,9 +335,8 @@ class StatementCode:
         return [*before, f"g.returned = {value}", "return" if mode == "pure" else "return True"]
 
     def op_move(self, s: ir.GameOp, scope, loop_depth, mode):
-        w = self.written
         card = self.temp()
-        moving, zone = w(s.arg("card")), w(s.arg("zone"))
+        moving, zone = s.arg("card"), s.arg("zone")
         before, moved = self.lowered(moving, scope, mode)
         position = self.ex_ir(s.arg("position"), scope)
         if self.is_list(moving, scope):  # (no test of what it holds: `_as_list` gives a list itself)
@@ -346,12 +350,11 @@ class StatementCode:
                 f"    g.move_each(_as_list({card}), {self.zone_key(zone, scope)}, {position})"]
 
     def op_create(self, s: ir.GameOp, scope, loop_depth, mode):
-        w = self.written
         key = self.temp()
-        given_attrs = [(name, w(value)) for name, value in s.arg("attrs")]
+        given_attrs = s.arg("attrs")
         attrs = ", ".join(f"{literal(name)}: {self.typed(self.ex(value, scope), value, ('attribute', name), scope)}"
                           for name, value in given_attrs)
-        lines = [f"{key} = {self.zone_key(w(s.arg('zone')), scope)}"]
+        lines = [f"{key} = {self.zone_key(s.arg('zone'), scope)}"]
         checked = [name for name, _value in given_attrs if name in self.names.enumerated_attributes]
         bind = s.arg("bind")
         if checked:  # the values given for attributes declared with `values:`, checked on the new card
@@ -364,7 +367,7 @@ class StatementCode:
         return lines
 
     def op_shuffle(self, s: ir.GameOp, scope, loop_depth, mode):
-        return [f"g.shuffle({self.zone_key(self.written(s.arg('zone')), scope)})"]
+        return [f"g.shuffle({self.zone_key(s.arg('zone'), scope)})"]
 
     def s_Emit(self, s: ir.Emit, scope, loop_depth, mode):
         args = ", ".join(f"{literal(name)}: {self.ex_ir(value, scope)}" for name, value in s.args)

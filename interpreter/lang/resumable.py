@@ -311,23 +311,24 @@ class ResumableWriter:
         return "(lambda: " + " + ".join(pieces) + ")"  # read when the prompt is shown (Pending)
 
     def s_call(self, s: ir.CallStmt, out: list, scope: Scope) -> None:
-        gen, call = self.gen, self.gen.written(s.call)
-        assert isinstance(call, ast.Call)
-        if call.func in gen.names.procedures:
-            if self._inlined(call, out, scope):
+        gen, call = self.gen, s.call
+        assert type(call) is ir.Call
+        func = call.name
+        if func in gen.names.procedures:
+            if self._inlined(gen.written(call), out, scope):  # (a procedure is inlined from its AST)
                 return
-            code = gen.const(self.host.procedure_codes[call.func])
-            params = self.host.procedure_codes[call.func].params
+            code = gen.const(self.host.procedure_codes[func])
+            params = self.host.procedure_codes[func].params
             values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
-            values += [f"{literal(a.name)}: {gen.ex(a.value, scope)}" for a in call.kwargs]
-            self._point(out, f"if not g.call_now({literal(call.func)}, {code}, {{{', '.join(values)}}}, f):",
+            values += [f"{literal(name)}: {gen.ex(value, scope)}" for name, value in call.kwargs]
+            self._point(out, f"if not g.call_now({literal(func)}, {code}, {{{', '.join(values)}}}, f):",
                         s.span, None)
             return
         args = [gen.ex(a, scope) for a in call.args]
-        if call.func == "run":
+        if func == "run":
             self._point(out, f"if not g.run_part_now(f, {', '.join(args)}):", s.span, None)
             return
-        method = {"use": "activate", "aim": "aim"}.get(call.func)
+        method = {"use": "activate", "aim": "aim"}.get(func)
         if method is None:
             out.append(Straight(gen.statement(s, scope, 0, "frame")))
             return
@@ -441,7 +442,7 @@ class ResumableWriter:
         gen = self.gen
         names = [self.host._tmp(), self.host._tmp()]
         seq, idx = literal(names[0]), literal(names[1])
-        out.append(Straight([(f"L[{seq}] = {gen.owned_list(gen.written(s.over), scope)}", s.span),
+        out.append(Straight([(f"L[{seq}] = {gen.owned_list(s.over, scope)}", s.span),
                              (f"L[{idx}] = 0", s.span)]))
         head = Straight([(f"{scope.bind(s.var)} = L[{seq}][L[{idx}]]", s.span), (f"L[{idx}] += 1", s.span)])
         self._loop(out, scope, s, f"L[{idx}] < len(L[{seq}])", [head])

@@ -297,16 +297,17 @@ class RolloutStatements:
         return False
 
     def r_call(self, s: ir.CallStmt, scope, loop_depth: int, mode: str) -> list[str]:
-        call = self.written(s.call)
-        assert isinstance(call, ast.Call)
-        if call.func in self.names.procedures:
+        call = s.call
+        assert type(call) is ir.Call
+        func = call.name
+        if func in self.names.procedures:
             before, args = self.arguments(call, scope, mode)
-            return [*before, f"r_{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
-        if call.func == "run":  # (the part runs at once: see `Game.roll_part`)
+            return [*before, f"r_{self._check(func)}(g, f{''.join(', ' + a for a in args)})"]
+        if func == "run":  # (the part runs at once: see `Game.roll_part`)
             return [f"g.roll_part({', '.join(self.ex(a, scope) for a in call.args)})"]
-        if call.func in ("use", "aim"):  # (the block runs at once: see `Game.roll_ability`)
-            target = call.func == "aim"
-            return [f"g.roll_ability({self.ex(call.args[0], scope)}, {_codegen.literal(call.func)}, {target})"]
+        if func in ("use", "aim"):  # (the block runs at once: see `Game.roll_ability`)
+            target = func == "aim"
+            return [f"g.roll_ability({self.ex(call.args[0], scope)}, {_codegen.literal(func)}, {target})"]
         return self.s_CallStmt(s, scope, loop_depth, mode)
 
     def r_may(self, s: ir.If, scope, loop_depth: int, mode: str) -> list[str]:
