@@ -323,3 +323,34 @@ def test_the_statements_write_their_lowered_expressions() -> None:
                                                                          scope, 0, "pure")[0])
     assert gen.s_CallStmt(ir.CallStmt(ir.Call(ir.BUILTIN, "reveal", (ir.Local("x"),))), scope, 0, "pure") == [
         "g.reveal(v_x)"]
+
+
+@pytest.mark.parametrize("game", SHIPPED + ["tests/data/duel/duel.yaml"])
+def test_the_statement_analyses_say_of_the_ir_what_they_say_of_the_ast(game) -> None:
+    """lang/ir_analysis.py's chooses_in (with the procedures that give a value) and local_bindings,
+    for every statement and block of every procedure of a game, are analysis.py's of its AST:
+    the same nodes (each lowered from the AST node found), in the same order."""
+    from interpreter import load
+    from interpreter.lang import analysis, ir, ir_analysis
+
+    compiler = load(game).compiler
+    gen = compiler.gen
+    procedures = compiler.value_procedures
+    seen = 0
+    for proc in gen.names.procedures.values():
+        lowered = gen.lowering.definition(proc).body
+        bodies = [lowered, *(n.body for n in ir.walk(lowered) if type(n) is ir.Loop),
+                  *(n.then for n in ir.walk(lowered) if type(n) is ir.If)]
+        for body in bodies:
+            written = tuple(gen.written(s) for s in body)
+            ours = ir_analysis.local_bindings(body)
+            assert list(ours) == list(analysis.local_bindings(written))
+            for name, values in ours.items():
+                assert [v if v is None else (v[0], gen.written(v[1])) if isinstance(v, tuple) else gen.written(v)
+                        for v in values] == analysis.local_bindings(written)[name]
+            for s, w in zip(body, written):
+                found = ir_analysis.chooses_in(s, procedures)
+                expected = analysis.chooses_in(w, procedures)
+                assert len(found) == len(expected) and all(gen.written(n) is e for n, e in zip(found, expected))
+                seen += len(found)
+    assert seen > 0 or game in ("lanes-classic",)

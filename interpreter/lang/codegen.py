@@ -374,8 +374,7 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             args = "".join(", " + self.ex(a, scope) for a in e.args)
             return f"fn_{self._check(func)}(g, f{args})"
         if func in self.names.procedures:  # a procedure's value: asked before the statement
-            # (`choices` is by the AST call until the analyses of a statement read the IR)
-            var = self.choices.get(id(self.written(e) if type(e) is ir.Call else e))
+            var = self.choices.get(id(e))
             if var is None:
                 raise ValidationError(f"procedure {func!r} gives its value only in an effect's statements", e.span)
             if var.startswith("_"):  # (a Python local of the code being written)

@@ -605,10 +605,9 @@ class ExpressionCode:
         return out
 
     def i_Ask(self, e: ir.Ask, scope: Scope) -> str:
-        # (`choices` is by the AST node until the analyses of a statement read the IR)
-        return self.x_Choose(self.written(e), scope)
+        return self.x_Choose(e, scope)
 
-    def x_Choose(self, e: ast.Choose, scope: Scope) -> str:
+    def x_Choose(self, e: ast.Choose | ir.Ask, scope: Scope) -> str:
         var = self.choices.get(id(e))
         if var is None:
             raise ValidationError("'choose' is not allowed here (only in statements of effects)", e.span)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from . import ast, ir
-from .analysis import local_bindings, value_calls
+from . import ast, ir, ir_analysis
+from .analysis import local_bindings
 from .codegen_scope import Scope, identifier, literal
 from .codegen_tables import (
     _STORED_PROPERTIES,
@@ -43,7 +43,8 @@ class StatementCode:
         if self.rollout:
             return self.rollout_statement(s, scope, loop_depth, mode)
         written = self.written(s)
-        before = [] if _is_while(s) else self.valued_calls(value_calls(written, self.host.value_procedures), scope, mode)
+        before = [] if _is_while(s) else self.valued_calls(ir_analysis.value_calls(s, self.host.value_procedures),
+                                                           scope, mode)
         produced = [*before, *self.dispatch(s)(s, scope, loop_depth, mode)]
         if (type(s) is ir.Halt and s.kind != "stop" or type(s) in (ir.Emit, ir.CallStmt)) and self.host.may_end(written):
             produced = [*produced, "if g.halted:", "    return" if mode == "pure" else "    return None"]
@@ -56,7 +57,7 @@ class StatementCode:
     def _block(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         return indent(self.statements(body or (), scope, loop_depth, mode)) or [("    pass", None)]
 
-    def valued_calls(self, calls: list[ast.Call], scope: Scope, mode: str) -> list[str]:
+    def valued_calls(self, calls: list[ir.Call], scope: Scope, mode: str) -> list[str]:
         """Lines that call these procedures (that never suspend), innermost first, each value in
         a Python local (in `choices`), stopping there if one ends the game: a procedure's value is
         worked out before its statement, as a `choose` is."""
@@ -67,8 +68,8 @@ class StatementCode:
                 continue
             var = self.temp("_r")
             before, args = self.arguments(call, scope, "frame" if mode == "frame" else "pure")
-            lines += [*before, f"{var} = {form}{self._check(call.func)}(g, f{''.join(', ' + a for a in args)})"]
-            if self.rollout or call.func in self.host.ending_procedures:
+            lines += [*before, f"{var} = {form}{self._check(call.name)}(g, f{''.join(', ' + a for a in args)})"]
+            if self.rollout or call.name in self.host.ending_procedures:
                 lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
             self.choices[id(call)] = var
         return lines
@@ -300,7 +301,7 @@ class StatementCode:
         budget = self.temp()
         span = self.const(s.span)
         message = self.const(WHILE_BUDGET_MESSAGE)
-        called = self.valued_calls(value_calls(self.written(s), self.host.value_procedures), scope, mode)
+        called = self.valued_calls(ir_analysis.value_calls(s, self.host.value_procedures), scope, mode)
         before, condition = self.lowered(s.over, scope, mode)
         before = [*called, *before]
         head = [f"while {condition}:"] if not before else [  # (what the test needs, built at each test)

@@ -128,3 +128,100 @@ def _substituted(item: Any, mapping: dict[str, ir.Expr]) -> Any:
         value = substitute(item[1], mapping)
         return item if value is item[1] else (item[0], value)
     return substitute(item, mapping)
+
+
+# ----------------------------------------------------------------- the analyses of a statement
+def chooses_in(s: ir.Stmt, procedures: frozenset[str] | set[str] = frozenset()) -> list:
+    """The decisions (`Ask`s but a `may`'s own) of one statement's expressions (not of nested
+    blocks: but an `elif`'s test is the statement's), innermost first; with `procedures` (those
+    that give a value), also the calls of them: both run before the statement, in this order."""
+    found: list = []
+
+    def walk(node: Any) -> None:
+        kind = type(node)
+        if kind is ir.Ask:
+            for child in (node.count, node.options, node.chooser):
+                if child is not None:
+                    walk(child)
+            if node.kind != "may":
+                found.append(node)
+            return
+        if kind in (ir.Select, ir.Comprehension):
+            return  # the checker rejects choose inside these
+        for child in ir.children(node):
+            walk(child)
+        if kind is ir.Call and node.name in procedures:
+            found.append(node)
+
+    kind = type(s)
+    if kind is ir.If:
+        branch: Any = s
+        while branch is not None:  # (each test of an if ... elif ...)
+            walk(branch.test)
+            orelse = branch.orelse
+            branch = orelse[0] if orelse and len(orelse) == 1 and type(orelse[0]) is ir.If and orelse[0].chained else None
+        return found
+    if kind is ir.Loop:
+        walk(s.over)
+        return found
+    for value in s.__dict__.values():
+        if isinstance(value, ir.Expr):
+            walk(value)
+        elif isinstance(value, tuple):
+            for item in value:  # (a game operation's arguments, an event's, a create's attributes)
+                item = item[1] if isinstance(item, tuple) and len(item) == 2 else item
+                if isinstance(item, ir.Expr):
+                    walk(item)
+                elif isinstance(item, tuple):
+                    for v in item:
+                        v = v[1] if isinstance(v, tuple) and len(v) == 2 else v
+                        if isinstance(v, ir.Expr):
+                            walk(v)
+    return found
+
+
+def value_calls(s: ir.Stmt, procedures: frozenset[str] | set[str]) -> list[ir.Call]:
+    """The calls of procedures that give a value in one statement's expressions, innermost first."""
+    return [n for n in chooses_in(s, procedures) if type(n) is ir.Call] if procedures else []
+
+
+def local_bindings(body: Any) -> dict[str, list]:
+    """Each local name a block binds (in nested blocks too), with what binds it each time: the
+    value of a `let` or `=`, ("each", list) for a `for`, None otherwise (`+=`, `create as`)."""
+    found: dict[str, list] = {}
+
+    def visit(block: Any) -> None:
+        for st in block or ():
+            kind = type(st)
+            if kind is ir.Let:
+                found.setdefault(st.name, []).append(st.value)
+            elif kind is ir.Set and type(st.place) in _NAMES:
+                found.setdefault(st.place.name, []).append(st.value if st.op == "=" else None)
+            elif kind is ir.Loop:
+                if st.kind == "for":
+                    found.setdefault(st.var, []).append(("each", st.over))
+                visit(st.body)
+            elif kind is ir.GameOp and st.op == "create" and st.arg("bind"):
+                found.setdefault(st.arg("bind"), []).append(None)
+            elif kind is ir.If and type(st.test) is ir.Ask and st.test.kind == "may":
+                visit(st.then)
+                visit(st.orelse)
+            elif kind is ir.If:  # (as the AST's if is visited: its else, then each branch in turn)
+                thens, tail = [], st
+                while tail is not None:
+                    thens.append(tail.then)
+                    orelse = tail.orelse
+                    tail = orelse[0] if orelse and len(orelse) == 1 and type(orelse[0]) is ir.If and orelse[0].chained \
+                        else None
+                visit(orelse)
+                for then in thens:
+                    visit(then)
+
+    visit(body)
+    return found
+
+
+def names_in(e: ir.Node) -> set[str]:
+    """Every name an expression reads, bound inside it or not (`game.x` reads `game`)."""
+    return {n.name if type(n) in _NAMES else _OBJECT_NAMES[type(n)] for n in ir.walk(e)
+            if type(n) in _NAMES or type(n) in _OBJECT_NAMES}

@@ -38,10 +38,8 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from . import ast, ir
+from . import ast, ir, ir_analysis
 from .analysis import (
-    chooses_in,
-    free_name_counts,
     item_statements,
     local_bindings,
     procedure_calls,
@@ -193,9 +191,9 @@ class ResumableWriter:
         subst: dict[int, str] = {}
         while_loop = type(s) is ir.Loop and s.kind == "while"
         head = [] if while_loop else out  # chooses in a condition are asked at each test
-        for lifted in chooses_in(written, self.host.value_procedures):
+        for lifted in ir_analysis.chooses_in(s, self.host.value_procedures):
             var = self.host._tmp()
-            if isinstance(lifted, ast.Choose):
+            if type(lifted) is ir.Ask:
                 self._choose(lifted, var, head, scope, subst)
             else:
                 self._value_call(lifted, var, head, scope, subst)
@@ -224,7 +222,7 @@ class ResumableWriter:
             return self._suspending if s.op == "move" else None
         return {ir.CallStmt: self.s_call, ir.Emit: self._suspending}.get(kind)
 
-    def _choose(self, c: ast.Choose, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
+    def _choose(self, c: ir.Ask, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
         gen = self.gen
         gen.choices = subst
         held = self._held_names(c, scope)
@@ -233,56 +231,56 @@ class ResumableWriter:
         saved = scope.names
         scope.names = {**saved, **held}
         try:
-            source = gen.as_list(c.source, scope)
+            source = gen.as_list(c.options, scope)
             chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
             count = gen.ex(c.count, scope) if c.count is not None else "1"
         finally:
             scope.names = saved
         prompt = self.prompt(c.label, scope)
         if c.kind == "one":
-            distinct = ", True" if gen.distinct_tags(c.source, scope) is not None else ""
+            distinct = ", True" if gen.distinct_tags(c.options, scope) is not None else ""
             call = f"g.choose_one(f, {literal(var)}, {prompt}, {source}, {chooser}, {gen.const(c.span)}{distinct})"
         else:
             call = (f"g.choose(f, {literal(var)}, {gen.const(c.kind)}, {count}, {prompt}, {source}, "
                     f"{chooser}, {gen.const(c.span)})")
         self._point(out, call, c.span, "if g.halted:")
 
-    def _value_call(self, call: ast.Call, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
+    def _value_call(self, call: ir.Call, var: str, out: list, scope: Scope, subst: dict[int, str]) -> None:
         """A call of a procedure for its value, before its statement: the value in the frame's
         local `var`. A procedure that may suspend is a point (`g.call_now`), the value read from
         `g.returned` right after it, where the frame resumes once it has ended."""
-        gen = self.gen
+        gen, func = self.gen, call.name
         gen.choices = subst
-        params = self.host.procedure_codes[call.func].params
+        params = self.host.procedure_codes[func].params
         values = [f"{literal(p)}: {gen.ex(a, scope)}" for p, a in zip(params, call.args)]
-        values += [f"{literal(a.name)}: {gen.ex(a.value, scope)}" for a in call.kwargs]
+        values += [f"{literal(name)}: {gen.ex(value, scope)}" for name, value in call.kwargs]
         target = f"L[{literal(var)}]"
-        if call.func in self.host.native_procedures:
+        if func in self.host.native_procedures:
             args = [gen.ex(a, scope) for a in call.args]
-            args += [f"{identifier(a.name)}={gen.ex(a.value, scope)}" for a in call.kwargs]
-            lines = [(f"{target} = p_{gen._check(call.func)}(g, f{''.join(', ' + a for a in args)})", call.span)]
-            if call.func in self.host.ending_procedures:
+            args += [f"{identifier(name)}={gen.ex(value, scope)}" for name, value in call.kwargs]
+            lines = [(f"{target} = p_{gen._check(func)}(g, f{''.join(', ' + a for a in args)})", call.span)]
+            if func in self.host.ending_procedures:
                 lines += [("if g.halted:", call.span), ("    return None", call.span)]
             out.append(Straight(lines))
             return
-        code = gen.const(self.host.procedure_codes[call.func])
-        self._point(out, f"if not g.call_now({literal(call.func)}, {code}, {{{', '.join(values)}}}, f):",
+        code = gen.const(self.host.procedure_codes[func])
+        self._point(out, f"if not g.call_now({literal(func)}, {code}, {{{', '.join(values)}}}, f):",
                     call.span, None)
         out.append(Straight([(f"{target} = g.returned", call.span)]))
 
-    def _held_names(self, c: ast.Choose, scope: Scope) -> dict[str, str]:
+    def _held_names(self, c: ir.Ask, scope: Scope) -> dict[str, str]:
         """The block's names that a choice's options, chooser and count read more than once
         (inside a selection, once per item), each with a Python local to read it from: working
         out the options cannot change the frame's names (a `choose` inside them has been asked
         already, and an expression binds no name)."""
         reads: dict[str, int] = {}
-        for part in (c.source, c.chooser, c.count):
+        for part in (c.options, c.chooser, c.count):
             if part is not None:
-                for name, n in free_name_counts(part).items():
+                for name, n in ir_analysis.free_name_counts(part).items():
                     reads[name] = reads.get(name, 0) + n
         repeated = {name for name, n in reads.items() if n > 1}
-        repeated |= {n.id for sel in ast.walk(c.source) if isinstance(sel, (ast.Select, ast.Comprehension))
-                     for n in ast.walk(sel) if isinstance(n, ast.Name)} & set(reads)
+        repeated |= {name for sel in ir.walk(c.options) if type(sel) in (ir.Select, ir.Comprehension)
+                     for name in ir_analysis.names_in(sel)} & set(reads)
         locals_ = set(local_bindings(self._body)) | set(self._bound)
         held = {}
         for name in sorted(repeated):
@@ -315,7 +313,7 @@ class ResumableWriter:
         assert type(call) is ir.Call
         func = call.name
         if func in gen.names.procedures:
-            if self._inlined(gen.written(call), out, scope):  # (a procedure is inlined from its AST)
+            if self._inlined(call, out, scope):
                 return
             code = gen.const(self.host.procedure_codes[func])
             params = self.host.procedure_codes[func].params
@@ -334,7 +332,7 @@ class ResumableWriter:
             return
         self._point(out, f"g.{method}({', '.join(args)})", s.span)
 
-    def _inlined(self, call: ast.Call, out: list, scope: Scope) -> bool:
+    def _inlined(self, call: ir.Call, out: list, scope: Scope) -> bool:
         """Write a call to a small procedure into the caller, when that is safe: its statements
         run in the caller's frame, under names of their own (`$12.c` for `c`), and its `stop`
         leaves them (by `break`, out of a one-round loop around them). The frame's context
@@ -344,7 +342,7 @@ class ResumableWriter:
         Not for a procedure that replacement abilities may replace, that may call itself, that
         stops from inside a loop, or that has a loop that may stop for a decision. Returns False
         when the call must be made."""
-        gen, name = self.gen, call.func
+        gen, name = self.gen, call.name
         proc = gen.names.procedures[name]
         if (self._inline_depth >= _INLINE_DEPTH or name in gen.names.replaced_procedures
                 or name in self.host.value_procedures
@@ -356,11 +354,10 @@ class ResumableWriter:
         site = self.host._tmp()
         assigned = set(local_bindings(proc.body))
         names = {n: f"L[{literal(site + '.' + n)}]" for n in set(proc.params) | assigned}
-        args = list(zip(proc.params, call.args)) + [(a.name, a.value) for a in call.kwargs]
+        args = list(zip(proc.params, call.args)) + list(call.kwargs)
         players, lists, lines = set(), set(), []
         for param, arg in args:
-            if param not in assigned and isinstance(arg, (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit,
-                                                           ast.NoneLit)):
+            if param not in assigned and type(arg) in (ir.Const, ir.Local, ir.Context, ir.KeywordName, ir.Unbound):
                 names[param] = gen.ex(arg, scope)  # a name or a constant, which the body cannot change
                 if gen.is_player(arg, scope):
                     players.add(param)

@@ -29,10 +29,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import ast, ir
+from . import ast, ir, ir_analysis
 from . import codegen as _codegen  # (which imports this module: read its names when called)
-from .analysis import chooses_in, item_statements
+from .analysis import item_statements
 from .codegen_tables import WHILE_BUDGET_MESSAGE, indent
+from .kinds import is_join
 from .values import Labelled
 
 # a list display of lists held in Python names, then a constant ("... or pass")
@@ -200,7 +201,7 @@ class RolloutStatements:
         lines: list = []
         while_loop = type(s) is ir.Loop and s.kind == "while"
         if not while_loop:  # (a loop's condition asks at each test: see r_while)
-            lines += self._asked(chooses_in(self.written(s), self.host.value_procedures), scope, subst)
+            lines += self._asked(ir_analysis.chooses_in(s, self.host.value_procedures), scope, subst)
         self.choices = subst
         try:
             if type(s) is ir.CallStmt:
@@ -234,17 +235,16 @@ class RolloutStatements:
         lines = []
         for c in chooses:
             self.choices = subst
-            if isinstance(c, ast.Call):  # a procedure's value (see `valued_calls`)
+            if type(c) is ir.Call:  # a procedure's value (see `valued_calls`)
                 lines += self.valued_calls([c], scope, "pure")
                 continue
             var = self.temp("_c")
-            before, source = self.lowered(c.source, scope, "pure")
-            if c.kind == "one" and isinstance(c.source, ast.BinOp) and c.source.op == "+" and isinstance(
-                    c.source.right, ast.ListLit):
+            before, source = self.lowered(c.options, scope, "pure")
+            if c.kind == "one" and is_join(c.options) and type(c.options.right) is ir.ListOf:
                 # options that end with one written out ("... or pass") are often that one alone:
                 # then it is taken here, without a call (as `ask_one` would take it)
                 values = self.temp("_a")
-                display = self.as_list_code(c.source, scope, source)
+                display = self.as_list_code(c.options, scope, source)
                 who = chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
                 lists = _LISTS_THEN_CONSTANT.fullmatch(display)
                 if lists is not None:  # (lists made already, and a constant: no list to make to see)
@@ -268,15 +268,15 @@ class RolloutStatements:
             subst[id(c)] = var
         return lines
 
-    def _ask_now(self, c: ast.Choose, scope, source: str, chooser: str | None = None) -> str:
+    def _ask_now(self, c: ir.Ask, scope, source: str, chooser: str | None = None) -> str:
         """The call that asks a choose's question, its options `source` (code); `chooser`: the
         code of who chooses, if written already (then source is a list already)."""
         if chooser is None:
-            source = self.as_list_code(c.source, scope, source)
+            source = self.as_list_code(c.options, scope, source)
             chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
         prompt = self.host.writer.prompt(c.label, scope)
         if c.kind == "one":
-            distinct = ", True" if self.distinct_tags(c.source, scope) is not None else ""
+            distinct = ", True" if self.distinct_tags(c.options, scope) is not None else ""
             return f"g.ask_one({prompt}, {source}, {chooser}, {self.const(c.span)}{distinct})"
         count = self.ex(c.count, scope) if c.count is not None else "1"
         return f"g.ask_now({self.const(c.kind)}, {count}, {prompt}, {source}, {chooser}, {self.const(c.span)})"
@@ -322,7 +322,7 @@ class RolloutStatements:
         return lines
 
     def r_while(self, s: ir.Loop, scope, loop_depth: int, mode: str) -> list[Any]:
-        chooses = chooses_in(self.written(s), self.host.value_procedures)
+        chooses = ir_analysis.chooses_in(s, self.host.value_procedures)
         if not chooses:
             return self.loop_while(s, scope, loop_depth, mode)
         budget = self.temp()
