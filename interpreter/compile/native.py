@@ -11,7 +11,7 @@ analysis.
 
 from __future__ import annotations
 
-from ..lang import ast
+from ..lang import ast, ir, ir_analysis
 from ..lang.analysis import has_choose, value_calls
 
 
@@ -70,6 +70,57 @@ class NativeStatements:
                 return True  # (called as a statement, or for its value)
         return False
 
+    # ---------------------------------------------------------------- of a lowered statement
+    def may_end_lowered(self, s: ir.Stmt) -> bool:
+        """`may_end` of a lowered statement."""
+        ending = self.names.ending_events
+        for node in ir.walk(s):
+            kind = type(node)
+            if kind is ir.Halt and node.kind != "stop":
+                return True
+            if kind is ir.Emit and (ending is None or node.event in ending):
+                return True
+            if kind is ir.Call and node.name in self.ending_procedures:
+                return True  # (called as a statement, or for its value)
+        return False
+
+    def is_native_lowered(self, s: ir.Stmt) -> bool:
+        """`is_native` of a lowered statement (once the native procedures are known)."""
+        memo = self.__dict__.setdefault("_native_lowered_memo", {})
+        key = id(s)
+        if key not in memo:
+            memo[key] = (s, self._is_native_lowered(s))  # (holding the node keeps its id its own)
+        return memo[key][1]
+
+    def _is_native_lowered(self, s: ir.Stmt) -> bool:
+        if ir_analysis.chooses_in(s):
+            return False
+        if any(c.name not in self.native_procedures for c in ir_analysis.value_calls(s, self.value_procedures)):
+            return False
+        kind = type(s)
+        if kind is ir.If and type(s.test) is ir.Ask:  # a `may`
+            return False
+        if kind is ir.CallStmt:
+            c = s.call
+            if type(c) is not ir.Call:
+                return False
+            if c.name in self.names.procedures:
+                return c.name in self.native_procedures
+            return c.name not in ("run", "use", "aim")
+        if kind is ir.Emit:
+            events = self.names.suspending_events
+            return events is not None and s.event not in events
+        if kind is ir.GameOp and s.op == "move":
+            events = self.names.suspending_events
+            return events is not None and "moved" not in events and "moved" not in self.names.wanted_events
+        if kind is ir.If:
+            return all(self.is_native_lowered(st) for st in s.then) and all(
+                self.is_native_lowered(st) for st in s.orelse or ())
+        if kind is ir.Loop:
+            return all(self.is_native_lowered(st) for st in s.body)
+        return True
+
+    # ---------------------------------------------------------------- of a statement of the AST
     def is_native(self, s: ast.Stmt) -> bool:
         key = id(s)
         memo = self._native_memo

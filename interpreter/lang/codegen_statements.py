@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from . import ast, ir, ir_analysis
-from .analysis import local_bindings
 from .codegen_scope import Scope, identifier, literal
 from .codegen_tables import (
     _STORED_PROPERTIES,
@@ -42,11 +41,10 @@ class StatementCode:
     def statement(self, s: ir.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         if self.rollout:
             return self.rollout_statement(s, scope, loop_depth, mode)
-        written = self.written(s)
         before = [] if _is_while(s) else self.valued_calls(ir_analysis.value_calls(s, self.host.value_procedures),
                                                            scope, mode)
         produced = [*before, *self.dispatch(s)(s, scope, loop_depth, mode)]
-        if (type(s) is ir.Halt and s.kind != "stop" or type(s) in (ir.Emit, ir.CallStmt)) and self.host.may_end(written):
+        if (type(s) is ir.Halt and s.kind != "stop" or type(s) in (ir.Emit, ir.CallStmt)) and self.host.may_end_lowered(s):
             produced = [*produced, "if g.halted:", "    return" if mode == "pure" else "    return None"]
         return [line if type(line) is tuple else (line, s.span) for line in produced]
 
@@ -247,7 +245,7 @@ class StatementCode:
             else:
                 lines.append(f"elif {self.ex(test, scope)}:")
             outer = scope.players
-            scope.players = outer | self._players_tested(test, self.written_body(branch.then), scope)
+            scope.players = outer | self._players_tested(test, branch.then, scope)
             try:
                 lines.extend(self._block(branch.then, scope, loop_depth, mode))
             finally:
@@ -273,7 +271,7 @@ class StatementCode:
             elif (type(e) in (ast.IsType, ir.IsType) and e.type_name == "player" and not e.negated
                   and self._is_local(e.operand, scope)):
                 tested.add(name_of(e.operand))
-        return frozenset(tested - set(local_bindings(body)))
+        return frozenset(tested - set(ir_analysis.local_bindings(body)))
 
     def s_Loop(self, s: ir.Loop, scope, loop_depth, mode):
         return getattr(self, "loop_" + s.kind)(s, scope, loop_depth, mode)
@@ -285,7 +283,7 @@ class StatementCode:
         head = f"for {scope.bind(s.var)} in {items}:"
         # the loop's items are card handles from the start (a copy of the zones' lists); the
         # name holds one in the body unless the body binds it again
-        handle = self.is_card_list(iterable, scope) and s.var not in local_bindings(self.written_body(s.body))
+        handle = self.is_card_list(iterable, scope) and s.var not in ir_analysis.local_bindings(s.body)
         outside = scope.handles
         scope.handles = outside | {s.var} if handle else outside - {s.var}
         try:

@@ -58,15 +58,13 @@ _INLINE_STATEMENTS = 30
 _INLINE_DEPTH = 2
 
 
-def _breaks(s: ast.Stmt) -> bool:
+def _breaks(s: ir.Stmt) -> bool:
     """Whether a statement holds a `break` of the loop around it."""
-    if isinstance(s, ast.Break):
+    if type(s) is ir.Break:
         return True
-    if isinstance(s, (ast.For, ast.Repeat, ast.While)):
+    if type(s) is not ir.If:  # (a loop's own breaks are its own)
         return False
-    blocks = [getattr(s, "body", None), getattr(s, "orelse", None)]
-    blocks += [br.body for br in getattr(s, "branches", ())]
-    return any(_breaks(x) for b in blocks if b for x in b)
+    return any(_breaks(x) for b in (s.then, s.orelse) if b for x in b)
 
 
 def dispatch(entries: list[Callable]) -> Callable:
@@ -177,14 +175,14 @@ class ResumableWriter:
 
     def stmt(self, s: ir.Stmt, out: list, scope: Scope) -> None:
         gen = self.gen
-        written = gen.written(s)  # (the analyses of a statement read its AST)
-        if self.host.is_native(written):
+        if self.host.is_native_lowered(s):
             gen.choices = {}
-            own = {var: gen.temp("_v") for var in _loop_own_names(written, self._body, self._bound)}
+            # (which loop names are the loop's own is read from the AST of the block still)
+            own = {var: gen.temp("_v") for var in _loop_own_names(gen.written(s), self._body, self._bound)}
             saved = scope.names
             scope.names = {**saved, **own}  # (Python locals: the statement cannot stop)
             try:
-                out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(written)))
+                out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
             finally:
                 scope.names = saved
             return
@@ -201,7 +199,7 @@ class ResumableWriter:
         gen.choices = subst
         method = self._method(s)
         if method is None:  # a native statement made suspending only by its choose
-            out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(written)))
+            out.append(Straight(gen.statement(s, scope, 0, "frame"), _breaks(s)))
         elif while_loop:
             method(s, out, scope, head)
             return  # (its condition's answers are asked again at each test)

@@ -289,7 +289,7 @@ class RolloutStatements:
         if type(s) is ir.CallStmt:
             c = s.call
             return type(c) is ir.Call and (c.name in self.names.procedures or c.name in ("run", "use", "aim")
-                                           or self.host.may_end(self.written(s)))
+                                           or self.host.may_end_lowered(s))
         if type(s) is ir.Emit:
             return s.event not in self.names.quiet_events
         if type(s) is ir.GameOp and s.op == "move":
