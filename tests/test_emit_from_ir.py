@@ -75,7 +75,7 @@ def test_a_lowered_statement_is_written_with_its_expressions() -> None:
     lines = gen.statement(lowered, scope, 0, "pure")
     constant = re.compile(r"_k\d+")  # (each zone key table is a constant of its own)
     assert [constant.sub("_k", text) for text, _span in lines] == [
-        constant.sub("_k", f"g.shuffle({gen.zone_key(shuffle.zone, scope)})")]
+        constant.sub("_k", f"g.shuffle({gen.zone_key(lowered.arg('zone'), scope)})")]
     assert {span for _text, span in lines} == {shuffle.span}
 
 
@@ -357,3 +357,20 @@ def test_the_statement_analyses_say_of_the_ir_what_they_say_of_the_ast(game) -> 
                 assert compiler.is_native_lowered(s) == compiler.is_native(w), ir.describe(s)
                 assert compiler.may_end_lowered(s) == compiler.may_end(w), ir.describe(s)
     assert seen > 0 or game in ("lanes-classic",)
+
+
+def test_the_expression_code_writes_only_the_lowered_form() -> None:
+    """Every entry point lowers what it is given: the expression code has one `i_KIND` method per
+    kind of lowered expression and none for the AST's, and an AST expression handed to it is a
+    mistake of the compiler."""
+    from interpreter.lang import ast, ir
+    from interpreter.lang.codegen_scope import Scope
+
+    _written_from_the_ir(ir.Const(0))
+    gen = _GEN[0]
+    kinds = {name for name, value in vars(ir).items() if isinstance(value, type) and issubclass(value, ir.Expr)
+             and value is not ir.Expr}
+    assert {name[2:] for name in dir(gen) if name.startswith("i_")} == kinds
+    assert [name for name in dir(gen) if name.startswith("x_")] == []
+    with pytest.raises(AttributeError):
+        gen.ex(ast.Name("x"), Scope(False, {"x": "v_x"}))

@@ -23,15 +23,11 @@ from typing import Any
 from ..errors import Span, ValidationError
 from ..lang import ast, ir, ir_analysis
 from ..lang.analysis import (
-    binders,
     constant,
-    free_name_counts,
     gives_value,
     item_statements,
     local_bindings,
-    per_item_names,
     seed_free_start,
-    substitute,
 )
 from ..lang.codegen import CodeGenerator
 from ..lang.resumable import ResumableWriter, dispatch
@@ -40,13 +36,9 @@ from .native import NativeStatements
 
 SET_UP_START = "$set-up"  # the main program's label after the seed-free start of the set-up
 
-# Arguments that a function's body may read any number of times in their place: reading a name
-# or a constant again costs nothing and gives the same.
-_SIMPLE = (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
-
-
 def _simple(arg: ir.Expr) -> bool:
-    """`_SIMPLE`, of a lowered argument: a name or a constant."""
+    """An argument that a function's body may read any number of times in its place: reading a
+    name or a constant again costs nothing and gives the same."""
     return type(arg) in (ir.Const, ir.Local, ir.Context, ir.KeywordName, ir.Unbound)
 
 
@@ -250,42 +242,17 @@ class Compiler(NativeStatements):
         span = e.span
         return f"{span.file}:{span.line}" if span is not None else "expression"
 
-    def inline_call(self, func: str, args: tuple[ast.Expr, ...],
-                    bind: Callable[[ast.Expr], ast.Expr] | None = None) -> ast.Expr | None:
-        """The body of a user function with the call's arguments in place of its parameters, or
-        None when it cannot be inlined; after a non-None result, call `end_inline`.
+    def inline_lowered(self, func: str, args: tuple[ir.Expr, ...],
+                       bind: Callable[[ir.Expr], ir.Expr] | None = None) -> ir.Expr | None:
+        """The lowered body of a rule function (lang/lower.py) with the call's lowered arguments in
+        place of its parameters (lang/ir_analysis.py), or None when it cannot be inlined; after
+        a non-None result, call `end_inline`.
 
         Each argument is worked out once, as in a call: one that the body would work out more
         than once (read twice, or once per item of a selection), or perhaps not at all (in a
         branch of if-then-else, or not read), or that draws at random, is put in place only if it
         is a name or a constant; else `bind(arg)` gives what to put there instead (a name the
         caller has worked it out into, first), and without `bind` the call is not inlined."""
-        fn_def = self.names.functions[func]
-        if (fn_def.name in self._inlining or len(args) != len(fn_def.params) or isinstance(fn_def.body, ast.BlockValue)
-                or any(isinstance(n, ast.MultiComprehension) for n in ast.walk(fn_def.body))):
-            return None
-        uses = free_name_counts(fn_def.body)
-        again = per_item_names(fn_def.body)
-        once = [isinstance(arg, _SIMPLE) or (uses.get(param, 0) == 1 and param not in again
-                                             and not self.gen._draws(arg))
-                for param, arg in zip(fn_def.params, args)]
-        if not all(once) and bind is None:
-            return None
-        arg_names: set[str] = set()
-        for arg, fine in zip(args, once):
-            if fine:
-                arg_names.update(free_name_counts(arg))
-        if binders(fn_def.body) & arg_names:
-            return None
-        mapping = {param: arg if fine else bind(arg) for param, arg, fine in zip(fn_def.params, args, once)}
-        self._inlining.append(func)
-        return substitute(fn_def.body, mapping)
-
-    def inline_lowered(self, func: str, args: tuple[ir.Expr, ...],
-                       bind: Callable[[ir.Expr], ir.Expr] | None = None) -> ir.Expr | None:
-        """`inline_call` of a lowered call: the lowered body of the function (lang/lower.py) with
-        the call's lowered arguments in place of its parameters (lang/ir_analysis.py), by the
-        same rules."""
         fn_def = self.names.functions[func]
         if fn_def.name in self._inlining or len(args) != len(fn_def.params) or isinstance(fn_def.body, ast.BlockValue):
             return None

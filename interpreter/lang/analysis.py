@@ -3,7 +3,6 @@ expression uses and binds, substitution of arguments for parameters, constant va
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from ..errors import ValidationError
@@ -130,34 +129,6 @@ def per_item_names(e: ast.Node) -> set[str]:
             if part is not None:
                 found.update(free_name_counts(part))
     return found
-
-def trivial(e: ast.Expr) -> bool:
-    """Cheap and pure to evaluate twice."""
-    if isinstance(e, (ast.Name, ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
-        return True
-    return isinstance(e, ast.Attribute) and trivial(e.obj)
-
-def substitute(node, mapping: dict[str, ast.Expr]):
-    """A copy of an expression with free names replaced (binders shadow)."""
-    if not mapping or not isinstance(node, ast.Node):
-        return node
-    if isinstance(node, ast.Name):
-        return mapping.get(node.id, node)
-    changes = {}
-    inner = mapping
-    if isinstance(node, (ast.Select, ast.Comprehension)) and node.var in mapping:
-        inner = {k: v for k, v in mapping.items() if k != node.var}
-    for name, value in node.__dict__.items():
-        use = mapping if (name == "source" or inner is mapping) else inner
-        if isinstance(value, ast.Node):
-            new = substitute(value, use)
-        elif isinstance(value, tuple):
-            new = tuple(substitute(v, use) for v in value)
-        else:
-            continue
-        if new is not value:
-            changes[name] = new
-    return dataclasses.replace(node, **changes) if changes else node
 
 def chooses_in(s: ast.Stmt, procedures: frozenset[str] | set[str] = frozenset()) -> list:
     """The `choose` expressions of one statement (not of nested blocks), innermost first; with

@@ -11,10 +11,11 @@ file (strings, spans, card names) is handed to the code as a constant in its nam
 functions run with an empty set of Python built-ins apart from the few listed in `ALLOWED_BUILTINS`.
 
 `CodeGenerator` is assembled from parts, one responsibility each: codegen_expressions.py
-(expressions), codegen_statements.py (statements), kinds.py `ValueKinds` (what values names and
-expressions hold), rollout.py (the rollout forms); codegen_scope.py holds the scopes and
-codegen_tables.py the tables and helpers they share. This module holds the entry points, the
-namespace of the generated code, and calls and zones.
+(expressions), codegen_attributes.py (attribute reads), codegen_statements.py (statements),
+kinds.py `ValueKinds` (what values names and expressions hold), rollout.py (the rollout forms);
+codegen_scope.py holds the scopes and codegen_tables.py the tables and helpers they share. This
+module holds the entry points, the namespace of the generated code, and calls and zones. Every
+part writes the lowered form (lang/ir.py): the entry points lower what they are given.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from . import ast, ir
 from . import lower as _lower
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .code_members import CALL, run_code
+from .codegen_attributes import AttributeCode
 from .codegen_expressions import ExpressionCode
 from .codegen_scope import IDENTIFIER as _IDENTIFIER
 from .codegen_scope import Scope, identifier, literal
@@ -173,7 +175,7 @@ class Namespace:
         return found
 
 
-class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements):
+class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, RolloutStatements):
     """Writes Python source for expressions and native statements, given the names of a ruleset
     (and, on first use, every block in its rollout form: see `rollout`).
 
@@ -208,16 +210,10 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
         return self.lowering.statements(tuple(body), frozenset(bound))
 
     def written(self, node: ir.Node) -> Any:
-        """The AST an IR statement or expression was lowered from: the expression code, and the
-        analyses of a statement, read the AST still."""
+        """The AST an IR statement or expression was lowered from: read only where the checker's
+        kind of a value is asked (`StatementCode._kind_of`) and which loop names are a loop's own
+        in the resumable form (`_loop_own_names`)."""
         return self.lowering.origin(node)
-
-    def ex_ir(self, e: ir.Expr | None, scope: Scope) -> str:
-        """The code of a lowered expression (see `ex`)."""
-        return self.ex(e, scope)
-
-    def written_body(self, body: tuple[ir.Stmt, ...] | None) -> tuple[ast.Stmt, ...]:
-        return tuple(self.lowering.origin(s) for s in body or ())
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:
@@ -331,15 +327,10 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             return len(e.args) == (2 if spec.rows else 1)
         return len(e.args) == (1 if spec.rows else 0)
 
-    def x_Call(self, e: ast.Call, scope: Scope) -> str:
-        return self._call(e, e.func, scope)
-
     def i_Call(self, e: ir.Call, scope: Scope) -> str:
-        return self._call(e, e.name, scope)
-
-    def _call(self, e: ast.Call | ir.Call, func: str, scope: Scope) -> str:
-        """A call of `func`, of the AST or the IR: a card's code, a zone, a rule function (inlined
-        where it can be), a procedure's value (asked before the statement), a built-in."""
+        """A call: a card's code, a zone, a rule function (inlined where it can be), a procedure's
+        value (asked before the statement), a built-in."""
+        func = e.name
         if func == CALL and CALL not in self.names.functions and e.args and _is_attribute(e.args[0]):
             # `c.NAME(args)`: the card's code (see code_members.py)
             called_obj = e.args[0].obj if type(e.args[0]) in (ast.Attribute, ir.GetAttr) else ir.Context(
@@ -360,10 +351,7 @@ class CodeGenerator(ExpressionCode, StatementCode, ValueKinds, RolloutStatements
             return f"list(g.zones[{self.zone_key(e, scope)}])"
         if func in self.names.functions:
             bound: list[str] = []
-            if type(e) is ir.Call:
-                inlined = self.host.inline_lowered(func, e.args, self._binder(scope, bound, lowered=True))
-            else:
-                inlined = self.host.inline_call(func, e.args, self._binder(scope, bound))
+            inlined = self.host.inline_lowered(func, e.args, self._binder(scope, bound))
             if inlined is not None:
                 try:
                     return self.ex(inlined, scope)

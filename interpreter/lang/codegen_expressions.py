@@ -1,5 +1,7 @@
-"""The code generator's expressions: names, attributes, selections and comprehensions written as
-loops, operators, conditionals, text joins. A part of `CodeGenerator` (codegen.py)."""
+"""The code generator's expressions, written from the lowered form (lang/ir.py) by one `i_KIND`
+method per kind of expression: names, selections and comprehensions written as loops,
+operators, conditionals, text joins (attributes: codegen_attributes.py; calls and zones:
+codegen.py). A part of `CodeGenerator` (codegen.py)."""
 
 from __future__ import annotations
 
@@ -13,48 +15,35 @@ from .builtins import RANDOM as RANDOM_BUILTINS
 from .codegen_scope import Scope, literal
 from .codegen_tables import (
     _COMPARISONS,
-    _PLACE_PROPERTIES,
-    _STORED_PROPERTIES,
     _STRICT_BUILTINS,
     NestedTooDeeply,
     _conjuncts,
-    _player_attrs,
 )
 from .kinds import called, int_written, is_join, is_selection, name_of, text_written
 from .runtime import CONTEXT_NAMES
-from .values import (
-    CARD_PROPERTIES,
-)
 
 # the code of each context name (runtime.CONTEXT_NAMES)
 _CONTEXT_CODE = {"self": "f.self_card", "you": "f.controller", "event": "f.event", "players": "g.players",
                  "teams": "g.rules.team_refs", "game": "g.GAME", "options": "g.OPTIONS"}
 
 
-def _clause(e: ast.Select | ast.Comprehension | ir.Select | ir.Comprehension) -> tuple[str, Any, Any]:
+def _clause(e: ir.Select | ir.Comprehension) -> tuple[str, Any, Any]:
     """(name, source, condition) of a selection or of a comprehension of one clause."""
     if type(e) is ir.Comprehension:
         clause = e.clauses[0]
         return clause.var, clause.source, clause.condition
-    return e.var, e.source, (e.where if is_selection(e) else e.condition)
+    return e.var, e.source, e.where
 
 
 class ExpressionCode:
     """Expressions as Python, for `CodeGenerator`."""
 
     # ------------------------------------------------------------------ expressions
-    def ex(self, e: ast.Expr | ir.Expr | None, scope: Scope) -> str:
-        """The code of an expression: a lowered one (ir.Expr) by its `i_KIND` method, where its
-        family reads the IR already, else from the AST it was lowered from (`written`); an AST
-        one (written by an inlining, or not lowered) by its `x_KIND` method."""
+    def ex(self, e: ir.Expr | None, scope: Scope) -> str:
+        """The code of a lowered expression (lang/ir.py), by its `i_KIND` method."""
         if e is None:
             return "None"
-        if isinstance(e, ir.Expr):
-            method = getattr(self, "i_" + type(e).__name__, None)
-            if method is None:
-                return self.ex(self.written(e), scope)
-        else:
-            method = getattr(self, "x_" + type(e).__name__)
+        method = getattr(self, "i_" + type(e).__name__)
         if self._hoisted is not None and not self._strict(e):  # (its parts may not all be worked out)
             hoisted, self._hoisted = self._hoisted, None
             try:
@@ -78,7 +67,7 @@ class ExpressionCode:
             finally:
                 self.loops = True
 
-    def lowered(self, e: ast.Expr, scope: Scope, mode: str) -> tuple[list[str], str]:
+    def lowered(self, e: ir.Expr, scope: Scope, mode: str) -> tuple[list[str], str]:
         """Code for an expression that a statement always works out, and the lines to run before
         it: in a procedure's code (`mode` 'pure'), the selections and comprehensions it always
         works out are built by loops there. (In CPython 3.11 a list comprehension is a function
@@ -93,7 +82,8 @@ class ExpressionCode:
             self._hoisted = outer
 
     def _draws(self, e: ast.Expr | ir.Expr) -> bool:
-        """Whether working out an expression may draw from the game's random generator."""
+        """Whether working out an expression may draw from the game's random generator (of the
+        IR, or of the AST of a rule function's body: see `_through_body`)."""
         if isinstance(e, ir.Expr):
             if type(e) is ir.Call:
                 if e.name in self.names.functions:
@@ -110,23 +100,10 @@ class ExpressionCode:
                 return True
         return any(self._draws(child) for child in children(e))
 
-    def _strict(self, e: ast.Expr | ir.Expr) -> bool:
+    def _strict(self, e: ir.Expr) -> bool:
         """Whether the code written for an expression works out each of its parts, every time
-        (so that a selection among them may be built before)."""
-        if isinstance(e, ir.Expr):
-            return self._strict_ir(e)
-        if isinstance(e, (ast.Select, ast.Comprehension, ast.Not, ast.Neg, ast.Attribute, ast.Index, ast.ListLit)):
-            return True
-        if isinstance(e, ast.BinOp):  # (`and`, `or`: see `_short_circuit`)
-            return e.op in ("+", "-", "*", "/", "%", "and", "or") or e.op in _COMPARISONS
-        if isinstance(e, ast.Call):
-            if e.func == "first" and len(e.args) == 1 and self._over_players(e.args[0], Scope(False)):
-                return False  # (its tests are worked out until one holds: see `_each_player`)
-            return e.func in self.names.functions or e.func in self.names.zones or e.func in _STRICT_BUILTINS
-        return False
-
-    def _strict_ir(self, e: ir.Expr) -> bool:
-        """`_strict` of a lowered expression (a comprehension of several clauses is not)."""
+        (so that a selection among them may be built before): a comprehension of several
+        clauses does not, nor `first` of a selection from the players (see `_each_player`)."""
         kind = type(e)
         if kind in (ir.Select, ir.Not, ir.Neg, ir.GetAttr, ir.Global, ir.Option, ir.EventArg, ir.GetIndex,
                     ir.ListOf):
@@ -157,25 +134,25 @@ class ExpressionCode:
             for name in bound:
                 del scope.names[name]
 
-    def _binder(self, scope: Scope, bound: list[str], lowered: bool = False) -> Callable[[Any], Any] | None:
+    def _binder(self, scope: Scope, bound: list[str]) -> Callable[[ir.Expr], ir.Expr] | None:
         """While lines may be written before the statement (`lowered`): a function that works out
         an argument there, once, into a name of `scope` (listed in `bound`, for the caller to take
-        out again), and gives that name (`lowered`: an ir.Local); else None (see `Compiler.inline_call`)."""
+        out again), and gives that name; else None (see `Compiler.inline_lowered`)."""
         if self._hoisted is None:
             return None
 
-        def bind(arg: ast.Expr) -> ast.Expr:
+        def bind(arg: ir.Expr) -> ir.Expr:
             value = self.ex(arg, scope)
             name = self.host._tmp()
             python = self.temp("_a")
             self._hoisted.append(f"{python} = {value}")
             scope.names[name] = python
             bound.append(name)
-            return ir.Local(name, span=arg.span) if lowered else ast.Name(name, span=arg.span)
+            return ir.Local(name, span=arg.span)
         return bind
 
-    def _selection_in(self, e: ast.Expr, scope: Scope | None = None,
-                      bound: list[str] | None = None) -> tuple[ast.Select | None, bool]:
+    def _selection_in(self, e: ir.Expr, scope: Scope | None = None,
+                      bound: list[str] | None = None) -> tuple[ir.Select | None, bool]:
         """The selection (in no order) that an expression is, or the call of a function whose
         body it is (then inlined: `end_inline` after; arguments worked out once before into names
         of `scope`, listed in `bound`), or None; and whether it was inlined."""
@@ -184,18 +161,9 @@ class ExpressionCode:
             lowered = None if isinstance(fn.body, ast.BlockValue) else self.lowering.definition(fn).value
             if not (type(lowered) is ir.Select and lowered.order_by is None):
                 return None, False  # (before arguments are worked out for it)
-            binder = self._binder(scope, bound, lowered=True) if scope is not None and bound is not None else None
+            binder = self._binder(scope, bound) if scope is not None and bound is not None else None
             body = self.host.inline_lowered(e.name, e.args, binder)
             return (None, False) if body is None else (body, True)
-        if isinstance(e, ast.Call) and e.func in self.names.functions:
-            written = self.names.functions[e.func].body
-            if not (isinstance(written, ast.Select) and written.order_by is None):
-                return None, False  # (before arguments are worked out for it)
-            body = self.host.inline_call(e.func, e.args,
-                                         self._binder(scope, bound) if scope is not None and bound is not None else None)
-            if body is None:
-                return None, False
-            return body, True
         return (e, False) if is_selection(e) and e.order_by is None else (None, False)
 
     def _loop(self, e: ast.Select | ast.Comprehension, first: ast.Select | None, scope: Scope, kind: str) -> str:
@@ -240,12 +208,6 @@ class ExpressionCode:
             lines.append(f"{out}.sort(key=lambda {py}: {key}, reverse={bool(e.descending)!r})")
         self._hoisted.extend(lines)
         return out
-
-    def _player_attribute_read(self, e: ast.Attribute, scope: Scope) -> bool:
-        """Whether e reads a player's attribute straight from the player (see `x_Attribute`)."""
-        modified = self.names.modified_attributes
-        return (self.is_player(e.obj, scope) and e.name in self.names.player_attributes
-                and modified is not None and e.name not in modified)
 
     def _narrowing(self, tests: list[ast.Expr], scope: Scope) -> list[tuple[ast.Expr, Scope]]:
         """Each of the tests that `and` joins with the scope it is worked out in: after a test
@@ -382,118 +344,10 @@ class ExpressionCode:
     def i_IsType(self, e: ir.IsType, scope: Scope) -> str:
         return self._type_test(e, name_of(e.operand) is not None, scope)
 
-    def x_IntLit(self, e, scope):
-        return repr(int(e.value))
-
-    def x_BoolLit(self, e, scope):
-        return "True" if e.value else "False"
-
-    def x_NoneLit(self, e, scope):
-        return "None"
-
-    def x_StrLit(self, e, scope):
-        return self.const(e.value)
-
-    def x_Name(self, e: ast.Name, scope: Scope) -> str:
-        name = e.id
-        if name in scope.names:
-            return scope.names[name]
-        context = _CONTEXT_CODE.get(name)
-        if context is not None:
-            return context
-        if name in self.names.keywords:
-            return self.const(name)
-        return scope.get(name)
-
     def _is_local(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
         name = name_of(e)
         return name is not None and (name in scope.names or (
             name not in CONTEXT_NAMES and name not in self.names.keywords))
-
-    def x_Attribute(self, e: ast.Attribute, scope: Scope) -> str:
-        attr = literal(e.name)
-        if isinstance(e.obj, ast.Name) and e.obj.id not in scope.names:
-            if e.obj.id == "game":
-                return f"g.globals[{attr}]"
-            if e.obj.id == "options":
-                return f"g.options[{attr}]"
-            if e.obj.id == "event":
-                return f"f.event.get({attr})"
-        return self._attribute(e, scope)
-
-    def i_GetAttr(self, e: ir.GetAttr, scope: Scope) -> str:
-        return self._attribute(e, scope)
-
-    def _attribute(self, e: ast.Attribute | ir.GetAttr, scope: Scope) -> str:
-        """`OBJ.NAME`, a card's or a player's attribute or property (not `game.NAME` and the like)."""
-        attr = literal(e.name)
-        obj = self.ex(e.obj, scope)
-        modified = self.names.modified_attributes
-        if self.is_player(e.obj, scope):
-            if e.name == "seat":
-                return f"{obj}.seat"
-            if self._player_attribute_read(e, scope):
-                if type(e.obj) in (ast.Index, ir.GetIndex):  # players[K]
-                    return f"g.player_attrs[{int_written(e.obj.index) - 1}][{attr}]"
-                return f"{_player_attrs(obj)}[{attr}]"
-        if self._is_card(e.obj, scope):
-            return self._card_attribute(e, obj, attr, scope.types.get(name_of(e.obj)))
-        place = _PLACE_PROPERTIES.get(e.name)
-        if place is not None and not self._iterable_depth:  # where the card is (none once gone)
-            held = self.temp("_w")
-            return (f"(g.card_zone[{held}.id][{place}] if type({held} := {obj}) is _CardRef "
-                    f"and {held}.id in g.card_zone else g.read({held}, {attr}))")
-        if e.name in ("name", "type") and not self._iterable_depth:  # the card's definition
-            held = self.temp("_w")
-            return f"({held}.defn.{e.name} if type({held} := {obj}) is _CardRef else g.read({held}, {attr}))"
-        if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
-            held, stored = self.temp("_w"), self.temp("_d")
-            return (f"({stored}[{self.const(_STORED_PROPERTIES[e.name])}] if type({held} := {obj}) is _CardRef "
-                    f"and ({stored} := g.attrs.get({held}.id)) is not None else g.read({held}, {attr}))")
-        if modified is None or e.name in modified or e.name in CARD_PROPERTIES:
-            return f"g.read({obj}, {attr})"
-        # an attribute no effect changes: the stored value, read in place (g.read otherwise)
-        simple = name_of(e.obj) is not None
-        if self._iterable_depth and not simple:  # no `:=` in a comprehension's iterable
-            return f"g.read({obj}, {attr})"
-        if simple:
-            held = obj
-        else:
-            held = self.temp("_w")
-            obj = f"({held} := {obj})"
-        if e.name in self.names.player_attributes and e.name not in self.names.card_attributes:
-            return f"(g.player_attrs[{held}.seat - 1][{attr}] if type({obj}) is _PlayerRef else g.read({held}, {attr}))"
-        if self._iterable_depth:
-            return f"g.read({held}, {attr})"
-        stored = self.temp("_d")
-        has = "" if self._on_every_card(e.name) else f" and {attr} in {stored}"
-        return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None"
-                f"{has} else g.read({held}, {attr}))")
-
-    def _on_every_card(self, name: str) -> bool:
-        """Whether every card type declares the attribute: every card's attribute dict has it
-        (a card's dict starts from its type's attributes and loses none of them)."""
-        types = self.names.type_attributes
-        return bool(types) and all(name in attributes for attributes in types.values())
-
-    def _card_attribute(self, e: ast.Attribute, card: str, attr: str, types: frozenset[str] | None) -> str:
-        """An attribute of a name that holds a card in the game (see `Scope.cards`), whose card
-        type may be known to be one of `types`."""
-        modified = self.names.modified_attributes
-        if e.name in _PLACE_PROPERTIES:
-            return f"g.card_zone[{card}.id][{_PLACE_PROPERTIES[e.name]}]"
-        if e.name in ("name", "type"):
-            return f"{card}.defn.{e.name}"
-        if e.name in _STORED_PROPERTIES:
-            return f"g.attrs[{card}.id][{self.const(_STORED_PROPERTIES[e.name])}]"
-        if (modified is None or e.name in modified or e.name in CARD_PROPERTIES or self._iterable_depth
-                or e.name in self.names.player_attributes and e.name not in self.names.card_attributes):
-            return f"g.read({card}, {attr})"
-        if (self._on_every_card(e.name) if types is None
-                else all(e.name in self.names.type_attributes[t] for t in types)):
-            return f"g.attrs[{card}.id][{attr}]"  # (every card of these types has it)
-        stored = self.temp("_d")
-        return f"({stored}[{attr}] if {attr} in ({stored} := g.attrs[{card}.id]) else g.read({card}, {attr}))"
 
     def as_list(self, e: ast.Expr, scope: Scope) -> str:
         return self.as_list_code(e, scope, self.ex(e, scope))
@@ -520,18 +374,6 @@ class ExpressionCode:
             return source  # (new, or the players: a list that never changes)
         return f"list({source})" if self.is_list(e, scope) else f"list(_as_list({source}))"
 
-    def x_Index(self, e: ast.Index, scope: Scope) -> str:
-        if self.is_player(e, scope):
-            return f"g.players[{e.index.value - 1}]"
-        obj = self.ex(e.obj, scope)
-        if isinstance(e.index, ast.IntLit) and e.index.value >= 1 and not self._iterable_depth:
-            k, held = e.index.value, self.temp("_w")  # a list item by a fixed position, in place
-            return f"({held}[{k - 1}] if type({held} := {obj}) is list and len({held}) >= {k} else _index({held}, {k}))"
-        return f"_index({obj}, {self.ex(e.index, scope)})"
-
-    def x_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
-        return "[" + ", ".join(self.ex(i, scope) for i in e.items) + "]"
-
     def _bound(self, scope: Scope, var: str, source: ast.Expr, py: str = "") -> tuple[Scope, str]:
         """The scope of a selection's or comprehension's items, `var` taken from `source` (as the
         Python name `py`, or a new one)."""
@@ -550,7 +392,10 @@ class ExpressionCode:
     def _merge(self, scope: Scope, inner: Scope) -> None:
         scope.uses_frame_locals = scope.uses_frame_locals or inner.uses_frame_locals
 
-    def x_Comprehension(self, e: ast.Comprehension | ir.Comprehension, scope: Scope) -> str:
+    def i_Comprehension(self, e: ir.Comprehension, scope: Scope) -> str:
+        return self._one_clause(e, scope) if len(e.clauses) == 1 else self._clauses(e, scope)
+
+    def _one_clause(self, e: ast.Comprehension | ir.Comprehension, scope: Scope) -> str:
         if self._hoisted is not None:
             return self._loop_list(e, scope)
         var, e_source, condition = _clause(e)
@@ -561,18 +406,7 @@ class ExpressionCode:
         self._merge(scope, inner)
         return f"[{element} for {py} in {source}{cond}]"
 
-    def i_Comprehension(self, e: ir.Comprehension, scope: Scope) -> str:
-        if len(e.clauses) == 1:
-            return self.x_Comprehension(e, scope)
-        return self.x_MultiComprehension(e, scope)
-
-    def i_Select(self, e: ir.Select, scope: Scope) -> str:
-        return self.x_Select(e, scope)
-
-    def i_BinOp(self, e: ir.BinOp, scope: Scope) -> str:
-        return self.x_BinOp(e, scope)
-
-    def x_MultiComprehension(self, e: ast.MultiComprehension | ir.Comprehension, scope: Scope) -> str:
+    def _clauses(self, e: ast.MultiComprehension | ir.Comprehension, scope: Scope) -> str:
         """A comprehension with several clauses: a Python comprehension with the same clauses (the
         first source is worked out outside it, the others once per item of the clauses before)."""
         inner, clauses = scope, []
@@ -585,13 +419,7 @@ class ExpressionCode:
         self._merge(scope, inner)
         return f"[{element} {' '.join(clauses)}]"
 
-    def x_Conditional(self, e: ast.Conditional, scope: Scope) -> str:
-        return f"({self.ex(e.then, scope)} if {self.ex(e.test, scope)} else {self.ex(e.orelse, scope)})"
-
-    def x_BlockValue(self, e: ast.BlockValue, scope: Scope) -> str:
-        raise ValidationError("a block has a value only as a function's body", e.span)
-
-    def x_Select(self, e: ast.Select, scope: Scope) -> str:
+    def i_Select(self, e: ast.Select, scope: Scope) -> str:
         if self._hoisted is not None:
             return self._loop_list(e, scope)
         source = self.iterable(e.source, scope)
@@ -604,10 +432,7 @@ class ExpressionCode:
         self._merge(scope, inner)
         return out
 
-    def i_Ask(self, e: ir.Ask, scope: Scope) -> str:
-        return self.x_Choose(e, scope)
-
-    def x_Choose(self, e: ast.Choose | ir.Ask, scope: Scope) -> str:
+    def i_Ask(self, e: ast.Choose | ir.Ask, scope: Scope) -> str:
         var = self.choices.get(id(e))
         if var is None:
             raise ValidationError("'choose' is not allowed here (only in statements of effects)", e.span)
@@ -615,15 +440,6 @@ class ExpressionCode:
             return var
         scope.uses_frame_locals = True
         return f"L[{literal(var)}]"
-
-    def x_Not(self, e: ast.Not, scope: Scope) -> str:
-        return f"(not {self.ex(e.operand, scope)})"
-
-    def x_Neg(self, e: ast.Neg, scope: Scope) -> str:
-        return f"(-{self.ex(e.operand, scope)})"
-
-    def x_IsType(self, e: ast.IsType, scope: Scope) -> str:
-        return self._type_test(e, isinstance(e.operand, ast.Name), scope)
 
     def _type_test(self, e: ast.IsType | ir.IsType, named: bool, scope: Scope) -> str:
         """`X is T` (`is not`); `named`: whether X is a name."""
@@ -645,7 +461,7 @@ class ExpressionCode:
             test = f"_is_of_type({v}, {self.const(t if len(family) < 2 else family)})"
         return f"(not {test})" if e.negated else f"({test})"
 
-    def x_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
+    def i_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
         op = e.op
         if self._hoisted is not None and op in ("and", "or"):
             return self._short_circuit(e, scope)
@@ -719,10 +535,7 @@ class ExpressionCode:
         func = called(e)
         if func is not None and func in self.names.functions:
             bound: list[str] = []
-            if type(e) is ir.Call:
-                body = self.host.inline_lowered(func, e.args, self._binder(scope, bound, lowered=True))
-            else:
-                body = self.host.inline_call(func, e.args, self._binder(scope, bound))
+            body = self.host.inline_lowered(func, e.args, self._binder(scope, bound))
             if body is not None:
                 try:
                     return self._joined_items(body, scope) if self._is_join(body) else [

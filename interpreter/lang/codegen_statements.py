@@ -3,9 +3,9 @@
 each `GameOp` (move, create, shuffle, ...), for code that cannot stop for a decision. A part of
 `CodeGenerator` (codegen.py).
 
-The statements come lowered (`CodeGenerator.lowered_body`); their expressions are still written
-by the expression code from the AST they were lowered from (`CodeGenerator.written`), as are the
-analyses of a statement (the decisions and values it asks for, whether it may end the game)."""
+The statements come lowered (`CodeGenerator.lowered_body`), and so do their expressions; the
+analyses of a statement (the decisions and values it asks for, whether it may end the game or
+runs natively) read the IR too (lang/ir_analysis.py, compile/native.py)."""
 
 from __future__ import annotations
 
@@ -337,7 +337,7 @@ class StatementCode:
         card = self.temp()
         moving, zone = s.arg("card"), s.arg("zone")
         before, moved = self.lowered(moving, scope, mode)
-        position = self.ex_ir(s.arg("position"), scope)
+        position = self.ex(s.arg("position"), scope)
         if self.is_list(moving, scope):  # (no test of what it holds: `_as_list` gives a list itself)
             return [*before, f"g.move_each({moved}, {self.zone_key(zone, scope)}, {position})"]
         if self._is_card(moving, scope) or self._is_handle(moving, scope):
@@ -358,10 +358,10 @@ class StatementCode:
         bind = s.arg("bind")
         if checked:  # the values given for attributes declared with `values:`, checked on the new card
             given, card = self.temp(), self.temp()
-            lines += [f"{given} = {{{attrs}}}", f"{card} = g.create({self.ex_ir(s.arg('card_name'), scope)}, {key}, "
+            lines += [f"{given} = {{{attrs}}}", f"{card} = g.create({self.ex(s.arg('card_name'), scope)}, {key}, "
                       f"{given}, f)", *(f"g.allowed_value({card}, {literal(n)}, {given}[{literal(n)}])" for n in checked)]
             return [*lines, f"{scope.bind(bind)} = {card}"] if bind is not None else lines
-        made = f"g.create({self.ex_ir(s.arg('card_name'), scope)}, {key}, {{{attrs}}}, f)"
+        made = f"g.create({self.ex(s.arg('card_name'), scope)}, {key}, {{{attrs}}}, f)"
         lines.append(f"{scope.bind(bind)} = {made}" if bind is not None else made)
         return lines
 
@@ -369,7 +369,7 @@ class StatementCode:
         return [f"g.shuffle({self.zone_key(s.arg('zone'), scope)})"]
 
     def s_Emit(self, s: ir.Emit, scope, loop_depth, mode):
-        args = ", ".join(f"{literal(name)}: {self.ex_ir(value, scope)}" for name, value in s.args)
+        args = ", ".join(f"{literal(name)}: {self.ex(value, scope)}" for name, value in s.args)
         logged = ["if g.logging:", f"    g.log_entries.append(('event', {literal(s.event)}, {{{args}}}))"]
         if s.event in self.names.witnessed_events and (s.event in self.names.quiet_events
                                                        or s.event in self.names.ending_only_events):
@@ -392,7 +392,7 @@ class StatementCode:
             scope = Scope(frame=True)
             lines: list[Line] = []
             for i, when in enumerate(self.names.ending_only_events[event]):
-                before, test = self.lowered(when, scope, "pure")
+                before, test = self.lowered(self.lowering.expression(when), scope, "pure")
                 lines += [*((line, when.span) for line in before), (f"if {test}:", when.span),
                           (f"    return g.end_by_check({literal(event)}, {i})", when.span)]
             root = self.const(Frame(None, {}))  # (end conditions are read in a frame of their own)
@@ -401,10 +401,10 @@ class StatementCode:
         return name
 
     def halt_win(self, s: ir.Halt, scope, loop_depth, mode):
-        return [f"g.finish(winner={self.ex_ir(s.player, scope)}, reason={self._reason(s, 'win', scope)})"]
+        return [f"g.finish(winner={self.ex(s.player, scope)}, reason={self._reason(s, 'win', scope)})"]
 
     def halt_lose(self, s: ir.Halt, scope, loop_depth, mode):
-        return [f"g.finish(loser={self.ex_ir(s.player, scope)}, reason={self._reason(s, 'loss', scope)})"]
+        return [f"g.finish(loser={self.ex(s.player, scope)}, reason={self._reason(s, 'loss', scope)})"]
 
     def halt_tie(self, s: ir.Halt, scope, loop_depth, mode):
         return [f"g.finish(reason={self._reason(s, 'draw', scope)})"]
@@ -412,34 +412,34 @@ class StatementCode:
     def _reason(self, s: ir.Halt, default: str, scope) -> str:
         """A result's reason: its text, or the text its values make when the game ends."""
         if isinstance(s.reason, ir.Expr):
-            return self.ex_ir(s.reason, scope)
+            return self.ex(s.reason, scope)
         return self.const(s.reason or default)
 
     def op_attach(self, s: ir.GameOp, scope, loop_depth, mode):
-        return [f"g.attach({self.ex_ir(s.arg('card'), scope)}, {self.ex_ir(s.arg('target'), scope)})"]
+        return [f"g.attach({self.ex(s.arg('card'), scope)}, {self.ex(s.arg('target'), scope)})"]
 
     def op_detach(self, s: ir.GameOp, scope, loop_depth, mode):
-        return [f"g.detach({self.ex_ir(s.arg('card'), scope)})"]
+        return [f"g.detach({self.ex(s.arg('card'), scope)})"]
 
     def op_delete(self, s: ir.GameOp, scope, loop_depth, mode):
         one = self.temp()
-        return [f"for {one} in _as_list({self.ex_ir(s.arg('card'), scope)}):", f"    g.delete({one})"]
+        return [f"for {one} in _as_list({self.ex(s.arg('card'), scope)}):", f"    g.delete({one})"]
 
     def op_modify_until(self, s: ir.GameOp, scope, loop_depth, mode):
         target = s.arg("target")
         assert isinstance(target, ir.GetAttr)
         one = self.temp()
-        return [f"for {one} in _as_list({self.ex_ir(target.obj, scope)}):",
+        return [f"for {one} in _as_list({self.ex(target.obj, scope)}):",
                 f"    g.add_temporary_modifier({one}, {literal(target.name)}, {self.const(s.arg('mode'))}, "
-                f"{self.ex_ir(s.arg('amount'), scope)}, {self._duration(s, scope)}, f)"]
+                f"{self.ex(s.arg('amount'), scope)}, {self._duration(s, scope)}, f)"]
 
     def op_grant_until(self, s: ir.GameOp, scope, loop_depth, mode):
         one, values = self.temp(), self.temp()
-        args = "(" + "".join(self.ex_ir(a, scope) + ", " for a in s.arg("args")) + ")"
+        args = "(" + "".join(self.ex(a, scope) + ", " for a in s.arg("args")) + ")"
         name = s.arg("keyword")
         keyword = self.const(name) if name in self.names.keywords else scope.get(name)
         return [f"{values} = {args}",
-                f"for {one} in _as_list({self.ex_ir(s.arg('target'), scope)}):",
+                f"for {one} in _as_list({self.ex(s.arg('target'), scope)}):",
                 f"    g.add_temporary_grant({one}, {keyword}, {values}, {self._duration(s, scope)}, f)"]
 
     def _duration(self, s: ir.GameOp, scope) -> str:
@@ -448,14 +448,14 @@ class StatementCode:
         if s.arg("until"):
             return self.const(s.arg("until"))
         leaves = s.arg("leaves")
-        return "None" if leaves is None else f"g.tied_to({self.ex_ir(leaves, scope)})"
+        return "None" if leaves is None else f"g.tied_to({self.ex(leaves, scope)})"
 
     def op_silence(self, s: ir.GameOp, scope, loop_depth, mode):
-        return [f"g.silence({self.ex_ir(s.arg('card'), scope)}, {self.const(s.arg('until'))}, f)"]
+        return [f"g.silence({self.ex(s.arg('card'), scope)}, {self.const(s.arg('until'))}, f)"]
 
     def op_remove_effects(self, s: ir.GameOp, scope, loop_depth, mode):
         source, target = s.arg("source"), s.arg("target")
-        return [f"g.remove_effects({self.ex_ir(source, scope)}, {self.ex_ir(target, scope)}, {source is not None}, "
+        return [f"g.remove_effects({self.ex(source, scope)}, {self.ex(target, scope)}, {source is not None}, "
                 f"{target is not None})"]
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ValidationError
+from ..errors import NO_SPAN, ValidationError
 from . import ast, ir
 from .builtins import BUILTINS
 from .runtime import CONTEXT_NAMES
@@ -259,6 +259,10 @@ class Lowering:
     def expression(self, e: ast.Expr, bound: frozenset[str] = frozenset()) -> ir.Expr:
         """An expression where the names `bound` are bound (once per expression and names)."""
         return self._cached(e, bound, lambda: self._expr(e, bound))
+
+    def name(self, name: str, bound: frozenset[str] = frozenset()) -> ir.Expr:
+        """What a name means where the names `bound` are bound (a prompt's `{name}`)."""
+        return self._name(name, NO_SPAN, bound)
 
     def _maybe(self, e: ast.Expr | None, bound: frozenset[str]) -> ir.Expr | None:
         return None if e is None else self._expr(e, bound)

@@ -151,7 +151,7 @@ class ResumableWriter:
             elif item[0] == "if":
                 body: list = []
                 self._items(item[2], body, scope, labels)
-                out.append(If([(self.gen.ex(item[1], scope), body)], None, item[1].span))
+                out.append(If([(self.gen.ex(self.gen.lowering.expression(item[1]), scope), body)], None, item[1].span))
             else:
                 raise AssertionError(f"a jump must come last: {item!r}")
 
@@ -300,7 +300,7 @@ class ResumableWriter:
                 pieces.append(gen.const(literal_text))
             if field_name:
                 head, *attrs = field_name.split(".")
-                value = gen.ex(ast.Name(head), scope)
+                value = gen.ex(gen.lowering.name(head), scope)
                 for attr in attrs:
                     value = f"g.read({value}, {literal(attr)})"
                 pieces.append(f"g.label({value})")
@@ -413,7 +413,7 @@ class ResumableWriter:
         branches = [s]  # (the `if`, then each `elif`: an If chained in the orelse)
         while branches[-1].orelse and len(branches[-1].orelse) == 1 and getattr(branches[-1].orelse[0], "chained", False):
             branches.append(branches[-1].orelse[0])
-        conditions = [self.gen.ex_ir(branch.test, scope) for branch in branches]
+        conditions = [self.gen.ex(branch.test, scope) for branch in branches]
         tests = []
         for condition, branch in zip(conditions, branches):
             body: list = []
@@ -446,12 +446,12 @@ class ResumableWriter:
     def loop_repeat(self, s: ir.Loop, out: list, scope: Scope) -> None:
         name = self.host._tmp()
         left = literal(name)
-        out.append(Straight([(f"L[{left}] = {self.gen.ex_ir(s.over, scope)}", s.span)]))
+        out.append(Straight([(f"L[{left}] = {self.gen.ex(s.over, scope)}", s.span)]))
         self._loop(out, scope, s, f"L[{left}] > 0", [Straight([(f"L[{left}] -= 1", s.span)])])
         out.append(Straight(_forgotten([name], s.span)))
 
     def loop_while(self, s: ir.Loop, out: list, scope: Scope, head: list) -> None:
-        condition = self.gen.ex_ir(s.over, scope)
+        condition = self.gen.ex(s.over, scope)
         if not head:
             self._loop(out, scope, s, condition, [], budget=True)
             return
@@ -461,7 +461,7 @@ class ResumableWriter:
     def s_may(self, s: ir.If, out: list, scope: Scope) -> None:
         gen, ask = self.gen, s.test
         var = literal(self.host._tmp())
-        chooser = gen.ex_ir(ask.chooser, scope) if ask.chooser is not None else "f.controller"
+        chooser = gen.ex(ask.chooser, scope) if ask.chooser is not None else "f.controller"
         prompt = self.prompt(ask.label or "may", scope)
         self._point(out, f"g.choose(f, {var}, 'one', 1, {prompt}, [True, False], {chooser}, "
                          f"{gen.const(s.span)}, always_ask=True)", s.span, "if g.halted:")

@@ -176,7 +176,7 @@ class RolloutStatements:
                 lines += [(item[1], None), ("if g.frames[-1] is not f:", None), ("    g.descend(f)", None),
                           ("if g.halted:", None), ("    return", None)]
             elif item[0] == "if":
-                lines += [(f"if {self.ex(item[1], scope)}:", item[1].span),
+                lines += [(f"if {self.ex(self.lowering.expression(item[1]), scope)}:", item[1].span),
                           *indent(self._rollout_items(item[2], scope) or [("pass", None)])]
         return lines
 
