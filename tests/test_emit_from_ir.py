@@ -175,7 +175,8 @@ def test_the_value_kinds_say_the_same_of_an_expression_and_its_lowered_form(game
     """ValueKinds (kinds.py) reads the IR as it reads the AST: every analysis the expression code
     asks of an expression gives the same answer for each lowered expression of every function and
     procedure of a shipped game as for the AST it was lowered from, in a scope that knows nothing
-    and in one where every name holds every kind of value."""
+    and in one where every name holds every kind of value; and so does the checker's kind of a
+    value (Kinds.of), with no name bound and with every name bound."""
     from interpreter import load
     from interpreter.lang import ir
     from interpreter.lang.codegen_scope import Scope
@@ -195,6 +196,8 @@ def test_the_value_kinds_say_the_same_of_an_expression_and_its_lowered_form(game
                              gen._is_handle, gen.distinct_tags):
                 assert analysis(e, scope) == analysis(written, scope), (analysis.__name__, ir.describe(e))
         assert (gen.new_list(e), gen.is_text(e)) == (gen.new_list(written), gen.is_text(written)), ir.describe(e)
+        for local in (frozenset(), names):  # (the checker's kinds, which the code generator asks too)
+            assert gen.names.kinds.of(e, local) == gen.names.kinds.of(written, local), ir.describe(e)
 
 
 def test_operators_lists_and_indexes_are_written_from_the_ir() -> None:

@@ -42,6 +42,11 @@ PROPERTY_KINDS = {"name": "text", "type": "text", "zone": "text", "row": "text",
                   "controller": "player", "position": "int", "id": "int", "token": "bool", "seat": "int",
                   "text": "text"}
 
+# the kind of a constant of the lowered form (`ir.Const`), by its Python type
+_CONST_KINDS = {int: "int", str: "text", bool: "bool", type(None): "none"}
+_OBJECT_NAME = {ir.Global: "game", ir.Option: "options", ir.EventArg: "event"}
+_ATTRIBUTES = (ast.Attribute, ir.GetAttr, ir.Global, ir.Option, ir.EventArg)  # (`c.NAME`, `game.NAME`, ...)
+
 _BOOL_OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "in"}
 _INT_OPERATORS = {"-", "/"}  # (`*` and `%` of a text give a text, as in Python)
 
@@ -103,9 +108,12 @@ class Kinds(KindRules):
         self.code_returns: dict[str, str] = {}  # a card's code attribute -> the kind it gives (if one)
         self._visiting = set()
 
-    def of(self, e: ast.Expr | None, local: frozenset[str] | set[str] = frozenset()) -> str | None:
+    def of(self, e: ast.Expr | ir.Expr | None, local: frozenset[str] | set[str] = frozenset()) -> str | None:
         """The kind of value `e` surely gives ("int", "text", ..., "none"), or None when the code
-        does not say. `local`: the names bound where `e` is (a local hides a built-in name)."""
+        does not say. `local`: the names bound where `e` is (a local hides a built-in name).
+        `e` is of the AST (the checker's) or lowered (the code generator's: see `_lowered`)."""
+        if isinstance(e, ir.Expr):
+            return self._lowered(e, local)
         if isinstance(e, (ast.IntLit, ast.Neg)):
             return "int"
         if isinstance(e, ast.StrLit):
@@ -126,13 +134,7 @@ class Kinds(KindRules):
         if isinstance(e, ast.BinOp):
             return self._binop(e, local)
         if isinstance(e, ast.Name):
-            if e.id in local:
-                return None
-            if e.id in ("players", "teams"):
-                return "list"
-            if e.id in self.keywords:
-                return "text"
-            return {"you": "player", "self": "card"}.get(e.id)
+            return self._name(e.id, local)
         if isinstance(e, ast.Attribute):
             return self._attribute(e, local)
         if isinstance(e, ast.Call):
@@ -141,7 +143,50 @@ class Kinds(KindRules):
             return self.items(e.obj, local)
         return None
 
-    def _binop(self, e: ast.BinOp, local) -> str | None:
+    def _lowered(self, e: ir.Expr, local) -> str | None:
+        """`of` a lowered expression: the same rules."""
+        kind = type(e)
+        if kind is ir.Const:
+            return _CONST_KINDS.get(type(e.value))
+        if kind is ir.Neg:
+            return "int"
+        if kind in (ir.ListOf, ir.Select, ir.Comprehension):
+            return "list"
+        if kind is ir.IfExpr:
+            then, orelse = self.of(e.then, local), self.of(e.orelse, local)
+            return then if then == orelse else None
+        if kind in (ir.Not, ir.IsType):
+            return "bool"
+        if kind is ir.Ask:
+            return "bool" if e.kind == "may" else None if e.kind == "one" else "list"
+        if kind is ir.BinOp:
+            return self._binop(e, local)
+        name = name_of(e)
+        if name is not None:
+            return self._name(name, local)
+        if kind in (ir.Global, ir.Option, ir.EventArg):
+            if _OBJECT_NAME[kind] in local:
+                return None
+            return (self.global_kinds.get(e.name) if kind is ir.Global
+                    else self.option_kinds.get(e.name) if kind is ir.Option else None)
+        if kind is ir.GetAttr:
+            return self._attribute(e, local)
+        if kind is ir.Call:
+            return self._call(e, local)
+        if kind is ir.GetIndex:
+            return self.items(e.obj, local)
+        return None
+
+    def _name(self, name: str, local) -> str | None:
+        if name in local:
+            return None
+        if name in ("players", "teams"):
+            return "list"
+        if name in self.keywords:
+            return "text"
+        return {"you": "player", "self": "card"}.get(name)
+
+    def _binop(self, e: ast.BinOp | ir.BinOp, local) -> str | None:
         if e.op in _BOOL_OPERATORS:
             return "bool"
         if e.op in _INT_OPERATORS:
@@ -155,9 +200,9 @@ class Kinds(KindRules):
             return left if left == right and left in ("int", "text") else None
         return left if left == right else None  # `and`, `or`: one of the operands
 
-    def _attribute(self, e: ast.Attribute, local) -> str | None:
+    def _attribute(self, e: ast.Attribute | ir.GetAttr, local) -> str | None:
         obj = e.obj
-        if isinstance(obj, ast.Name) and obj.id not in local:
+        if type(obj) is ast.Name and obj.id not in local:
             if obj.id == "game":
                 return self.global_kinds.get(e.name)
             if obj.id == "options":
@@ -182,41 +227,44 @@ class Kinds(KindRules):
     def _rule_function(self, name: str) -> ast.Function | None:
         return self.functions.get(name)
 
-    def _call(self, e: ast.Call, local) -> str | None:
-        if e.func in self.zones:
+    def _call(self, e: ast.Call | ir.Call, local) -> str | None:
+        func = called(e)
+        if func in self.zones:
             return "list"
-        if e.func == "call" and e.func not in self.functions and e.args and isinstance(e.args[0], ast.Attribute):
+        if func == "call" and func not in self.functions and e.args and type(e.args[0]) in _ATTRIBUTES:
             return self.code_returns.get(e.args[0].name)  # a card's code: the kind its attribute declares
-        fn = self.functions.get(e.func)
+        fn = self.functions.get(func)
         if fn is not None:
-            return self._through_body("kind", e.func, lambda body: self.of(body, frozenset(fn.params)), None)
-        if e.args and self._builtin_fact(e.func, "gives_item"):
+            return self._through_body("kind", func, lambda body: self.of(body, frozenset(fn.params)), None)
+        if e.args and self._builtin_fact(func, "gives_item"):
             return self.items(e.args[0], local)
-        return self._builtin_gives(e.func)
+        return self._builtin_gives(func)
 
     def items(self, e: ast.Expr, local: frozenset[str] | set[str] = frozenset()) -> str | None:
         """The kind of every item of the list `e` gives, where the code says so: a zone's cards,
         the players (`players`, `others(p)`), a selection from such a list, the first few of one
         or those joined from two of one kind."""
-        if isinstance(e, ast.Name):
-            if e.id in local:
+        name = name_of(e)
+        if name is not None:
+            if name in local:
                 return None
-            return {"players": "player", "teams": "team"}.get(e.id)
-        if isinstance(e, ast.Select):
+            return {"players": "player", "teams": "team"}.get(name)
+        if is_selection(e):
             return self.items(e.source, local)
-        if isinstance(e, ast.BinOp) and e.op == "+":
+        if is_join(e):
             left = self.items(e.left, local)
             return left if left == self.items(e.right, local) else None
-        if not isinstance(e, ast.Call):
+        func = called(e)
+        if func is None:
             return None
-        if e.func in self.zones:
+        if func in self.zones:
             return "card"
-        fn = self.functions.get(e.func)
+        fn = self.functions.get(func)
         if fn is not None:
-            return self._through_body("items", e.func, lambda body: self.items(body, frozenset(fn.params)), None)
-        if self._builtin_fact(e.func, "gives_players"):
+            return self._through_body("items", func, lambda body: self.items(body, frozenset(fn.params)), None)
+        if self._builtin_fact(func, "gives_players"):
             return "player"
-        if e.args and self._builtin_fact(e.func, "keeps_items"):
+        if e.args and self._builtin_fact(func, "keeps_items"):
             return self.items(e.args[0], local)
         return None
 

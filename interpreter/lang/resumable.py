@@ -48,6 +48,7 @@ from .analysis import (
 from .codegen import CodeGenerator
 from .codegen_scope import Scope, identifier, literal
 from .codegen_tables import Line
+from .kinds import name_of
 from .resumable_tree import If, Inlined, Loop, Point, Straight, layout, leaves_loop, resumed
 
 _SUSPENDED = "if g.halted or g.frames[-1] is not f and not g.descend(f):"
@@ -86,7 +87,7 @@ class ResumableWriter:
         self._inline_depth = 0
         self._recursive: set[str] | None = None  # procedures that may call themselves
         self._labels = 0
-        self._body: tuple = ()  # the statements of the function or inlined procedure being written
+        self._body: tuple = ()  # the lowered statements of the function or inlined procedure being written
         self._bound: tuple[str, ...] = ()  # and the names it starts with
 
     def function(self, name: str, items: list, labels: dict[str, int] | None = None,
@@ -110,8 +111,8 @@ class ResumableWriter:
                   returns: bool) -> list[Callable]:
         self._labels = 0
         statements = item_statements(items)
-        self._body, self._bound = tuple(statements), bound
-        self.gen.lowered_body(statements, bound)  # (each item's IR, its names resolved in order: see `_items`)
+        # (each item's IR, its names resolved in order: see `_items`)
+        self._body, self._bound = self.gen.lowered_body(statements, bound), bound
         scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
                       lists=self.gen.list_names(statements, bound),
                       distinct=self.gen.distinct_names(statements, bound))
@@ -177,8 +178,7 @@ class ResumableWriter:
         gen = self.gen
         if self.host.is_native_lowered(s):
             gen.choices = {}
-            # (which loop names are the loop's own is read from the AST of the block still)
-            own = {var: gen.temp("_v") for var in _loop_own_names(gen.written(s), self._body, self._bound)}
+            own = {var: gen.temp("_v") for var in _loop_own_names(s, self._body, self._bound)}
             saved = scope.names
             scope.names = {**saved, **own}  # (Python locals: the statement cannot stop)
             try:
@@ -279,7 +279,7 @@ class ResumableWriter:
         repeated = {name for name, n in reads.items() if n > 1}
         repeated |= {name for sel in ir.walk(c.options) if type(sel) in (ir.Select, ir.Comprehension)
                      for name in ir_analysis.names_in(sel)} & set(reads)
-        locals_ = set(local_bindings(self._body)) | set(self._bound)
+        locals_ = set(ir_analysis.local_bindings(self._body)) | set(self._bound)
         held = {}
         for name in sorted(repeated):
             known = scope.names.get(name)
@@ -373,9 +373,9 @@ class ResumableWriter:
         gen.stop_breaks = wrapped
         self._inline_depth += 1
         outer = self._body, self._bound
-        self._body, self._bound = proc.body, tuple(proc.params)
+        self._body, self._bound = gen.lowered_body(proc.body, proc.params), tuple(proc.params)
         try:
-            self.stmts(gen.lowered_body(proc.body, proc.params), nodes, inner)
+            self.stmts(self._body, nodes, inner)
         finally:
             self._inline_depth -= 1
             gen.stop_breaks = saved
@@ -486,31 +486,34 @@ def _budget(span) -> list[Line]:
     return [("g.steps_left -= 1", span), ("if g.steps_left < 0:", span), ("    g.out_of_steps(f)", span)]
 
 
-def _loop_own_names(s: ast.Stmt, body: tuple, bound: tuple[str, ...]) -> list[str]:
-    """The names of the loops in a statement that cannot stop whose every use in the block is in
-    their loop's body, which does not bind them again: each round binds the name before it is
-    read, and nothing after the statement reads it, so it may be a Python local instead of a
-    frame local."""
+def _loop_own_names(s: ir.Stmt, body: tuple, bound: tuple[str, ...]) -> list[str]:
+    """The names of the `for` loops in a statement that cannot stop whose every use in the
+    (lowered) block is in their loop's body, which does not bind them again: each round binds
+    the name before it is read, and nothing after the statement reads it, so it may be a Python
+    local instead of a frame local."""
     own = []
-    for loop in ast.walk(s):
-        if not isinstance(loop, ast.For) or loop.var in bound or loop.var in local_bindings(loop.body):
+    for loop in ir.walk(s):
+        if (type(loop) is not ir.Loop or loop.kind != "for" or loop.var in bound
+                or loop.var in ir_analysis.local_bindings(loop.body)):
             continue
-        inside = {id(n) for n in ast.walk(loop.body) if isinstance(n, ast.Name) and n.id == loop.var}
-        if all(_only_reads(n, loop, inside) for n in ast.walk(body)):
+        inside = {id(n) for n in ir.walk(loop.body) if name_of(n) == loop.var}
+        if all(_only_reads(n, loop, inside) for n in ir.walk(body)):
             own.append(loop.var)
     return own
 
 
-def _only_reads(node, loop: ast.For, inside: set[int]) -> bool:
+def _only_reads(node, loop: ir.Loop, inside: set[int]) -> bool:
     """Whether a node of the block leaves the loop's name alone: not a use of it outside the
     loop's body, nor another binding of it, nor a prompt that shows it."""
     var = loop.var
-    if isinstance(node, ast.Name):
-        return node.id != var or id(node) in inside
-    if node is not loop and getattr(node, "var", None) == var:  # another loop, selection, comprehension
+    name = name_of(node)
+    if name is not None:
+        return name != var or id(node) in inside
+    if node is not loop and getattr(node, "var", None) == var:  # another loop, selection, comprehension clause
         return False
-    if isinstance(node, (ast.Let, ast.Create)) and var in (getattr(node, "name", None), getattr(node, "bind", None)):
+    if type(node) is ir.Let and node.name == var or type(node) is ir.GameOp and node.op == "create" and (
+            node.arg("bind") == var):
         return False
-    if isinstance(node, ast.Choose) and node.label and "{" in node.label:
+    if type(node) is ir.Ask and node.kind != "may" and node.label and "{" in node.label:
         return var not in node.label
     return True
