@@ -12,6 +12,8 @@ import re
 import pytest
 from sourcecorpus import CASES, differences, form_of, read_corpus, sources
 
+from interpreter.lang.lower import Lowering, LoweringError
+
 
 @pytest.fixture(scope="module")
 def corpus() -> dict[str, list[tuple[str, str]]]:
@@ -68,9 +70,13 @@ def test_a_lowered_statement_is_written_with_its_expressions() -> None:
     rules = _harvest()
     gen = rules.compiler.gen
     shuffle = next(n for p in gen.names.procedures.values() for n in ast.walk(p.body) if isinstance(n, ast.Shuffle))
-    lowered = gen.lowering.statement(shuffle)
+    lowering = Lowering(gen.lowering.names, origins=True)  # (what each node comes from: for this test)
+    lowered = lowering.statement(shuffle)
     assert type(lowered) is ir.GameOp and lowered.op == "shuffle"
-    assert gen.written(lowered) is shuffle and gen.written(lowered.arg("zone")) is shuffle.zone
+    assert lowering.origin(lowered) is shuffle and lowering.origin(lowered.arg("zone")) is shuffle.zone
+    assert not hasattr(gen, "written")  # (the emitters read the IR alone: no bridge back to the AST)
+    with pytest.raises(LoweringError):
+        gen.lowering.origin(gen.lowering.statement(shuffle))
     scope = Scope(frame=True)  # (its names in the frame's locals)
     lines = gen.statement(lowered, scope, 0, "pure")
     constant = re.compile(r"_k\d+")  # (each zone key table is a constant of its own)
@@ -183,14 +189,15 @@ def test_the_value_kinds_say_the_same_of_an_expression_and_its_lowered_form(game
 
     gen = load(game).compiler.gen
     definitions = [*gen.names.functions.values(), *gen.names.procedures.values()]
-    expressions = [node for d in definitions for node in ir.walk(gen.lowering.definition(d))
+    lowering = Lowering(gen.lowering.names, origins=True)
+    expressions = [node for d in definitions for node in ir.walk(lowering.definition(d))
                    if isinstance(node, ir.Expr) and not (type(node) is ir.Ask and node.kind == "may")]
     names = frozenset(n.name for n in expressions if type(n) in (ir.Local, ir.Context, ir.KeywordName, ir.Unbound))
     everything = Scope(False, {n: "v" for n in names}, names, names, names, {n: frozenset({("players",)}) for n in names})
     everything.handles = everything.card_lists = names
     assert len(expressions) > 100
     for e in expressions:
-        written = gen.written(e)
+        written = lowering.origin(e)
         for scope in (Scope(False), everything):
             for analysis in (gen.is_list, gen.is_card_list, gen.is_player_list, gen.is_player, gen._is_card,
                              gen._is_handle, gen.distinct_tags):
@@ -340,22 +347,23 @@ def test_the_statement_analyses_say_of_the_ir_what_they_say_of_the_ast(game) -> 
     compiler = load(game).compiler
     gen = compiler.gen
     procedures = compiler.value_procedures
+    lowering = Lowering(gen.lowering.names, origins=True)
     seen = 0
     for proc in gen.names.procedures.values():
-        lowered = gen.lowering.definition(proc).body
+        lowered = lowering.definition(proc).body
         bodies = [lowered, *(n.body for n in ir.walk(lowered) if type(n) is ir.Loop),
                   *(n.then for n in ir.walk(lowered) if type(n) is ir.If)]
         for body in bodies:
-            written = tuple(gen.written(s) for s in body)
+            written = tuple(lowering.origin(s) for s in body)
             ours = ir_analysis.local_bindings(body)
             assert list(ours) == list(analysis.local_bindings(written))
             for name, values in ours.items():
-                assert [v if v is None else (v[0], gen.written(v[1])) if isinstance(v, tuple) else gen.written(v)
+                assert [v if v is None else (v[0], lowering.origin(v[1])) if isinstance(v, tuple) else lowering.origin(v)
                         for v in values] == analysis.local_bindings(written)[name]
             for s, w in zip(body, written):
                 found = ir_analysis.chooses_in(s, procedures)
                 expected = analysis.chooses_in(w, procedures)
-                assert len(found) == len(expected) and all(gen.written(n) is e for n, e in zip(found, expected))
+                assert len(found) == len(expected) and all(lowering.origin(n) is e for n, e in zip(found, expected))
                 seen += len(found)
                 assert compiler.is_native_lowered(s) == compiler.is_native(w), ir.describe(s)
                 assert compiler.may_end_lowered(s) == compiler.may_end(w), ir.describe(s)

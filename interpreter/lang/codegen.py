@@ -209,11 +209,6 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
         frame's names): lowered once per block and names."""
         return self.lowering.statements(tuple(body), frozenset(bound))
 
-    def written(self, node: ir.Node) -> Any:
-        """The AST an IR statement or expression was lowered from: read only where the checker's
-        kind of a value is asked (`StatementCode._kind_of`) and which loop names are a loop's own
-        in the resumable form (`_loop_own_names`)."""
-        return self.lowering.origin(node)
 
     # ------------------------------------------------------------------ entry points
     def expression_function(self, e: ast.Expr, subst: dict[int, str], name: str = "expr") -> Callable:

@@ -47,17 +47,19 @@ class Names:
 class Lowering:
     """Lowers definitions, bodies and expressions against `names`, each once (see the module doc)."""
 
-    def __init__(self, names: Names) -> None:
+    def __init__(self, names: Names, origins: bool = False) -> None:
         self.names = names
         self._made: dict[tuple, tuple[object, Any]] = {}  # (id(node), bound) -> (node, its IR)
-        # what each IR node was lowered from (the emitters read expressions from the AST still) and
         # the IR of each AST statement (its last lowering), by id: the nodes are held by `_made`
-        self._origins: dict[int, ast.Node] = {}
         self._lowered: dict[int, ir.Stmt] = {}
+        # with `origins`, what each IR node was lowered from (for tests that compare an analysis
+        # of the IR with the same analysis of the AST; no evaluator reads the AST)
+        self._origins: dict[int, ast.Node] | None = {} if origins else None
 
     def origin(self, node: ir.Node) -> ast.Node:
-        """The AST node an IR statement or expression was lowered from."""
-        found = self._origins.get(id(node))
+        """The AST node an IR statement or expression was lowered from (a Lowering made with
+        `origins`)."""
+        found = None if self._origins is None else self._origins.get(id(node))
         if found is None:
             raise LoweringError(f"{type(node).__name__} was not lowered from the AST here", getattr(node, "span", None))
         return found
@@ -157,7 +159,8 @@ class Lowering:
 
     def _stmt(self, s: ast.Stmt, bound: set[str]) -> ir.Stmt:
         made = self._statement(s, bound)
-        self._origins[id(made)] = s
+        if self._origins is not None:
+            self._origins[id(made)] = s
         self._lowered[id(s)] = made
         return made
 
@@ -294,7 +297,8 @@ class Lowering:
 
     def _expr(self, e: ast.Expr, bound: frozenset[str]) -> ir.Expr:
         made = self._expression(e, bound)
-        self._origins[id(made)] = e
+        if self._origins is not None:
+            self._origins[id(made)] = e
         return made
 
     def _expression(self, e: ast.Expr, bound: frozenset[str]) -> ir.Expr:
