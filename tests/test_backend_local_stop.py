@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from interrupting import ctrl_c_heard
 
 STOPPED_MID_MESSAGE = """
 import os, struct, time
@@ -116,7 +117,8 @@ print("interrupted" if 0 < played < 100000 else played, flush=True)
 def test_an_unlucky_timing_does_not_spoil_the_exit(script):
     toy = Path(__file__).parent / "data" / "toy" / "toy.yaml"
     process = subprocess.Popen([sys.executable, "-c", script.replace("{toy!r}", repr(str(toy)))],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=ctrl_c_heard)
     try:
         out, err = process.communicate(timeout=30)
     except subprocess.TimeoutExpired:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from interrupting import ctrl_c_heard, stop_group
 
 from interpreter.backends import game_seeds
 from interpreter.backends.recordfile import read_records
@@ -198,14 +199,18 @@ def test_ctrl_c_stops_cleanly_with_the_partial_summary(tmp_path):
               "sys.exit(main(['simulate', 'bases', '--games', '100000', '--json', '--workers', '2', "
               f"'--records', {str(records)!r}]))")
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
-    deadline = time.monotonic() + 120  # (until a game has finished: a record is written per game)
-    while time.monotonic() < deadline and process.poll() is None:
-        if records.is_file() and records.read_text().count("\n") >= 2:
-            break
-        time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGINT)  # (as a terminal does: the whole process group)
-    out, err = process.communicate(timeout=120)
+                               text=True, start_new_session=True, preexec_fn=ctrl_c_heard)
+    try:
+        deadline = time.monotonic() + 120  # (until a game has finished: a record is written per game)
+        while time.monotonic() < deadline and process.poll() is None:
+            if records.is_file() and records.read_text().count("\n") >= 2:
+                break
+            time.sleep(0.1)
+        os.killpg(process.pid, signal.SIGINT)  # (as a terminal does: the whole process group)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            stop_group(process)
     assert process.returncode == 130, err
     data = json.loads(out)
     assert data["interrupted"] and 0 < data["games"] < 100000

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from interrupting import ctrl_c_heard
 
 from interpreter.backends import game_seeds
 from interpreter.backends.recordfile import read_records
@@ -27,7 +28,8 @@ def _start(records: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "interpreter.cli.main", "simulate", "lanes", "--games", "100000", "--json",
          "--records", str(records), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=records.parent)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=records.parent,
+        preexec_fn=ctrl_c_heard)
 
 
 def _wait_for(path: Path, lines: int, process: subprocess.Popen, limit: float = 120.0) -> None:
