@@ -20,6 +20,7 @@ pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from playout import LONG  # noqa: E402
 
 from interpreter import load  # noqa: E402
 from interpreter.envs import ActionCatalogue, DecisionActions, register_openspiel  # noqa: E402
@@ -95,6 +96,7 @@ def test_resampled_states_look_the_same_to_the_player(name):
     print(f"{name}: {resamples} resamples at {states} states ({partial} in a multi-part choice)")
 
 
+@pytest.mark.skipif(not LONG, reason="a match of search against random: with CARDRULES_LONG=1")
 def test_ismcts_beats_a_random_player_at_initiative(record_property):
     """ISMCTSBot (random rollouts, few simulations) against uniformly random play, seats
     alternating; everything seeded, the bot's resampling too, so the result is the same each run.

@@ -29,7 +29,7 @@ GAMES = ("initiative", "lanes", "bases")
 LATER_GAMES = ("hearts", "harvest", "spades", "expedition")
 CYCLES = {"initiative": 100, "lanes": 100, "bases": 300, "hearts": 200, "harvest": 200, "spades": 200,
           "expedition": 100}
-RANDOM_GAMES = examples(200)  # 20 in CI, 200 in the long run (CARDRULES_LONG=1)
+RANDOM_GAMES = examples(200, share=20)  # 10 in CI, 200 in the long run (CARDRULES_LONG=1)
 MISSING_EXTRA = "the PettingZoo adapter needs the extra 'pettingzoo': pip install 'cardrules[pettingzoo]'"
 
 

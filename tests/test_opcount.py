@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from baselines import load_baseline, load_benchmark
+from playout import LONG
 
 opcount = load_benchmark("opcount")
 
@@ -38,6 +39,7 @@ def test_games_that_are_not_the_same_give_no_ratio(monkeypatch):
         opcount.report_game("initiative", 2, 1, 0)
 
 
+@pytest.mark.skipif(not LONG, reason="counted twice more: with CARDRULES_LONG=1")
 def test_games_played_out_are_counted_as_the_same_games():
     # --playout: the same seeded random games, played by Rules.play_out (the rollout form)
     stepped = opcount.report_game("initiative", 1, 1, 0)
