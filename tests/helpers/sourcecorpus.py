@@ -47,8 +47,11 @@ def form_of(label: str, source: str) -> str:
 
 
 def _label(label: str) -> str:
-    """A label without the checkout's own path (expressions are labelled by file:line)."""
-    return label.replace(str(ROOT) + "/", "")
+    """A label without the checkout's own path or the installed package's data folder
+    (expressions are labelled by file:line; CI runs the installed package)."""
+    from interpreter.paths import data_root
+
+    return label.replace(str(ROOT) + "/", "").replace(str(data_root()) + "/", "")
 
 
 def sources(case: Case) -> list[tuple[str, str]]:
