@@ -51,7 +51,7 @@ def shot(driver, name: str) -> None:
 def test_a_mulligan_is_picked_card_by_card_then_confirmed(driver):
     rules = load("bases")
     session = TableSession(rules, 1, ["human", "random"], [None, make_agent("random", seed=2)])
-    hand = [int(o.id[1:]) for o in session.game.state.pending if o.id != "nothing" and "+" not in o.id]
+    hand = [int(o.id[1:]) for o in session.game.pending if o.id != "nothing" and "+" not in o.id]
     first, second, third = hand[:3]
     server = ServerThread(create_app(session)).start()
     try:

@@ -23,14 +23,14 @@ def bases():
 def test_the_engine_offers_each_set_once_for_an_unordered_pick(bases):
     game = bases.new_game(seed=1)
     seat, options = game.decision()
-    assert game.state.pending.prompt == "cards to put back (mulligan)"
+    assert game.pending.prompt == "cards to put back (mulligan)"
     sets = [frozenset(o.id.split("+")) if o.id != "nothing" else frozenset() for o in options]
     assert len(options) == 64 and len(set(sets)) == 64  # every subset of 6 cards, each once: no orders
 
 
 def hand_ids(game) -> list[int]:
     """The mulligan's cards, in the order the decision offers them (its one-card options)."""
-    return [int(o.id[1:]) for o in game.state.pending if o.id != "nothing" and "+" not in o.id]
+    return [int(o.id[1:]) for o in game.pending if o.id != "nothing" and "+" not in o.id]
 
 
 def test_the_pick_maps_a_set_in_any_order_to_its_option(bases):

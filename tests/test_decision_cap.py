@@ -42,7 +42,7 @@ def _check_unfinished(game, cap: int) -> None:
     result = game.result
     assert game.is_over
     assert (result.winner, result.draw, result.unfinished, result.reason) == (None, False, True, reason(cap))
-    assert game.state.decisions == cap and game.state.pending is None
+    assert game.state.decisions == cap and game.pending is None
 
 
 # ---------------------------------------------------------------- the engine and the Python API

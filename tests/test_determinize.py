@@ -75,7 +75,7 @@ def test_determinized_copies_agree_with_what_the_player_sees(name, seed):
                 # the copy is a game that goes on to an end (the decider's: another player's copy
                 # keeps the decision pending as it was asked, see engine/determinize.py)
                 if viewer == seat and rng.random() < 0.1:
-                    copy.play_out(lambda g: rng.randrange(len(g.state.pending)), fast=True)
+                    copy.play_out(lambda g: rng.randrange(len(g.pending)), fast=True)
                     assert copy.is_over
         game.apply(rng.randrange(len(game.decision()[1])))
     assert checked > 0 or game.state.answered < 10

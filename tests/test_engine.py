@@ -192,7 +192,7 @@ def test_choice_kinds(rules):
     assert len(game.decision()[1]) == 6
     game.state.pending = None
     game.state.choose(frame, "x", "exactly", 2, "two", [a, b], game.players[0], None)
-    assert frame.locals["x"] == [a, b] and game.state.pending is None  # one option: taken without asking
+    assert frame.locals["x"] == [a, b] and game.pending is None  # one option: taken without asking
 
 
 def test_activated_abilities_are_offered_paid_and_run(rules):

@@ -1,4 +1,4 @@
-"""The public `Game` (engine/game.py): twenty-one members over the engine's state, the same game
+"""The public `Game` (engine/game.py): twenty-two members over the engine's state, the same game
 through either, copies and play-outs that stay on the public side, a clear word for a member
 that moved to the state."""
 
@@ -15,10 +15,10 @@ from interpreter.engine.state import GameState
 RULES = load("initiative")
 
 
-def test_the_api_is_twenty_one_members():
+def test_the_api_is_twenty_two_members():
     assert PUBLIC == ("apply", "clone", "decision", "determinize", "is_over", "log", "log_length", "log_since",
-                      "observation", "observation_encoder", "perform", "play_out", "players", "prompt", "read", "result", "rules", "seed",
-                      "state", "to_json", "visible")
+                      "observation", "observation_encoder", "pending", "perform", "play_out", "players", "prompt",
+                      "read", "result", "rules", "seed", "state", "to_json", "visible")
     assert Game.__slots__ == ("state",)  # (nothing else can be set on it)
 
 

@@ -55,7 +55,7 @@ def test_keys_in_bases_tell_apart_options_of_one_label_and_agree_across_copies()
     view = view_of(game)
     rng = random.Random(4)
     copies = [game.clone(), view.determinize(rng), view.determinize(rng)]
-    keys = [[option_key(g, g.state.pending.value_at(i), seat, seat) for i in range(len(options))] for g in copies]
+    keys = [[option_key(g, g.pending.value_at(i), seat, seat) for i in range(len(options))] for g in copies]
     assert len(set(keys[0])) == len(options)  # one edge per option, whatever the labels
     assert keys[0] == keys[1] == keys[2]  # the same play in every copy is the same edge
     labels = [o.label for o in options]

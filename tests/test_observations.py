@@ -343,7 +343,7 @@ def test_a_private_may_stays_private_in_copies_and_saved_games(tmp_path):
     rules = load(_toy(tmp_path, observation='{private_prompts: ["knock", "a card to place"]}'))
     game = _empty(rules)
     game.perform("knock", p=game.players[0])
-    assert game.prompt == "knock" and rules.site_of(game.state.pending) is None  # (a `may` has no site)
+    assert game.prompt == "knock" and rules.site_of(game.pending) is None  # (a `may` has no site)
     hidden = {"player": 1, "prompt": None, "site": None}
     for copy in (game, game.clone(), load_game_json(json.loads(json.dumps(game.to_json())), rules),
                  game.determinize(2, random.Random(1))):
@@ -415,7 +415,7 @@ def test_private_prompts_and_hidden_cards_in_random_games_of_every_shipped_game(
 
     def extra(game) -> None:
         nonlocal others_decided, owned_seen
-        pending = game.state.pending
+        pending = game.pending
         if pending is not None and pending.span is not None and \
                 (pending.span.file, pending.span.line, pending.span.column) in prompted:
             for viewer in (1, 2):

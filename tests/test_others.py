@@ -275,9 +275,9 @@ def _no_leak(game) -> None:
     for viewer in (1, 2, 3):
         hidden = _hidden_names(game, viewer)
         assert not _named(json.dumps(game.observation(viewer)), hidden), viewer
-    if game.state.pending is not None:
-        seat = game.state.pending.seat
-        labels = " | ".join(o.label + " " + o.id for o in game.state.pending)
+    if game.pending is not None:
+        seat = game.pending.seat
+        labels = " | ".join(o.label + " " + o.id for o in game.pending)
         assert not _named(labels, _hidden_names(game, seat)), labels
 
 

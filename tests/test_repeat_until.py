@@ -56,7 +56,7 @@ def test_a_decision_in_the_body_and_its_name_in_the_test(tmp_path) -> None:
     for answer in ["left", "left", "right"]:
         assert game.decision()[0] == 1
         game.apply(answer)
-    assert game.state.globals["counter"] == 3 and not game.state.pending
+    assert game.state.globals["counter"] == 3 and not game.pending
 
 
 def test_explain_says_it_as_written() -> None:

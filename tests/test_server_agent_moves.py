@@ -55,8 +55,8 @@ def test_pages_hear_that_an_agent_thinks_before_each_of_its_moves_then_see_what_
 
 def test_a_move_about_cards_a_seat_cannot_see_touches_nothing_on_its_table():
     session = TableSession(load("initiative"), 3, ["human", "human"], [None, None])
-    option = session.game.state.pending[0]
-    assert (session.game.state.pending.seat, option.id) == (1, "c6+c15")  # two cards from P1's hand
+    option = session.game.pending[0]
+    assert (session.game.pending.seat, option.id) == (1, "c6+c15")  # two cards from P1's hand
     assert "last_move" in session.state(1) and session.state(1)["last_move"] is None
     session.submit(1, {"type": "move", "decision": 0, "option": 0})
     assert session.state(1)["last_move"] == {"number": 0, "seat": 1, "name": "human",

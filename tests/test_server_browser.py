@@ -101,12 +101,12 @@ def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int,
         page = settle(driver)
         while page["over"] != "1":
             game = session.game  # (the server waits for this page: nothing changes it meanwhile)
-            assert game.state.pending.seat == 1 and str(session.version) == page["version"]
+            assert game.pending.seat == 1 and str(session.version) == page["version"]
             check_page(page, game, 1)
             targets = driver.find_elements(By.CSS_SELECTOR, "#moves button.move, #table .card.playable")
             assert targets, "a human decision with nothing to click"
             target = pick.choice(targets)
-            expected = game.state.pending[int(target.get_attribute("data-option"))].id
+            expected = game.pending[int(target.get_attribute("data-option"))].id
             before = session.game.log_length
             target.click()
             clicks += 1

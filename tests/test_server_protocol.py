@@ -75,7 +75,7 @@ def test_each_page_gets_its_own_seat_only(initiative):
                      if z["rows"][0]["kind"] == "hidden"}
             assert piles == hidden_counts(game, seat)  # face down, with the true counts
         # the deciding seat has moves; the other sees whose decision it is, without its options
-        decider = game.state.pending.seat
+        decider = game.pending.seat
         mine, theirs = (first, second) if decider == 1 else (second, first)
         assert mine["decision"]["yours"] and mine["decision"]["moves"]
         assert theirs["decision"] == {"player": decider, "prompt": theirs["decision"]["prompt"], "yours": False,
@@ -87,7 +87,7 @@ def test_a_move_for_another_seat_is_refused(initiative):
     with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, 1)) as one, \
             client.websocket_connect(seat_ws(session, 2)) as two:
         state1, state2 = one.receive_json(), two.receive_json()
-        decider = session.game.state.pending.seat
+        decider = session.game.pending.seat
         waiting_ws, waiting = (two, state2) if decider == 1 else (one, state1)
         deciding = state1 if decider == 1 else state2
         before = snapshot(session)
@@ -150,7 +150,7 @@ def test_a_stale_decision_is_refused(initiative):
 ], ids=lambda value: value[:40] if isinstance(value, str) else value)
 def test_malformed_messages_are_refused(initiative, text, code, says):
     session = two_humans(initiative)
-    decider = session.game.state.pending.seat
+    decider = session.game.pending.seat
     with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, decider)) as ws:
         ws.receive_json()
         before = snapshot(session)
@@ -165,7 +165,7 @@ def test_malformed_messages_are_refused(initiative, text, code, says):
 
 def test_a_binary_frame_is_refused_and_the_connection_stays(initiative):
     session = two_humans(initiative)
-    decider = session.game.state.pending.seat
+    decider = session.game.pending.seat
     with TestClient(create_app(session)) as client, client.websocket_connect(seat_ws(session, decider)) as ws:
         state = ws.receive_json()
         before = snapshot(session)
@@ -179,7 +179,7 @@ def test_a_binary_frame_is_refused_and_the_connection_stays(initiative):
 
 def test_a_socket_closed_mid_game_leaves_the_game_to_go_on(initiative):
     session = two_humans(initiative)
-    decider = session.game.state.pending.seat
+    decider = session.game.pending.seat
     other = 3 - decider
     with TestClient(create_app(session)) as client:
         with client.websocket_connect(seat_ws(session, other)) as watcher:
@@ -210,13 +210,13 @@ def play_through_sockets(rules, seed: int, pick_seed: int) -> tuple[TableSession
         pages = {1: one, 2: two}
         states = {1: one.receive_json(), 2: two.receive_json()}
         while states[1]["result"] is None:
-            seat = session.game.state.pending.seat
+            seat = session.game.pending.seat
             state = states[seat]
             assert state["decision"]["yours"]
             for s in (1, 2):
                 assert not unseen_ids(card_ids_in_state(states[s]), session.game, s)
             chosen = pick.choice(state["decision"]["moves"])
-            ids.append(session.game.state.pending[chosen["option"]].id)
+            ids.append(session.game.pending[chosen["option"]].id)
             pages[seat].send_json({"type": "move", "decision": state["version"], "option": chosen["option"]})
             states = {1: one.receive_json(), 2: two.receive_json()}
     return session, ids

@@ -126,7 +126,7 @@ def test_a_combination_of_hidden_cards_is_named_by_its_places(rules):
     game.apply(0)
     deck = list(game.state.zones[("deck", 0, "")])
     options = game.decision()[1]
-    assert game.state.pending.prompt == "two cards to bury" and len(deck) == 4
+    assert game.pending.prompt == "two cards to bury" and len(deck) == 4
     assert [(o.id, o.label) for o in options][:2] == [
         ("deck.1+deck.2", "the 1st card of the deck + the 2nd card of the deck"),
         ("deck.1+deck.3", "the 1st card of the deck + the 3rd card of the deck")]

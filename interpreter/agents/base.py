@@ -83,7 +83,7 @@ class AgentError(CardrulesError):
 def view_of(game) -> DecisionView:
     """The view of the pending decision, for the player who must take it."""
     seat, options = game.decision()
-    pending = game.state.pending
+    pending = game.pending
 
     def determinize(rng: random.Random):
         if game.state.rolling:

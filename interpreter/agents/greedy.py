@@ -25,7 +25,7 @@ def scores(game, seat: int) -> list[float]:
     to a copy of `game`."""
     rules = game.rules
     out = []
-    for index in range(len(game.state.pending)):
+    for index in range(len(game.pending)):
         after = game.clone()
         after.apply(index)
         out.append(max(-WON, min(WON, rules.evaluate(after, seat))))
@@ -35,7 +35,7 @@ def scores(game, seat: int) -> list[float]:
 def best_option(game, rng: random.Random) -> int:
     """The index of a best-scoring option of the game's pending decision (see `scores`) for the
     player who takes it, ties broken by `rng`. Used on a game the caller may see whole."""
-    return highest(scores(game, game.state.pending.seat), rng)
+    return highest(scores(game, game.pending.seat), rng)
 
 
 def highest(values: list[float], rng: random.Random) -> int:

@@ -156,7 +156,7 @@ class MctsAgent:
         seat = view.seat
         start = time.perf_counter()
         first = view.determinize(rng)
-        keys = [option_key(first, first.state.pending.value_at(i), seat, seat) for i in range(len(first.state.pending))]
+        keys = [option_key(first, first.pending.value_at(i), seat, seat) for i in range(len(first.pending))]
         root = self._reused(view, first)
         reused = sum(child.visits for child in root.children.values())
         if self.evaluator is not None and root.priors is None:
@@ -255,7 +255,7 @@ class MctsAgent:
                 taken += 1
                 if taken > depth:
                     raise _Cut
-                return best_option(g, rng) if greedy else rng.randrange(len(g.state.pending))
+                return best_option(g, rng) if greedy else rng.randrange(len(g.pending))
 
             try:
                 game.play_out(decide, fast=not greedy)  # (greedy copies the game at each decision)

@@ -154,9 +154,9 @@ def judged_by(evaluator: Evaluator, game, view, agent: str, name: str | None, ke
 
 
 def _priors(priors, game, seat: int, keys, key_of, wrong) -> dict[Hashable, float] | None:
-    if priors is None or game.state.pending is None:
+    if priors is None or game.pending is None:
         return None
-    pending = game.state.pending
+    pending = game.pending
     m = len(pending)
     if isinstance(priors, dict):
         if not all(type(k) is int and 0 <= k < m for k in priors):

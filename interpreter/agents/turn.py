@@ -36,13 +36,13 @@ def _value(game, seat: int) -> float:
 
 
 def _turn_over(game, seat: int) -> bool:
-    return game.is_over or game.state.pending.seat != seat
+    return game.is_over or game.pending.seat != seat
 
 
 def turn_values(game, seat: int, width: int, nodes: int, rng: random.Random) -> tuple[list[float], int]:
     """The value for `seat` of each option of `game`'s pending decision (theirs), searched
     through the rest of their turn on copies of `game` (see the module); and the positions made."""
-    n = len(game.state.pending)
+    n = len(game.pending)
     best = [-math.inf] * n
     beams: list[tuple[int, list]] = []
     made = 0
@@ -62,7 +62,7 @@ def turn_values(game, seat: int, width: int, nodes: int, rng: random.Random) -> 
                 if made >= nodes:  # (out of budget: the position counts as it stands)
                     best[i] = max(best[i], _value(position, seat))
                     continue
-                count = len(position.state.pending)
+                count = len(position.pending)
                 for j in range(count):
                     if made >= nodes:
                         best[i] = max(best[i], _value(position, seat))

@@ -57,7 +57,7 @@ class RecordWatcher:
         opened = self.opened
 
         def watched(game):
-            seat = game.state.pending.seat
+            seat = game.pending.seat
             if 0 < seat <= len(opened) and not opened[seat - 1]:
                 self.take_opening(game.state, seat)
             return decide(game)

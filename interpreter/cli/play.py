@@ -151,7 +151,7 @@ class Printer:
         if seat in self.humans:
             self.decision_text = ""  # the human saw their own answer
         elif self.humans and (any(c.id in self.hidden() for c in _cards_in(option.value))
-                              or self.game.state.pending is not None and self.game.rules.is_private(self.game.state.pending)):
+                              or self.game.pending is not None and self.game.rules.is_private(self.game.pending)):
             self.decision_text = f"P{seat} chooses (hidden)"
         else:
             self.decision_text = None

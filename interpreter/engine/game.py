@@ -1,6 +1,6 @@
 """`Game`: one game as its players, agents and tools drive it; the public API of a running game.
 
-A facade of twenty-one members over the engine's `GameState` (engine/state.py), which holds the
+A facade of twenty-two members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
 the decision and its options, taking one, what a player may see, copies for search, saving,
 playing to the end, the log and the result. Everything else (zones, attribute dicts, frames,
@@ -78,6 +78,12 @@ class Game:
         """The player who must decide now (seat, 1-based) and the legal options (a read-only
         sequence of Option, each made when first read). GameStateError if none is due."""
         return self.state.decision()
+
+    @property
+    def pending(self) -> Pending | None:
+        """The decision due now, as `decision()` gives it (its seat, prompt and options), or None
+        when none is (the game is over, or its rules are running)."""
+        return self.state.pending
 
     @property
     def prompt(self) -> str:

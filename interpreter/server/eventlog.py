@@ -68,11 +68,11 @@ class EventLog:
     def decision_line(self, viewer: Any, option: Any) -> str:
         """How the coming decision (an Option of the pending one) reads for `viewer`."""
         game = self.game
-        seat = game.state.pending.seat
+        seat = game.pending.seat
         if viewer == seat:
             return f"you choose: {option.label}"
         if viewer != FULL:
-            if self.rules.is_private(game.state.pending):
+            if self.rules.is_private(game.pending):
                 return f"P{seat} chooses (hidden)"
             for card_id in option_card_ids(option.id):
                 card = game.state.cards.get(card_id)

@@ -38,13 +38,13 @@ class ReplaySession:
         for number, entry in entries:
             if entry.get("type") != "decision":
                 continue
-            if game.is_over or game.state.pending is None:
+            if game.is_over or game.pending is None:
                 raise ReplayError("the log has a decision after the game is over", Span(path, number, 1))
             wanted = str(entry.get("option"))
-            option = next((o for o in game.state.pending if o.id == wanted), None)
+            option = next((o for o in game.pending if o.id == wanted), None)
             if option is None:
-                offered = ", ".join(o.id for o in list(game.state.pending)[:12])
-                raise ReplayError(f"P{game.state.pending.seat}'s decision '{game.state.pending.prompt}' has no option "
+                offered = ", ".join(o.id for o in list(game.pending)[:12])
+                raise ReplayError(f"P{game.pending.seat}'s decision '{game.pending.prompt}' has no option "
                                   f"{wanted!r} (it offers {offered}): the log does not fit the game",
                                   Span(path, number, 1))
             log.before_decision(option)
@@ -66,7 +66,7 @@ class ReplaySession:
         game = self.steps[step]["game"]
         if viewer != FULL:
             return game.observation(viewer)
-        deciding = game.state.pending.seat if game.state.pending is not None else 1
+        deciding = game.pending.seat if game.pending is not None else 1
         copy = game.clone()
         copy.state.revealed = set(copy.state.cards)
         obs = copy.observation(deciding)

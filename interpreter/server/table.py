@@ -74,8 +74,8 @@ class TableSession:
 
     def _take(self, option: Any) -> None:
         game = self.game
-        mover = game.state.pending.seat
-        private = self.rules.is_private(game.state.pending)
+        mover = game.pending.seat
+        private = self.rules.is_private(game.pending)
         before = self._where()
         self.log.before_decision(option)
         lines = {seat: self.log.decision_line(seat, option) for seat in before}
@@ -92,13 +92,13 @@ class TableSession:
 
     def thinking_message(self) -> dict:
         """What the pages are sent when an agent starts a decision."""
-        seat = self.game.state.pending.seat
+        seat = self.game.pending.seat
         return {"type": "thinking", "seat": seat, "name": self.names[seat - 1], "version": self.version}
 
     def waiting_for_agent(self) -> bool:
         game = self.game
-        return (not game.is_over and self.failure is None and game.state.pending is not None
-                and self.agents[game.state.pending.seat - 1] is not None)
+        return (not game.is_over and self.failure is None and game.pending is not None
+                and self.agents[game.pending.seat - 1] is not None)
 
     def advance(self, limit: int | None = None) -> int:
         """Let the agents take their decisions until a human must decide, the game is over, or
@@ -136,7 +136,7 @@ class TableSession:
             raise MoveRefused("game-over", "the game is over: no more moves")
         if self.failure is not None:
             raise MoveRefused("stopped", f"the game has stopped: {self.failure}")
-        pending = game.state.pending
+        pending = game.pending
         if seat not in self.humans:
             raise MoveRefused("other-seat", f"P{seat} is played by {self.names[seat - 1]}, not from this page")
         if pending.seat != seat:
@@ -168,7 +168,7 @@ class TableSession:
             "version": self.version,
             "seats": [{"seat": s, "name": n, "human": s in self.humans} for s, n in enumerate(self.names, start=1)],
             "thinking": thinking,
-            "thinking_seat": self.game.state.pending.seat if thinking else None,
+            "thinking_seat": self.game.pending.seat if thinking else None,
             "last_move": self.last_move.get(seat),
             "failure": self.failure,
             "log": self.log.lines[seat][-200:],

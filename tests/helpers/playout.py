@@ -74,7 +74,7 @@ def _card_ids_in(value) -> set[int]:
 def observations(game: Game) -> list[dict]:
     """Every player's observation of the game as it is now (worked out once per state: the
     checks below share them)."""
-    key = (id(game.state), id(game.state.pending), game.state.steps, game.log_length, game.is_over)
+    key = (id(game.state), id(game.pending), game.state.steps, game.log_length, game.is_over)
     cached = _OBSERVATIONS.get(0)
     if cached is None or cached[0] != key:
         cached = _OBSERVATIONS[0] = (key, [game.observation(v) for v in range(1, len(game.players) + 1)])
@@ -182,7 +182,7 @@ def hidden_information(game: Game) -> None:
 
 def private_decisions(game: Game) -> None:
     """Another player's decision with a private prompt shows only who decides."""
-    pending = game.state.pending
+    pending = game.pending
     if pending is None or not game.rules.is_private(pending):
         return
     for viewer, obs in enumerate(observations(game), start=1):
@@ -224,7 +224,7 @@ def plain_json(game: Game) -> None:
     """Every observation, the pending decision's options and every new log entry are plain JSON."""
     for viewer, obs in enumerate(observations(game), start=1):
         assert _plain(obs), f"P{viewer}'s observation is not plain JSON: {obs!r}"
-    if game.state.pending is not None:
+    if game.pending is not None:
         for option in game.decision()[1]:
             assert type(option.id) is str and type(option.label) is str and type(option.index) is int
     if game.state.logging:
