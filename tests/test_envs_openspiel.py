@@ -28,8 +28,8 @@ from interpreter.envs.encoding import fresh_count  # noqa: E402
 
 GAMES = ("initiative", "lanes", "bases")
 SIMS = {"initiative": 4, "lanes": 4, "bases": 2}
-# per game, spread over random decision states: 10,000 in the long run (CARDRULES_LONG=1), a fifth in CI
-RESAMPLES = 10_000 if os.environ.get("CARDRULES_LONG") == "1" else 2_000
+# per game, spread over random decision states: 10,000 in the long run (CARDRULES_LONG=1), a tenth in CI
+RESAMPLES = 10_000 if os.environ.get("CARDRULES_LONG") == "1" else 1_000
 RESAMPLES_PER_STATE = 50
 ISMCTS_GAMES = 4
 ISMCTS_SIMULATIONS = 10

@@ -25,7 +25,7 @@ def initiative_invariants(game) -> None:
         assert len(game.state.zones[("hand", player.seat, "")]) <= 5
 
 
-@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300, share=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), agent_seed=st.integers(0, 2**31 - 1))
 def test_random_games_keep_invariants_and_end(seed, agent_seed):
     game, choices = playout(RULES, seed, agent_seed, initiative_invariants)
