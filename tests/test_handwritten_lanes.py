@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from baselines import load_baseline, play_checked
+from playout import played_decisions
 
 from interpreter import load
 
@@ -29,12 +30,7 @@ TYPES = {"creature": baseline.CREATURE, "building": baseline.BUILDING, "incantat
 
 def _interpreted(rules, seed: int, agent) -> tuple[list, tuple]:
     game = rules.new_game(seed=seed, log=False)
-    decisions = []
-    while not game.is_over:
-        seat, options = game.decision()
-        index = agent(len(options))
-        decisions.append((seat, len(options), index))
-        game.apply(index)
+    decisions = played_decisions(game, agent)
     return decisions, (game.result.winner, game.result.turns)
 
 
