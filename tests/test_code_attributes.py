@@ -232,4 +232,4 @@ def test_code_is_no_state_nor_shown_in_an_observation():
     hand = game.observation(1)["zones"]["P1"]["hand"]
     spells = [c for c in hand if c["type"] == "spell"]
     assert spells and all(set(c) == {"id", "name", "type"} for c in spells), spells
-    assert RULES.card_defs["Smite"].initial == {} and "aims" not in RULES.card_defs["Smite"].new_state
+    assert RULES.card_defs["Smite"].initial == {} and "aims" not in RULES.attr_slots

@@ -466,8 +466,8 @@ def test_a_functions_let_of_zone_cards_reads_them_as_cards_in_the_game(tmp_path)
         "function mixed(p, extra) {\n  let held = hand(p)\n  held = extra\n"
         "  return all c in held where c.flag\n}\n")))
     fast, general = _source_of(rules, "function strong"), _source_of(rules, "function mixed")
-    assert "g.attrs[" in fast and "g.attrs.get(" not in fast
-    assert "g.attrs.get(" in general  # (a name also bound to a parameter's list: anything)
+    assert "g.attrs[" in fast and "is _CardRef" not in fast
+    assert re.search(r"is _CardRef and \(_d\d+ := g\.attrs\[", general)  # (a name also bound to a parameter's list: anything)
     game = _empty(rules)
     weak, big = _in_hand(game), _in_hand(game)
     game.state.write(big, "flag", True)
@@ -506,15 +506,17 @@ def test_a_loops_cards_are_written_without_testing_what_they_are(tmp_path):
                                '  for c in hand(p) { delete c  c.flag = true }\n}\n')
     rules = load(path)
     mark, mixed = _source_of(rules, "procedure mark"), _source_of(rules, "procedure mixed")
-    tested = "is _CardRef and 'flag' in"
-    assert tested not in mark and "v_c.defn.type ==" in mark and "if 'flag' in (_d" in mark
-    assert tested in mixed  # c is bound again in the loop: it may hold anything there
+    flag = rules.attr_slots["flag"]  # (where a card's row holds it)
+    tested = re.compile(rf"is _CardRef and \(_d\d+ := g\.attrs\[\w+\.id\]\)\[{flag}\] is not _ABSENT")
+    assert not tested.search(mark) and "v_c.defn.type ==" in mark
+    assert re.search(rf"if \(_d\d+ := g\.attrs\[v_c\.id\]\)\[{flag}\] is not _ABSENT:", mark)
+    assert tested.search(mixed)  # c is bound again in the loop: it may hold anything there
     game = _empty(rules)
     cards = [_in_hand(game) for _ in range(2)]
     game.perform("mark", p=game.players[0])
-    assert [game.state.attrs[c.id]["flag"] for c in cards] == [True, True]
+    assert [game.state.attrs[c.id][flag] for c in cards] == [True, True]
     game.perform("mixed", p=game.players[0])
-    assert [game.state.attrs[c.id]["flag"] for c in cards] == [False, False]
+    assert [game.state.attrs[c.id][flag] for c in cards] == [False, False]
     with pytest.raises(RuntimeRuleError, match="procedure gone"):  # it writes to a card gone
         game.perform("gone", p=game.players[0])
 
@@ -578,4 +580,4 @@ def test_the_names_a_choice_reads_again_and_again_are_read_from_the_frame_once(t
     game.perform("pick_strong", p=game.players[0], floor=3)
     assert [o.label for o in game.decision()[1]] == ["Big", "Big"]
     game.apply(1)
-    assert [game.state.attrs[c.id]["flag"] for c in cards] == [False, True, True]  # the other Big, asked for none
+    assert [game.read(c, "flag") for c in cards] == [False, True, True]  # the other Big, asked for none

@@ -17,6 +17,7 @@ from playout import zone_consistency
 
 from interpreter import load
 from interpreter.engine.determinize import hidden_from, kinship
+from interpreter.lang.values import ABSENT
 
 GAMES = ("initiative", "lanes", "bases", "hearts", "harvest", "spades", "expedition")
 RULES = {name: load(name) for name in GAMES}
@@ -175,11 +176,12 @@ def test_references_are_found_in_lists_and_plain_attributes_are_skipped():
     rng = random.Random(1)
     for _ in range(25):
         game.apply(rng.randrange(len(game.decision()[1])))
-    holder, target, plain = sorted(game.state.attrs)[:3]
-    game.state.attrs[holder]["targets"] = ["red", [game.state.cards[target]]]
-    game.state.attrs[plain] = {k: v for k, v in game.state.attrs[plain].items() if type(v) is not list}
+    holder, target, plain = [cid for cid, row in enumerate(game.state.attrs) if row][:3]
+    targets = game.rules.attr_slots["targets"]
+    game.state.attrs[holder][targets] = ["red", [game.state.cards[target]]]
+    game.state.attrs[plain] = [ABSENT if type(v) is list else v for v in game.state.attrs[plain]]
     _pinned, referenced, holders = _references(game.state)
     assert holder in holders and target in referenced
     assert plain not in holders
-    game.state.attrs[holder]["targets"] = ["red", "blue"]  # (a list of text only refers to no card)
+    game.state.attrs[holder][targets] = ["red", "blue"]  # (a list of text only refers to no card)
     assert holder not in _references(game.state)[2]

@@ -52,7 +52,7 @@ def test_defaults_and_card_set_are_the_rulesets():
     assert names == baseline.NAMES
     for name, (_, kind, cost, attack, health, keywords, aura) in zip(names, baseline.CARDS):
         d = RULES.card_defs[name]
-        state = d.new_state
+        state = d.initial
         assert TYPES[d.type] == kind, name
         assert state["cost"] == cost, name
         if kind != baseline.INCANTATION:

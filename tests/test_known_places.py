@@ -25,7 +25,7 @@ def _toy_game():
 
 
 def _known(game, card) -> int:
-    return game.state.attrs[card.id].get(KNOWN, 0)
+    return game.state.attrs[card.id][KNOWN]
 
 
 def test_a_card_passed_from_a_hand_is_known_to_the_passer_only():
@@ -71,7 +71,7 @@ def test_a_move_to_a_public_zone_drops_what_was_known():
     game, (a, _b, _c) = _toy_game()
     game.state.move(a, HAND2, None)
     game.state.move(a, POOL, None)
-    assert KNOWN not in game.state.attrs[a.id]
+    assert game.state.attrs[a.id][KNOWN] == 0
 
 
 def _after_passing(seed: int):

@@ -344,8 +344,9 @@ def test_after_a_test_of_a_cards_type_its_types_attributes_are_read_in_place(tmp
                                "  game.counter += 100 * count(all c in hand(p) where c.flag)\n}\n")
     rules = load(path)
     source = _plain_source(rules, "tally")
-    assert re.search(r"if g\.attrs\[_c\d+\.id\]\['flag'\]:", source)
-    assert source.count("'role' in (_d") == 1 and source.count("'flag' in (_d") == 1
+    role, flag = rules.attr_slots["role"], rules.attr_slots["flag"]
+    assert re.search(rf"if g\.attrs\[_c\d+\.id\]\[{flag}\]:", source)
+    assert source.count(f"[{role}]) is not _ABSENT") == 1 and source.count(f"[{flag}]) is not _ABSENT") == 1
     game = _empty(rules)
     flagged, _plain = _in_hand(game, "Big"), _in_hand(game)
     game.state.write(flagged, "flag", True)
@@ -400,10 +401,11 @@ def test_an_attribute_of_every_card_type_is_read_from_the_card_without_a_test(tm
                     encoding="utf-8")
     rules = load(path)
     source = _plain_source(rules, "flags")
-    assert re.search(r"if g\.attrs\[_c\d+\.id\]\['flag'\]:", source)
-    assert "'flag' in" not in source
-    assert re.search(r"\(_d\d+\['flag'\] if type\(v_top\) is _CardRef and \(_d\d+ := g\.attrs\.get\(v_top\.id\)\) "
-                     r"is not None else g\.read\(v_top, 'flag'\)\)", source)
+    flag = rules.attr_slots["flag"]
+    assert re.search(rf"if g\.attrs\[_c\d+\.id\]\[{flag}\]:", source)
+    assert "_ABSENT" not in source
+    assert re.search(rf"\(_d\d+\[{flag}\] if type\(v_top\) is _CardRef and \(_d\d+ := g\.attrs\[v_top\.id\]\) "
+                     r"else g\.read\(v_top, 'flag'\)\)", source)
     game = _empty(rules)
     flagged, _plain = _in_hand(game, "Big"), _in_hand(game)
     game.state.write(flagged, "flag", True)

@@ -186,7 +186,7 @@ def test_hearts_opponents_hands_are_dealt_anew():
         if game.is_over:
             continue
         viewer = game.decision()[0]
-        known = {cid for cid, d in game.state.attrs.items() if d.get(KNOWN, 0) & 1 << viewer}  # (passed there)
+        known = {cid for cid, d in enumerate(game.state.attrs) if d and d[KNOWN] & 1 << viewer}  # (passed there)
         unknown = [c for cards in game.state.zones.values() for c in cards
                    if not game.visible(c, viewer) and c.id not in known]
         copy = game.determinize(viewer, random.Random(seed))

@@ -33,6 +33,7 @@ from interpreter import load
 from interpreter.cli.play import Printer
 from interpreter.engine.determinize import hidden_from
 from interpreter.errors import CardrulesError, ErrorList, RuntimeRuleError
+from interpreter.lang.values import SHOWN
 from interpreter.presentation import distinct_moves
 from interpreter.presentation.terminal import TerminalTable
 from interpreter.server.views import table_view
@@ -210,7 +211,7 @@ def test_reveals_to_players_add_up_and_to_every_player_it_is_a_reveal(rules):
     assert game.observation(3)["zones"]["shared"]["deck"] == {"count": 6}
     assert game.observation(2)["zones"]["shared"]["deck"]["revealed"] == [dict(_view(card), position=1)]
     game.state.reveal(card, p3)
-    assert card.id in game.state.revealed and "$shown" not in game.state.attrs[card.id]
+    assert card.id in game.state.revealed and game.state.attrs[card.id][SHOWN] == 0
     other = game.state.zones[("deck", 0, "")][1]
     game.state.reveal(other, [p1, p2, p3])
     assert other.id in game.state.revealed

@@ -42,7 +42,7 @@ class BasesInvariants:
                 card = entry[2]["card"]
                 assert not self.tapped.get(card.id, False), f"{card!r} was tapped and {entry[1]}"
         self.seen_events = len(entries)
-        self.tapped = {c.id: bool(game.state.attrs[c.id].get("tapped")) for c in game.state.cards.values()
+        self.tapped = {c.id: game.state.attrs[c.id][game.rules.attr_slots["tapped"]] is True for c in game.state.cards.values()
                        if c.defn.type == "ally"}
 
 

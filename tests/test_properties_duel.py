@@ -19,7 +19,7 @@ RULES = load(Path(__file__).resolve().parent / "data" / "duel" / "duel.yaml")
 
 
 def silenced_ids(game) -> list[int]:
-    return sorted(cid for cid, d in game.state.attrs.items() if SILENCED in d)
+    return sorted(cid for cid, d in enumerate(game.state.attrs) if d and d[SILENCED] is not None)
 
 
 def effects(game) -> list[tuple]:
@@ -33,7 +33,7 @@ def duel_invariants(game) -> None:
     for cid in silenced_ids(game):
         card = game.state.cards[cid]
         # a silence lasts while its card stays on the board (where Hush and Daze silence)
-        assert game.state.card_zone[cid][0] == "board" and LEAVING in game.state.attrs[cid]
+        assert game.state.card_zone[cid][0] == "board" and game.state.attrs[cid][LEAVING]
         assert not game.state.has_keyword(card, "taunt") and game.state.keywords_of(card) == ()
         assert game.state.activatable([card]) == []
         assert {"name": card.name, "silenced": True}.items() <= _viewed(game, card).items()
@@ -42,7 +42,7 @@ def duel_invariants(game) -> None:
             continue  # (until removed: a Blessing's)
         if not isinstance(m[4], str):  # a Banner's buff: while the Banner stays in the auras
             banner = m[4][1]
-            assert game.state.card_zone[banner.id][0] == "auras" and LEAVING in game.state.attrs[banner.id]
+            assert game.state.card_zone[banner.id][0] == "auras" and game.state.attrs[banner.id][LEAVING]
             assert m[6] is banner
     # every cloned, saved and determinized game keeps the silences and the effects
     copy = game.clone()

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from playout import cards_of, examples, played_out_log, playout, replay_log
 
 from interpreter import load
+from interpreter.lang.values import OWNER
 
 VARIANTS = {
     ("lanes", "picks"): load("lanes", options={"draft": "picks"}),
@@ -26,7 +27,7 @@ def lanes_invariants(game) -> None:
         # the keep stays in its owner's hand
         assert game.state.card_zone[keep.id] == ("hand", seat, "")
         # L-2: 8 drafted cards and the keep, across the hand, the lanes and an incantation resolving
-        owned = [c for c in game.state.cards.values() if game.state.attrs[c.id]["$owner"] is player]
+        owned = [c for c in game.state.cards.values() if game.state.attrs[c.id][OWNER] is player]
         zones = {game.state.card_zone[c.id][0] for c in owned}
         assert len(owned) == 9 and zones <= {"hand", "lane", "casting"}, (len(owned), zones)
         assert game.read(player, "mana") >= 0

@@ -22,7 +22,7 @@ from ..lang import ast
 from ..lang.analysis import constant
 from ..lang.members import attributes_of, is_token, printed_text
 from ..lang.runtime import CardDefinition, Code, Fn, Names
-from ..lang.values import ATTACHED, CONTROLLER, OWNER, PART, STAMP, TeamRef, ZoneKey
+from ..lang.values import ABSENT, PROPERTY_DEFAULTS, PROPERTY_KEYS, TeamRef, ZoneKey
 from ..rules.card_types import subtypes
 from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
 from ..rules.model import Ruleset, Score, Teams
@@ -97,6 +97,8 @@ class Program:
     player_values: dict[str, tuple]  # the values text attributes declared with `values:` may hold
     global_values: dict[str, tuple]
     enumerated_attributes: frozenset[str]
+    # card attribute -> its slot in a card's row of stored values (see lang/values.py's PART, ...)
+    attr_slots: dict[str, int]
     # what the analyses found (compile/analyses.py)
     static_reads: set[str]
     watched_zones: frozenset[str]
@@ -260,6 +262,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
     names.type_attributes = {name: frozenset(t.attributes) for name, t in ruleset.card_types.items()}
     names.subtypes = subtypes(ruleset.card_types)
     names.card_attributes = set().union(*names.type_attributes.values())
+    names.attr_slots = attribute_slots(ruleset, defs)
     names.player_valued = {"active", "controller", "owner"} | {
         a.name for a in declared_attributes(ruleset) if a.type == "player"}
     names.held = held_slots(ruleset)
@@ -343,7 +346,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         global_clamps=global_clamps,
         player_values={n: s.values for n, s in ruleset.player_attributes.items() if s.values is not None},
         global_values={n: s.values for n, s in ruleset.globals.items() if s.values is not None},
-        enumerated_attributes=enumerated,
+        enumerated_attributes=enumerated, attr_slots=compiler.names.attr_slots,
         static_reads=reads, watched_zones=watched, watched_keys=frozenset(k for k in keys if k[0] in watched),
         until_events=until, wanted_events=wanted, moves_wanted="moved" in wanted, event_witnesses=witnesses,
         compiler=compiler, keyword_abilities=keyword_abilities, keyword_tables=keyword_tables,
@@ -423,8 +426,13 @@ def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compile
     initial = {n: _copy(s.default) for n, s in ctype.attributes.items() if s.params is None}
     initial.update(printed)
     defn.initial = initial
-    # a new card's attribute dict, copied by GameState.new_card (which sets owner, controller, stamp)
-    defn.new_state = {**initial, PART: None, ATTACHED: None, CONTROLLER: None, OWNER: None, STAMP: 0}
+    # a new card's row of stored values, copied by GameState.new_card (which sets owner, controller,
+    # stamp), and where its attributes are in it, in their order
+    slots = compiler.names.attr_slots
+    defn.slots = tuple((n, slots[n]) for n in initial)
+    defn.new_row = [*PROPERTY_DEFAULTS, *[ABSENT] * len(slots)]
+    for n, slot in defn.slots:
+        defn.new_row[slot] = initial[n]
     defn.clamps = {n: s.clamp for n, s in ctype.attributes.items() if s.clamp}
     defn.allowed_values = {n: s.values for n, s in ctype.attributes.items() if s.values is not None}
     defn.label = ctype.label
@@ -452,6 +460,19 @@ def _card(ruleset: Ruleset, defs: Definitions, c: ast.CardDef, compiler: Compile
     # every one of them usable wherever the card is active, whatever its part (no `if`, no part)
     defn.activation_plain = all(part is None and condition is None for _i, part, condition in defn.activation)
     return defn
+
+
+def attribute_slots(ruleset: Ruleset, defs: Definitions) -> dict[str, int]:
+    """Where each card attribute is in a card's row of stored values (see `PROPERTY_KEYS`): the
+    engine's properties first, then the attributes of every card type (and any printed on a card
+    alone), in the order they are declared; code attributes (`aims(t) = ...`) are no state."""
+    slots: dict[str, int] = {}
+    names = [n for t in ruleset.card_types.values() for n, s in t.attributes.items() if s.params is None]
+    names += [a.name for c in defs.cards.values() for a in attributes_of(c)]
+    for n in names:
+        if n not in slots:
+            slots[n] = len(PROPERTY_KEYS) + len(slots)
+    return slots
 
 
 def _copy(value):

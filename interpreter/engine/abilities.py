@@ -31,7 +31,7 @@ class ActivatedAbilities:
         silencing = self.rules.silencing
         for card in cards:
             defn = card.defn
-            if not defn.activation or silencing and SILENCED in attrs[card.id]:
+            if not defn.activation or silencing and attrs[card.id][SILENCED] is not None:
                 continue
             refs = card._abilities or card.abilities
             if defn.activation_plain:
@@ -52,7 +52,7 @@ class ActivatedAbilities:
         return out
 
     @staticmethod
-    def _ability_frame(ref: AbilityRef, d: dict) -> Frame:
+    def _ability_frame(ref: AbilityRef, d: list) -> Frame:
         """The frame an activated ability's condition and cost are read in, kept on the ability's
         handle while its card's controller stays (expressions only read a frame; a copy of the
         game that changes the controller makes its own)."""
@@ -91,8 +91,8 @@ class ActivatedAbilities:
         code = ref.ability.target_code if target else ref.ability.code
         if code is None:
             return None
-        d = self.attrs.get(ref.card.id)
-        return Frame(code, dict(ref.local_values), ref.card, d[CONTROLLER] if d is not None else None)
+        d = self.attrs[ref.card.id]
+        return Frame(code, dict(ref.local_values), ref.card, d[CONTROLLER] if d else None)
 
     def card_names(self) -> list[str]:
         return list(self.rules.playable_card_names)

@@ -304,8 +304,7 @@ class Decisions:
             template = value.defn.label
             if template is None:
                 return value.defn.name
-            d = self.attrs.get(value.id)
-            if d is None:
+            if value.id >= len(self.attrs) or not self.attrs[value.id]:
                 return value.defn.name
             fields = {}
             for k in value.defn.label_fields:

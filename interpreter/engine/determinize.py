@@ -56,6 +56,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..lang.values import (
+    ABSENT,
     ATTACHED,
     CONTROLLER,
     DEALT,
@@ -98,7 +99,7 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
         dealt, bound = _dealt(group, cards, referenced)
         kept += bound
         # what belongs to the place, not to the card: who it went to, when (see the module)
-        at_place = [tuple(map(attrs[old.id].get, _OF_THE_PLACE)) for _key, _index, old in group]
+        at_place = [[attrs[old.id][k] for k in _OF_THE_PLACE] for _key, _index, old in group]
         zones, card_zone = new.zones, new.card_zone
         for (key, index, old), card, state in zip(group, dealt, at_place):
             if card is old:
@@ -106,12 +107,8 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
             zones[key][index] = card
             card_zone[card.id] = key
             d = attrs[card.id]
-            d.update(zip(_ALWAYS_SET, state))
-            for k, v in zip(_ABSENT_UNLESS_SET, state[_SET_COUNT:]):
-                if v is None:
-                    d.pop(k, None)
-                else:
-                    d[k] = v
+            for k, v in zip(_OF_THE_PLACE, state):
+                d[k] = v
             if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
@@ -124,11 +121,8 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
 # A hidden card's attributes that tell its place's history rather than the card: its owner and
 # controller (the player it was dealt to), its time stamp (when it got there), whether it was
 # dealt out of view, which other players know the card at that place and which were shown it
-# (`reveal ... to`: the last three absent unless set).
-_ALWAYS_SET = (OWNER, CONTROLLER, STAMP)
-_SET_COUNT = len(_ALWAYS_SET)
-_ABSENT_UNLESS_SET = (DEALT, KNOWN, SHOWN)
-_OF_THE_PLACE = _ALWAYS_SET + _ABSENT_UNLESS_SET
+# (`reveal ... to`).
+_OF_THE_PLACE = (OWNER, CONTROLLER, STAMP, DEALT, KNOWN, SHOWN)
 
 
 def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
@@ -182,7 +176,7 @@ def kinship(game: GameState, card: CardRef) -> tuple:
     zone, seat = origin
     if seat:
         return ("seat", seat)
-    if type(owner) is PlayerRef and DEALT not in d:
+    if type(owner) is PlayerRef and not d[DEALT]:
         return ("seat", owner.seat)
     return ("origin", zone)
 
@@ -203,9 +197,9 @@ def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, 
                 or (visibility == "others" and key[1] != seat)):
             continue
         for index, card in enumerate(cards):
-            if card.id in revealed or card.id in pinned or attrs[card.id].get(SHOWN, 0) & bit:
+            if card.id in revealed or card.id in pinned or attrs[card.id][SHOWN] & bit:
                 continue
-            kin = ("known", key) if attrs[card.id].get(KNOWN, 0) & bit else kinship(game, card)
+            kin = ("known", key) if attrs[card.id][KNOWN] & bit else kinship(game, card)
             groups.setdefault(kin, []).append((key, index, card))
     return groups
 
@@ -215,7 +209,7 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
     to their place (see the module), the cards referred to anywhere but in the zones, and the
     cards whose attributes refer to cards."""
     holders: set[int] = set()
-    pinned = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
+    pinned = {cid for cid, d in enumerate(game.attrs) if d and d[ATTACHED] is not None}
     pinned |= game.attached_ids
     referenced: set[int] = set()
     walk = _Walk(pinned, referenced)
@@ -228,8 +222,8 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
     for d in (*game.player_attrs, game.globals):
         walk(d)
     plain = _PLAIN.issuperset
-    for cid, d in game.attrs.items():
-        if plain(map(type, d.values())):  # (most cards hold numbers and text: nothing to walk)
+    for cid, d in enumerate(game.attrs):
+        if plain(map(type, d)):  # (most cards hold numbers and text: nothing to walk)
             continue
         before = walk.found
         walk(d)
@@ -274,7 +268,7 @@ class _Walk:
 
 _NESTED = frozenset((list, tuple, dict, Labelled))
 # values that hold no card (nor ability): an attribute dict of these alone is not walked
-_PLAIN = frozenset((int, str, bool, float, type(None), PlayerRef))
+_PLAIN = frozenset((int, str, bool, float, type(None), PlayerRef, type(ABSENT)))
 
 
 def _follow(game: GameState, mapping: dict[int, CardRef], holders: set[int]) -> None:
@@ -282,7 +276,7 @@ def _follow(game: GameState, mapping: dict[int, CardRef], holders: set[int]) -> 
     the cards whose attributes hold references)."""
     attrs = game.attrs
     for cid in holders:
-        attrs[cid] = _remapped_dict(attrs[cid], mapping)
+        attrs[cid] = _remapped(attrs[cid], mapping)
     game.player_attrs = [_remapped_dict(d, mapping) for d in game.player_attrs]
     game.globals = _remapped_dict(game.globals, mapping)
     game.temp_mods = [_remapped(m, mapping) for m in game.temp_mods]

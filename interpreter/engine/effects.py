@@ -22,8 +22,6 @@ from ..errors import did_you_mean
 from ..lang.runtime import Frame
 from ..lang.values import CONTROLLER, LEAVING, PART, SILENCED, STAMP, CardRef, PlayerRef
 
-_NO_ATTRS: dict = {}
-
 
 class ContinuousEffects:
     """Mixin of GameState: reads through static and temporary effects; keywords of cards."""
@@ -49,7 +47,7 @@ class ContinuousEffects:
         zones = self.zones
         holders = [card for key in self.rules.active_zone_keys for card in zones[key] if card.defn.static_abilities]
         if self.rules.silencing:  # (a silenced card's static abilities are not active)
-            holders = [card for card in holders if SILENCED not in attrs[card.id]]
+            holders = [card for card in holders if attrs[card.id][SILENCED] is None]
         if len(holders) > 1:  # (stable: a card's effects stay in the order they are written)
             holders.sort(key=lambda card: attrs[card.id][STAMP])
         index: dict[str, list] = {}
@@ -180,7 +178,7 @@ class ContinuousEffects:
         """Printed keywords, then granted ones (static grants, temporary grants); cached per
         state version like the targets of static effects. The result may be the card
         definition's own tuple: read it, never change it."""
-        if self.rules.silencing and SILENCED in self.attrs.get(card.id, _NO_ATTRS):
+        if self.rules.silencing and self._silenced_row(card.id):
             return self._keywords_now(card, ())
         if id(card) not in self._granted():
             return card.defn.keywords
@@ -222,7 +220,7 @@ class ContinuousEffects:
     def has_keyword(self, card, keyword: str) -> bool:
         if type(card) is not CardRef:
             return False
-        if self.rules.silencing and SILENCED in self.attrs.get(card.id, _NO_ATTRS):
+        if self.rules.silencing and self._silenced_row(card.id):
             return any(k == keyword for k, _args in self.keywords_of(card))
         if keyword in card.defn.keyword_names:  # grants add keywords (a silence alone takes them away)
             return True
@@ -239,7 +237,7 @@ class ContinuousEffects:
         """(ability, keyword locals) of a card for an event or procedure, printed and granted."""
         own = getattr(card.defn, table).get(name, ())
         printed = card.defn.keyword_names
-        if self.rules.silencing and SILENCED in self.attrs.get(card.id, _NO_ATTRS):
+        if self.rules.silencing and self._silenced_row(card.id):
             own, printed = (), frozenset()  # (what it prints is gone; what is granted to it stays)
         if not self.temp_grants and not self.rules.static_grants:
             return own
@@ -254,9 +252,14 @@ class ContinuousEffects:
         return list(own) + extra if extra else own
 
     # ------------------------------------------------------------------ silence, removable effects
+    def _silenced_row(self, card_id: int) -> bool:
+        """Whether the card of this id (one of the game's) is in the game and silenced."""
+        d = self.attrs[card_id]
+        return bool(d) and d[SILENCED] is not None
+
     def is_silenced(self, card) -> bool:
         """`silenced(card)`: the card is silenced (and has not left the zone it was silenced in)."""
-        return type(card) is CardRef and SILENCED in self.attrs.get(card.id, _NO_ATTRS)
+        return type(card) is CardRef and self._silenced_row(card.id)
 
     def silence(self, cards, until: str | None, f) -> None:
         """`silence CARDS [until EVENT]`: each card in the game loses its printed keywords, its
@@ -268,10 +271,10 @@ class ContinuousEffects:
                 continue
             if type(card) is not CardRef:
                 self.runtime_error(f"'silence' takes cards: {self.label(card)} is not a card")
-            d = self.attrs.get(card.id)
-            if d is None or card.id not in self.card_zone:
+            d = self.attrs[card.id]
+            if not d or card.id not in self.card_zone:
                 continue
-            if d.get(SILENCED) is not True:
+            if d[SILENCED] is not True:
                 d[SILENCED] = True if until is None else until
             d[LEAVING] = True
             ended.add(id(card))
@@ -284,8 +287,8 @@ class ContinuousEffects:
         for a card no longer in the game: the effect ends at once, it is not made)."""
         if type(card) is not CardRef:
             self.runtime_error(f"'until ... leaves' follows a card, not {self.label(card)}")
-        d = self.attrs.get(card.id)
-        if d is None or card.id not in self.card_zone:
+        d = self.attrs[card.id]
+        if not d or card.id not in self.card_zone:
             return False
         d[LEAVING] = True
         return ("leaves", card)
@@ -293,10 +296,10 @@ class ContinuousEffects:
     def left_zone(self, card: CardRef) -> None:
         """The card (marked `LEAVING`) has left its zone, or the game: its silence ends, and so do
         the effects that last until it leaves. Called by the engine's moves."""
-        d = self.attrs.get(card.id)
-        if d is not None:
-            d.pop(LEAVING, None)
-            d.pop(SILENCED, None)
+        d = self.attrs[card.id]
+        if d:
+            d[LEAVING] = False
+            d[SILENCED] = None
         self._end_effects(lambda m, i: type(m[i]) in _TIES and m[i][1] is card)
         self._abilities_changed()
 
@@ -314,9 +317,9 @@ class ContinuousEffects:
         """The event `event` was emitted: the temporary effects and silences that last until it end."""
         self._end_effects(lambda m, i: m[i] == event)
         if self.rules.silencing:
-            ended = [d for d in self.attrs.values() if d.get(SILENCED) == event]
+            ended = [d for d in self.attrs if d and d[SILENCED] == event]
             for d in ended:
-                del d[SILENCED]
+                d[SILENCED] = None
             if ended:
                 self._abilities_changed()
 

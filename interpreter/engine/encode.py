@@ -165,9 +165,9 @@ class StateEncoder:
             known = []
             for i, c in enumerate(cards):
                 d = attrs[c.id]
-                if c.id in revealed_ids or d.get(SHOWN, 0) & bit:
+                if c.id in revealed_ids or d[SHOWN] & bit:
                     shown.append((c, i + 1))
-                elif d.get(KNOWN, 0) & bit:
+                elif d[KNOWN] & bit:
                     known.append(c)
             if not shown and not known:
                 continue
@@ -249,6 +249,7 @@ class StateEncoder:
         part_at, part = self.part
         attached_at, attached = self.attached
         controller_at, controller = self.controller
+        slots = game.rules.attr_slots
         for at, card, position, revealed, plan in placed:
             out[at] = 1.0
             if position:
@@ -264,9 +265,9 @@ class StateEncoder:
             d = attrs[card.id]
             for name, offset, v in plan.attributes:
                 if name in modified:
-                    x = True if name == "silenced" and SILENCED in d else read(card, name)
+                    x = True if name == "silenced" and d[SILENCED] is not None else read(card, name)
                 else:
-                    x = d[name]
+                    x = d[slots[name]]
                 if x is None or x is False:
                     continue
                 t = type(x)

@@ -224,7 +224,7 @@ class ProceduresAndEvents:
             for card in zones[zone]:
                 if id(card) in granted:
                     abilities = self._abilities(card, table, name)
-                elif silencing and SILENCED in attrs[card.id]:
+                elif silencing and attrs[card.id][SILENCED] is not None:
                     abilities = None  # (a silenced card listens with what is granted to it alone)
                 else:
                     abilities = getattr(card.defn, table).get(name)

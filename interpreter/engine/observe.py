@@ -56,7 +56,7 @@ def _visible_card(game: GameState, card: CardRef, viewer: int) -> bool:
     if key is None:
         return True
     spec = game.rules.zones[key[0]]
-    if spec.visibility == "public" or card.id in game.revealed or game.attrs[card.id].get(SHOWN, 0) >> viewer & 1:
+    if spec.visibility == "public" or card.id in game.revealed or game.attrs[card.id][SHOWN] >> viewer & 1:
         return True
     return zone_shown(spec.visibility, key[1], viewer)
 
@@ -128,7 +128,7 @@ def card_view(game: GameState, card: CardRef, viewer: int, attributes: bool = Tr
         view["attached_to"] = _masked(game, d[ATTACHED], viewer)
     if d[CONTROLLER] is not d[OWNER]:
         view["controller"] = _public(d[CONTROLLER])
-    if SILENCED in d:  # (shown only when it is: `silence`)
+    if d[SILENCED] is not None:  # (shown only when it is: `silence`)
         view["silenced"] = True
     return view
 
@@ -160,10 +160,10 @@ def observation(game: GameState, viewer: int, detail: bool = True) -> dict:
         else:
             attrs = game.attrs
             shown = [dict(card_view(game, c, viewer, detail), position=i + 1) for i, c in enumerate(cards)
-                     if c.id in game.revealed or attrs[c.id].get(SHOWN, 0) & bit]
+                     if c.id in game.revealed or attrs[c.id][SHOWN] & bit]
             known = [card_view(game, c, viewer, detail) for c in sorted(
-                (c for c in cards if attrs[c.id].get(KNOWN, 0) & bit and c.id not in game.revealed
-                 and not attrs[c.id].get(SHOWN, 0) & bit), key=_by_id)]
+                (c for c in cards if attrs[c.id][KNOWN] & bit and c.id not in game.revealed
+                 and not attrs[c.id][SHOWN] & bit), key=_by_id)]
             content = {"count": len(cards), **({"revealed": shown} if shown else {}),
                        **({"known": known} if known else {})}
         zones.setdefault(owner, {})[label] = content

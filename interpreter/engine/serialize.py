@@ -15,6 +15,7 @@ from ..errors import RulesError
 from ..lang.runtime import Frame
 from ..lang.values import ATTACHED, AbilityRef, CardRef, Labelled, PlayerRef, TeamRef, ZoneKey
 from .decisions import Option, Pending
+from .rows import row_dict, row_from_dict
 from .state import GAME, OPTIONS, GameState, Result
 from .state_fields import DERIVED, FIELDS, SAVED, reset_caches
 
@@ -177,6 +178,18 @@ def _result_from_json(game: GameState, r: dict | None) -> Result | None:
     return None if r is None else Result.from_dict(r)
 
 
+def _rows_from_json(game: GameState, data: list) -> list[list]:
+    """Each card's row of stored values from a saved game's attributes by name (`row_dict`)."""
+    rows: list[list] = [[] for _ in range(max((cid for cid, _d in data), default=0) + 1)]
+    defs, slots = game.cards, game.rules.attr_slots
+    for cid, d in data:
+        try:
+            rows[cid] = row_from_dict(defs[cid].defn, slots, decode(d, game))
+        except KeyError as err:
+            raise RulesError(f"saved game: card {cid} has no attribute {err.args[0]!r}") from None
+    return rows
+
+
 def _cards_from_json(game: GameState, data: list) -> dict[int, CardRef]:
     card_defs = game.rules.card_defs
     # (its origin: since issue 30)
@@ -194,8 +207,8 @@ CODECS: dict[str, tuple[Callable[[GameState, Any], Any], Callable[[GameState, An
     "tuples": (lambda game, v: [encode(list(m)) for m in v], lambda game, v: [tuple(decode(m, game)) for m in v]),
     "sorted": (lambda game, v: sorted(v), lambda game, v: set(v)),
     "cards": (lambda game, v: [[cid, c.defn.name, list(c.origin or ())] for cid, c in v.items()], _cards_from_json),
-    "attrs": (lambda game, v: [[cid, encode(d)] for cid, d in v.items()],
-              lambda game, v: {cid: decode(d, game) for cid, d in v}),
+    "attrs": (lambda game, v: [[cid, encode(row_dict(game.cards[cid].defn, d))] for cid, d in enumerate(v) if d],
+              _rows_from_json),
     "zones": (lambda game, v: [[list(k), [c.id for c in cards]] for k, cards in v.items()],
               lambda game, v: {ZoneKey(*key): [game.cards[i] for i in ids] for key, ids in v}),
     "generator": (lambda game, v: (lambda s: [s[0], list(s[1]), s[2]])(v.getstate()), _generator_from_json),
@@ -211,7 +224,8 @@ CODECS: dict[str, tuple[Callable[[GameState, Any], Any], Callable[[GameState, An
 def _derive(game: GameState) -> None:
     """The fields a loaded game rebuilds from those saved (`DERIVED` in engine/state_fields.py)."""
     game.card_zone = {card.id: key for key, cards in game.zones.items() for card in cards}
-    game.attached_ids = {cid for cid, d in game.attrs.items() if d[ATTACHED] is not None}
+    game.attrs.extend([] for _ in range(game.next_id - len(game.attrs)))  # (the last cards made may be gone)
+    game.attached_ids = {cid for cid, d in enumerate(game.attrs) if d and d[ATTACHED] is not None}
     game.halted = game.pending is not None or game.result is not None
 
 

@@ -1,7 +1,8 @@
 """A running game: the state, the frame machine that runs compiled rule code, and the play API.
 
-The state is flat and cheap to copy: per-card attribute dicts keyed by card id, zone lists of
-card handles, player attribute dicts, game globals, temporary modifiers, one seeded random
+The state is flat and cheap to copy: each card's stored values as a row (a list: the engine's
+properties at fixed slots, then its attributes at the slots `Rules.attr_slots` gives; see
+lang/values.py), the rows in a list by card id, zone lists of card handles, player attribute dicts, game globals, temporary modifiers, one seeded random
 generator and the stack of frames (the continuation of the rules). Decisions suspend the frame
 machine; `apply` stores the answer in the waiting frame and resumes it.
 
@@ -21,6 +22,7 @@ from ..errors import GameStateError, IllegalDecisionError, RuntimeRuleError, Spa
 from ..lang.rule_runtime import RuleRuntime
 from ..lang.runtime import Frame
 from ..lang.values import (
+    ABSENT,
     ATTACHED,
     CONTROLLER,
     OWNER,
@@ -91,7 +93,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         self.all_seats = sum(1 << p.seat for p in self.players)
         self.decks: list = []
         self.cards: dict[int, CardRef] = {}
-        self.attrs: dict[int, dict] = {}
+        self.attrs: list[list] = [[]]  # each card's row of stored values, by card id (empty: no card, or gone)
         self.card_zone: dict[int, ZoneKey] = {}
         self.zones: dict[ZoneKey, list[CardRef]] = {k: [] for k in rules.zone_keys}
         self.player_attrs = [dict(rules.player_defaults) for _ in self.players]
@@ -229,7 +231,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         """Whether the player in `seat` may see this card (its zone's visibility, or revealed to
         every player or to them)."""
         key = self.card_zone.get(card.id)
-        if key is None or card.id in self.revealed or self.attrs[card.id].get(SHOWN, 0) >> seat & 1:
+        if key is None or card.id in self.revealed or self.attrs[card.id][SHOWN] >> seat & 1:
             return True
         visibility = self.rules.zones[key[0]].visibility
         return (visibility == "public" or (visibility == "owner" and key[1] == seat)
@@ -458,15 +460,17 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
 
     def read(self, obj, name: str):
         if type(obj) is CardRef:
-            d = self.attrs.get(obj.id)
-            if d is None:
+            attrs = self.attrs
+            d = attrs[obj.id] if obj.id < len(attrs) else None
+            if not d:
                 return self._card_gone(obj, name)
-            if name in d:
+            slot = self.rules.attr_slots.get(name)
+            if slot is not None and (v := d[slot]) is not ABSENT:
                 if self.temp_mods or name in self.rules.statically_modified:
                     index = self._static_index if self._static_version == self.static_layout else self._statics()
                     if name in index or self.temp_mods and self._temporarily_modified(name):
-                        return self._modified(obj, name, d[name])
-                return d[name]
+                        return self._modified(obj, name, v)
+                return v
             return self._card_property(obj, d, name)
         if type(obj) is PlayerRef:
             if name == "seat":
@@ -489,7 +493,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
 
     def read_base(self, obj, name: str):
         if type(obj) is CardRef:
-            return self.attrs[obj.id][name]
+            return self.attrs[obj.id][self.rules.attr_slots[name]]
         if type(obj) is PlayerRef:
             return self.player_attrs[obj.seat - 1][name]
         if obj is GAME:
@@ -512,7 +516,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
             return None
         return None
 
-    def _card_property(self, card: CardRef, d: dict, name: str):
+    def _card_property(self, card: CardRef, d: list, name: str):
         if name == "name":
             return card.defn.name
         if name == "zone":
@@ -542,11 +546,12 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
     def write(self, obj, name: str, value) -> None:
         if type(obj) is CardRef:
             d = self.attrs[obj.id]
-            if name in d:
+            slot = self.rules.attr_slots.get(name)
+            if slot is not None and d[slot] is not ABSENT:
                 lo_hi = obj.defn.clamps.get(name)
                 if lo_hi is not None:
                     value = clamp(value, lo_hi)
-                d[name] = value
+                d[slot] = value
                 if name in self.rules.static_reads:
                     self.version += 1
             elif name == "part" or name == "controller":

@@ -34,6 +34,7 @@ SET = "copied set"  # set(value)
 DICT_OF_DICTS = "dict of copied dicts"  # {k: v.copy()}
 DICT_OF_LISTS = "dict of copied lists"  # {k: list(v)}
 LIST_OF_DICTS = "list of copied dicts"  # [dict(v)]
+LIST_OF_LISTS = "list of copied lists"  # [list(v)]
 FRAMES = "frames"  # each frame copied (`Frame.copy`: its locals too)
 GENERATOR = "generator"  # the generator given to `clone`, else the original's, shared until one draws from it
 # (its partner field `<name>_share` counts the games that share it: see `GameState.rng`)
@@ -41,11 +42,11 @@ DECISION = "decision"  # the waiting decision, shared and marked `shared` (see `
 PER_COPY = "per copy"  # each copy starts from `fresh` (who watches or plays this one game)
 CACHE = "cache"  # the runtime's: each copy starts from `fresh`, as do loaded and determinized games
 
-KINDS = (SHARED, LIST, DICT, SET, DICT_OF_DICTS, DICT_OF_LISTS, LIST_OF_DICTS, FRAMES, GENERATOR, DECISION,
+KINDS = (SHARED, LIST, DICT, SET, DICT_OF_DICTS, DICT_OF_LISTS, LIST_OF_DICTS, LIST_OF_LISTS, FRAMES, GENERATOR, DECISION,
          PER_COPY, CACHE)
 # the Python type of a field of each copied kind (tests check the declaration against the game)
 CONTAINER_TYPES: dict[str, type] = {LIST: list, DICT: dict, SET: set, DICT_OF_DICTS: dict, DICT_OF_LISTS: dict,
-                                    LIST_OF_DICTS: list, FRAMES: list}
+                                    LIST_OF_DICTS: list, LIST_OF_LISTS: list, FRAMES: list}
 
 # ------------------------------------------------------------------ what a loaded game has of a field not saved
 DERIVED = "derived"  # rebuilt from the saved fields (serialize.py's `_derive`)
@@ -101,7 +102,8 @@ FIELDS: tuple[Field, ...] = (
           load=FRESH),
     # ---------------------------------------------------------------- the table
     Field("cards", DICT, "each card's handle (`CardRef`) by card id", Save("cards", "cards")),
-    Field("attrs", DICT_OF_DICTS, "each card's stored attributes by card id (absent: the card is gone)",
+    Field("attrs", LIST_OF_LISTS, "each card's row of stored values (its properties, then its attributes: see "
+          "`PART` in lang/values.py) by card id; empty for a card gone (and for id 0)",
           Save("attrs", "attrs")),
     Field("card_zone", DICT, "the zone each card is in, by card id", load=DERIVED),
     Field("zones", DICT_OF_LISTS, "the cards of each zone, in order, by zone key", Save("zones", "zones")),
@@ -199,6 +201,7 @@ _COPY_EXPRESSIONS = {
     DICT_OF_DICTS: "{{k: v.copy() for k, v in {x}.items()}}",
     DICT_OF_LISTS: "{{k: list(v) for k, v in {x}.items()}}",
     LIST_OF_DICTS: "[dict(v) for v in {x}]",
+    LIST_OF_LISTS: "list(map(list.copy, {x}))",
     FRAMES: "[f.copy() for f in {x}]",
 }
 _IMMUTABLE_FRESH = ("None", "False", "True", "0", "-1", "frozenset()", '""')

@@ -71,11 +71,11 @@ class ZonesAndCards:
         self.next_id = card_id + 1
         card = CardRef(card_id, defn, (key[0], key[1]))
         self.clock = clock = self.clock + 1
-        d = defn.new_state.copy()  # the card type's attributes, then the card's own properties
+        d = defn.new_row.copy()  # the card's own properties, then its type's attributes
         d[CONTROLLER] = d[OWNER] = owner
         d[STAMP] = clock
         self.cards[card_id] = card
-        self.attrs[card_id] = d
+        self.attrs.append(d)  # (at index card_id: ids are given in order)
         self.card_zone[card_id] = key
         self.zones[key].append(card)
         if key[0] in self.rules.watched_zones:
@@ -116,20 +116,17 @@ class ZonesAndCards:
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
                 self._dealt_unseen(d, cid, old, key)
             revealed = self.revealed
-            if revealed and cid in revealed or SHOWN in d:
+            if revealed and cid in revealed or d[SHOWN]:
                 known = self._known_mask(cid, old, key)
                 revealed.discard(cid)  # (what was shown stays shown in its zone only: see `reveal`)
-                d.pop(SHOWN, None)
+                d[SHOWN] = 0
             else:
                 known = rules.known_masks.get((old, key))  # (see `_known_mask`)
                 if known is None:
                     known = self._known_mask(cid, old, key)
-            if known:
-                d[KNOWN] = known
-            elif KNOWN in d:
-                del d[KNOWN]
+            d[KNOWN] = known
             self.clock = d[STAMP] = self.clock + 1
-            if LEAVING in d:  # (its silence, or effects that last while it stays, end)
+            if d[LEAVING]:  # (its silence, or effects that last while it stays, end)
                 self.left_zone(card)
             if old in rules.watched_keys or key in rules.watched_keys:
                 self._rearranged(card.defn)
@@ -179,26 +176,23 @@ class ZonesAndCards:
                 if d[OWNER] is None and key[1]:
                     d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
                     self._dealt_unseen(d, cid, old, key)
-                if revealed and cid in revealed or SHOWN in d:
+                if revealed and cid in revealed or d[SHOWN]:
                     known = self._known_mask(cid, old, key)
                     revealed.discard(cid)
-                    d.pop(SHOWN, None)
+                    d[SHOWN] = 0
                 else:
                     known = known_default
-                if known:
-                    d[KNOWN] = known
-                elif KNOWN in d:
-                    del d[KNOWN]
+                d[KNOWN] = known
                 clock += 1
                 d[STAMP] = clock
-                if LEAVING in d:
+                if d[LEAVING]:
                     self.left_zone(card)
                 if old_watched:
                     self.clock = clock
                     self._rearranged(card.defn)
         self.clock = clock
 
-    def _dealt_unseen(self, d: dict, cid: int, old: ZoneKey, key: ZoneKey) -> None:
+    def _dealt_unseen(self, d: list, cid: int, old: ZoneKey, key: ZoneKey) -> None:
         """Mark a card that just went to its first owner (`DEALT`) unless every player saw it go:
         from or to a public zone, or revealed. Which player got a card dealt face down is what
         the others do not know (determinization mixes such cards across hands)."""
@@ -217,7 +211,7 @@ class ZonesAndCards:
         zones = self.rules.zones
         before = zones[old[0]].visibility
         shown = cid in self.revealed
-        shown_to = self.attrs[cid].get(SHOWN, 0) if cid >= 0 else 0
+        shown_to = self.attrs[cid][SHOWN] if cid >= 0 else 0
         if before == "public" or shown:
             saw = self.all_seats
         elif before == "owner" and old[1]:
@@ -255,9 +249,7 @@ class ZonesAndCards:
         self.rng.shuffle(cards)
         attrs = self.attrs
         for card in cards:  # (a shuffled card's place is known to no one: see `KNOWN`)
-            d = attrs[card.id]
-            if KNOWN in d:
-                del d[KNOWN]
+            attrs[card.id][KNOWN] = 0
         if self.watcher is not None:
             self.watcher.shuffled(self, key)
         if self.after_shuffle is not None:
@@ -299,9 +291,9 @@ class ZonesAndCards:
         if key is None:
             return
         self.zones[key].remove(card)
-        if LEAVING in self.attrs[card.id]:
+        if self.attrs[card.id][LEAVING]:
             self.left_zone(card)
-        del self.attrs[card.id]
+        self.attrs[card.id] = []
         del self.cards[card.id]
         self.attached_ids.discard(card.id)
         if key[0] in self.rules.watched_zones:
@@ -317,14 +309,14 @@ class ZonesAndCards:
                 continue
             if mask == self.all_seats:
                 self.revealed.add(c.id)
-                if c.id in self.attrs:
-                    self.attrs[c.id].pop(SHOWN, None)
+                if c.id in self.card_zone:
+                    self.attrs[c.id][SHOWN] = 0
             elif mask and c.id in self.card_zone and c.id not in self.revealed:
                 d = self.attrs[c.id]
-                shown = d.get(SHOWN, 0) | mask
+                shown = d[SHOWN] | mask
                 if shown == self.all_seats:
                     self.revealed.add(c.id)
-                    del d[SHOWN]
+                    d[SHOWN] = 0
                 else:
                     d[SHOWN] = shown
 
@@ -342,8 +334,8 @@ class ZonesAndCards:
         code = card.defn.parts.get(part) if card is not None else None
         if code is None or self.rules.silencing and self.is_silenced(card):  # (a silenced card has no parts)
             return None
-        d = self.attrs.get(card.id)
-        return Frame(code, {}, card, d[CONTROLLER] if d is not None else None)
+        d = self.attrs[card.id]
+        return Frame(code, {}, card, d[CONTROLLER] if d else None)
 
     def run_part(self, card: CardRef, part: str) -> None:
         frame = self.part_frame(card, part)

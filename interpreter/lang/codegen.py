@@ -51,6 +51,7 @@ from .kinds import ValueKinds, called, is_selection, name_of, refuse, text_writt
 from .rollout import RolloutStatements
 from .runtime import BINOPS, _as_list, _index
 from .values import (
+    ABSENT,
     AbilityRef,
     CardRef,
     Labelled,
@@ -106,7 +107,7 @@ class Namespace:
         self.values: dict[str, Any] = {
             "__builtins__": ALLOWED_BUILTINS, "_as_list": _as_list, "_index": _index, "_head": _head,
             "_is_int": _is_int, "_is_of_type": _is_of_type,
-            "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef,
+            "_plus": BINOPS["+"], "_floordiv": BINOPS["/"], "_mod": BINOPS["%"], "_CardRef": CardRef, "_ABSENT": ABSENT,
             "_PlayerRef": PlayerRef, "_AbilityRef": AbilityRef,
             "_Labelled": Labelled, "_ONE": (0,), "_refuse": refuse, "_code_call": run_code,
         }

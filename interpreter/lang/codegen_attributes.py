@@ -42,9 +42,10 @@ class AttributeCode:
             return f"({held}.defn.{e.name} if type({held} := {obj}) is _CardRef else g.read({held}, {attr}))"
         if e.name in _STORED_PROPERTIES and not self._iterable_depth:  # never modified
             held, stored = self.temp("_w"), self.temp("_d")
-            return (f"({stored}[{self.const(_STORED_PROPERTIES[e.name])}] if type({held} := {obj}) is _CardRef "
-                    f"and ({stored} := g.attrs.get({held}.id)) is not None else g.read({held}, {attr}))")
-        if modified is None or e.name in modified or e.name in CARD_PROPERTIES:
+            return (f"({stored}[{_STORED_PROPERTIES[e.name]}] if type({held} := {obj}) is _CardRef "
+                    f"and ({stored} := g.attrs[{held}.id]) else g.read({held}, {attr}))")
+        slot = self.names.attr_slots.get(e.name)
+        if modified is None or e.name in modified or e.name in CARD_PROPERTIES or slot is None and e.name not in self.names.player_attributes:
             return f"g.read({obj}, {attr})"
         # an attribute no effect changes: the stored value, read in place (g.read otherwise)
         simple = name_of(e.obj) is not None
@@ -55,18 +56,21 @@ class AttributeCode:
         else:
             held = self.temp("_w")
             obj = f"({held} := {obj})"
-        if e.name in self.names.player_attributes and e.name not in self.names.card_attributes:
+        if slot is None or e.name in self.names.player_attributes and e.name not in self.names.card_attributes:
             return f"(g.player_attrs[{held}.seat - 1][{attr}] if type({obj}) is _PlayerRef else g.read({held}, {attr}))"
         if self._iterable_depth:
             return f"g.read({held}, {attr})"
         stored = self.temp("_d")
-        has = "" if self._on_every_card(e.name) else f" and {attr} in {stored}"
-        return (f"({stored}[{attr}] if type({obj}) is _CardRef and ({stored} := g.attrs.get({held}.id)) is not None"
-                f"{has} else g.read({held}, {attr}))")
+        if self._on_every_card(e.name):
+            return (f"({stored}[{slot}] if type({obj}) is _CardRef and ({stored} := g.attrs[{held}.id]) "
+                    f"else g.read({held}, {attr}))")
+        value = self.temp("_v")
+        return (f"({value} if type({obj}) is _CardRef and ({stored} := g.attrs[{held}.id]) and "
+                f"({value} := {stored}[{slot}]) is not _ABSENT else g.read({held}, {attr}))")
 
     def _on_every_card(self, name: str) -> bool:
-        """Whether every card type declares the attribute: every card's attribute dict has it
-        (a card's dict starts from its type's attributes and loses none of them)."""
+        """Whether every card type declares the attribute: every card's row holds it (a card's row
+        starts from its type's attributes and loses none of them)."""
         types = self.names.type_attributes
         return bool(types) and all(name in attributes for attributes in types.values())
 
@@ -79,15 +83,16 @@ class AttributeCode:
         if e.name in ("name", "type"):
             return f"{card}.defn.{e.name}"
         if e.name in _STORED_PROPERTIES:
-            return f"g.attrs[{card}.id][{self.const(_STORED_PROPERTIES[e.name])}]"
-        if (modified is None or e.name in modified or e.name in CARD_PROPERTIES or self._iterable_depth
+            return f"g.attrs[{card}.id][{_STORED_PROPERTIES[e.name]}]"
+        slot = self.names.attr_slots.get(e.name)
+        if (slot is None or modified is None or e.name in modified or e.name in CARD_PROPERTIES or self._iterable_depth
                 or e.name in self.names.player_attributes and e.name not in self.names.card_attributes):
             return f"g.read({card}, {attr})"
         if (self._on_every_card(e.name) if types is None
                 else all(e.name in self.names.type_attributes[t] for t in types)):
-            return f"g.attrs[{card}.id][{attr}]"  # (every card of these types has it)
-        stored = self.temp("_d")
-        return f"({stored}[{attr}] if {attr} in ({stored} := g.attrs[{card}.id]) else g.read({card}, {attr}))"
+            return f"g.attrs[{card}.id][{slot}]"  # (every card of these types has it)
+        value = self.temp("_v")
+        return f"({value} if ({value} := g.attrs[{card}.id][{slot}]) is not _ABSENT else g.read({card}, {attr}))"
 
     def _player_attribute_read(self, e: ir.GetAttr, scope: Scope) -> bool:
         """Whether e reads a player's attribute straight from the player (see `_attribute`)."""

@@ -159,11 +159,11 @@ class StatementCode:
         """Set a card's part or controller in place, as `g.write` does (which handles every
         other value): what its abilities do and where they work may change with it."""
         o, d = self.temp(), self.temp("_d")
-        store = self.const(_STORED_PROPERTIES[name])
+        store = _STORED_PROPERTIES[name]
         rearranged = (f"    g._rearranged({o}.defn)" if name in self.names.static_reads else
                       f"    if g.card_zone[{o}.id][0] in {self.const(self.names.watched_zones)}:\n"
                       f"        g._rearranged({o}.defn)")
-        return [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := g.attrs.get({o}.id)) is not None:",
+        return [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := g.attrs[{o}.id]):",
                 f"    {d}[{store}] = {value}", *rearranged.split("\n"),
                 "else:", f"    g.write({o}, {literal(name)}, {value})"]
 
@@ -185,17 +185,28 @@ class StatementCode:
         o, d = self.temp(), self.temp("_d")
         if self._is_handle(target.obj, scope):  # a card handle: no other kind of value to test for
             o = obj
+        slot = self.names.attr_slots.get(target.name)  # (where a card's row holds it, if any card has it)
         if op == "=":
-            card = f"    {d}[{attr}] = {held(value)}"
+            card = f"    {d}[{slot}] = {held(value)}"
             player = f"    g.player_attrs[{o}.seat - 1][{attr}] = {held(value)}"
             other = f"    g.write({o}, {attr}, {value})"
         else:
-            card = f"    {d}[{attr}] = {held(f'{d}[{attr}] {sign} {value}')}"
+            card = f"    {d}[{slot}] = {held(f'{d}[{slot}] {sign} {value}')}"
             player = f"    {d}[{attr}] = {held(f'{d}[{attr}] {sign} {value}')}"
             other = f"    g.write({o}, {attr}, g.read_base({o}, {attr}) {sign} {value})"
+        if slot is None:  # (no card has it: a player's, or an error `g.write` reports)
+            lines = [f"{o} = {obj}"] if o != obj else []
+            if target.name in self.names.player_attributes:
+                lines.append(f"if type({o}) is _PlayerRef:")
+                if op != "=":
+                    lines.append(f"    {d} = g.player_attrs[{o}.seat - 1]")
+                lines += [player, "else:"]
+                return lines + [other]
+            return lines + [other[4:]]
         if o == obj:
-            return [f"if {attr} in ({d} := g.attrs[{o}.id]):", card, "else:", other]
-        lines = [f"{o} = {obj}", f"if type({o}) is _CardRef and {attr} in ({d} := g.attrs[{o}.id]):", card]
+            return [f"if ({d} := g.attrs[{o}.id])[{slot}] is not _ABSENT:", card, "else:", other]
+        lines = [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := g.attrs[{o}.id])[{slot}] is not _ABSENT:",
+                 card]
         if target.name in self.names.player_attributes:
             lines.append(f"elif type({o}) is _PlayerRef:")
             if op != "=":

@@ -172,6 +172,8 @@ class Names:
         self.subtypes: dict[str, frozenset[str]] = {}
         # card type -> the attributes every card of the type has (set by the builder)
         self.type_attributes: dict[str, frozenset[str]] = {}
+        # card attribute -> its slot in a card's row of stored values (set by the builder)
+        self.attr_slots: dict[str, int] = {}
         # attributes (and globals) declared to hold a player, `controller` and `owner` among them
         self.player_valued: set[str] = set()
         # attributes with no limits that no continuous effect reads: set in place by compiled code

@@ -9,28 +9,52 @@ from __future__ import annotations
 
 from typing import Any
 
-# Keys of a card's own properties in its attribute dict (no attribute name starts with '$').
-PART = "$part"
-ATTACHED = "$attached"
-CONTROLLER = "$controller"
-STAMP = "$ts"
-OWNER = "$owner"
+# A card's stored values are a row (a list) of slots: first the engine's own properties, at these
+# indexes, then the attributes of every card type, at the indexes `Rules.attr_slots` gives (the same
+# in every row of a game). A slot of an attribute the card's type does not declare holds `ABSENT`.
+PART = 0
+ATTACHED = 1
+CONTROLLER = 2
+STAMP = 3
+OWNER = 4
 # set (True) on a card of a shared zone that went to its first owner out of view (dealt face down):
 # the others do not know which player got it (see engine/determinize.py)
-DEALT = "$dealt"
+DEALT = 5
 # the seats (a bit mask, 1 << seat) that saw a card go into the hidden zone it is in and so know
-# it is there: set by a move out of their view, dropped when the zone is shuffled (see
+# it is there (0: none): set by a move out of their view, dropped when the zone is shuffled (see
 # engine/zones.py); determinization keeps such a card in that zone for them
-KNOWN = "$known"
-# the seats (a bit mask, 1 << seat) a card was revealed to (`reveal c to PLAYERS`), until it
-# changes zone, as `Game.revealed` holds the cards revealed to every player (engine/zones.py)
-SHOWN = "$shown"
+KNOWN = 6
+# the seats (a bit mask, 1 << seat) a card was revealed to (`reveal c to PLAYERS`; 0: none), until
+# it changes zone, as `Game.revealed` holds the cards revealed to every player (engine/zones.py)
+SHOWN = 7
 # on a silenced card (`silence`): True, or the event that ends the silence sooner than its leaving
-# its zone; dropped as it leaves (engine/effects.py)
-SILENCED = "$silenced"
-# on a card something ends with as it leaves its zone (it is silenced, or effects last `until it
-# leaves`): the engine's moves call `Game.left_zone` for it (engine/effects.py)
-LEAVING = "$leaving"
+# its zone; None on any other card; dropped as it leaves (engine/effects.py)
+SILENCED = 8
+# True on a card something ends with as it leaves its zone (it is silenced, or effects last `until
+# it leaves`): the engine's moves call `Game.left_zone` for it (engine/effects.py)
+LEAVING = 9
+# the properties' names in saved games and tools (no attribute name starts with '$'), by slot, and
+# the value each slot has on a new card (set by a move, a reveal, `silence`, ...: see above)
+PROPERTY_KEYS = ("$part", "$attached", "$controller", "$ts", "$owner", "$dealt", "$known", "$shown", "$silenced",
+                 "$leaving")
+PROPERTY_DEFAULTS = (None, None, None, 0, None, False, 0, 0, None, False)
+# the properties a saved game keeps only where they differ from their default (as it always has)
+UNLESS_SET = frozenset({DEALT, KNOWN, SHOWN, SILENCED, LEAVING})
+
+
+class _Absent:
+    """The value of a row's slot for an attribute the card's type does not declare (`ABSENT`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __reduce__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
 
 # What every card has besides its type's attributes (read with `card.name`, `card.zone`, ...).
 CARD_PROPERTIES = {"name", "type", "owner", "controller", "zone", "position", "attached_to", "part", "id",

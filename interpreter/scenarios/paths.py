@@ -146,7 +146,7 @@ class StatePath:
             raise ReadProblem(f"no card is labelled ${self.name} yet")
         if not self.attr or self.attr == "zone":
             return game.card_zone.get(card.id, (None,))[0]
-        if card.id not in game.attrs:
+        if card.id not in game.card_zone:
             return "gone"
         return _read(game, card, self.attr)
 

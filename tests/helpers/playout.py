@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import GameState
-from interpreter.lang.values import SHOWN, CardRef, ZoneKey
+from interpreter.lang.values import OWNER, SHOWN, CardRef, ZoneKey
 from interpreter.rules.observing import HIDDEN, witness_argument
 
 LONG = os.environ.get("CARDRULES_LONG") == "1"
@@ -35,7 +35,9 @@ def zone_consistency(game: Game) -> None:
             assert card.id not in seen, f"card {card!r} is in {seen[card.id]} and {key}"
             seen[card.id] = key
             assert game.state.card_zone[card.id] == key, f"card {card!r} thinks it is in {game.state.card_zone[card.id]}, not {key}"
-    assert set(seen) == set(game.state.card_zone) == set(game.state.attrs) == set(game.state.cards)
+    rows = {cid for cid, row in enumerate(game.state.attrs) if row}
+    assert set(seen) == set(game.state.card_zone) == rows == set(game.state.cards)
+    assert len(game.state.attrs) == game.state.next_id, "a card's row is not at its id"
 
 
 def attribute_limits(game: Game) -> None:
@@ -105,7 +107,7 @@ class Arrivals:
     def watch(self, game: Game) -> None:
         """Note the cards now revealed to some players (`hidden_information` calls it after each
         decision: who was shown a card that then moves, as far as those checks can tell)."""
-        self.shown_to = {cid: d[SHOWN] for cid, d in game.state.attrs.items() if SHOWN in d}
+        self.shown_to = {cid: d[SHOWN] for cid, d in enumerate(game.state.attrs) if d and d[SHOWN]}
 
     def turn_began(self, game: GameState) -> None:
         pass
@@ -164,7 +166,7 @@ def hidden_information(game: Game) -> None:
             if _sees_zone(spec.visibility, key[1], viewer):
                 continue
             for card in cards:
-                shown_to = game.state.attrs[card.id].get(SHOWN, 0) >> viewer & 1
+                shown_to = game.state.attrs[card.id][SHOWN] >> viewer & 1
                 if card.id not in revealed and not shown_to and not (followed and watcher.saw_it_go(game, card, viewer)):
                     assert card.id not in shown, f"P{viewer} sees {card!r} in hidden zone {key}"
         for p in obs["players"]:
@@ -288,7 +290,7 @@ def cards_of(game: Game, seat: int) -> list[CardRef]:
     """The non-token cards a player owns (cards nobody owns yet, such as an undrafted pile, excluded)."""
     out = []
     for c in game.state.cards.values():
-        owner = game.state.attrs[c.id]["$owner"]
+        owner = game.state.attrs[c.id][OWNER]
         if not c.defn.token and owner is not None and owner.seat == seat:
             out.append(c)
     return out

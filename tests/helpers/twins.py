@@ -40,8 +40,10 @@ def _referenced(game) -> set[int]:
     for f in game.state.frames:
         cards_in(f.locals, out)
         cards_in(f.event, out)
-    for d in (*game.state.player_attrs, game.state.globals, *game.state.attrs.values()):
-        cards_in({k: v for k, v in d.items() if k not in (OWNER, CONTROLLER)}, out)
+    for d in (*game.state.player_attrs, game.state.globals):
+        cards_in(d, out)
+    for row in game.state.attrs:
+        cards_in([v for k, v in enumerate(row) if k not in (OWNER, CONTROLLER)], out)
     cards_in(game.state.temp_mods, out)
     return out
 
@@ -66,7 +68,7 @@ def _hidden_places(game, viewer: int) -> list[tuple]:
 
 def _known_zone(game, card: CardRef, viewer: int):
     """The zone `viewer` saw a hidden card go into (`KNOWN`), or None."""
-    return game.state.card_zone[card.id] if game.state.attrs[card.id].get(KNOWN, 0) & 1 << viewer else None
+    return game.state.card_zone[card.id] if game.state.attrs[card.id][KNOWN] & 1 << viewer else None
 
 
 def _alike(game, a: CardRef, b: CardRef, viewer: int) -> bool:
@@ -84,7 +86,7 @@ def _alike(game, a: CardRef, b: CardRef, viewer: int) -> bool:
     da, db = game.state.attrs[a.id], game.state.attrs[b.id]
 
     def in_view(d):
-        return d[OWNER] if d[OWNER] is not None and DEALT not in d else None
+        return d[OWNER] if d[OWNER] is not None and not d[DEALT] else None
     return in_view(da) is in_view(db)
 
 
@@ -107,23 +109,16 @@ def make_twin(game, viewer: int, rng: random.Random):
         twin.zones[ka][i], twin.zones[kb][j] = b, a
         twin.card_zone[a.id], twin.card_zone[b.id] = kb, ka
         da, db = twin.attrs[a.id], twin.attrs[b.id]
-        for k in (OWNER, CONTROLLER, STAMP):
+        for k in (OWNER, CONTROLLER, STAMP, DEALT, KNOWN, SHOWN):  # (of the place)
             da[k], db[k] = db[k], da[k]
-        for k in (DEALT, KNOWN, SHOWN):  # (of the place too; absent unless set)
-            if (k in da) != (k in db) or da.get(k) != db.get(k):
-                da[k], db[k] = db.pop(k, None), da.pop(k, None)
-                for d in (da, db):
-                    if d[k] is None:
-                        del d[k]
         swap = {a.id: b, b.id: a}
         for f in twin.frames:
             f.locals = _swapped_refs(f.locals, swap)
             f.event = _swapped_refs(f.event, swap)
         twin.player_attrs = [_swapped_refs(d, swap) for d in twin.player_attrs]
         twin.globals = _swapped_refs(twin.globals, swap)
-        for cid in list(twin.attrs):
-            twin.attrs[cid] = {k: v if k in (OWNER, CONTROLLER) else _swapped_refs(v, swap)
-                               for k, v in twin.attrs[cid].items()}
+        twin.attrs = [[v if k in (OWNER, CONTROLLER) else _swapped_refs(v, swap) for k, v in enumerate(row)]
+                      for row in twin.attrs]
         twin.temp_mods = _swapped_refs(twin.temp_mods, swap)
         pending = twin.pending
         if pending is not None:  # (a choice among cards hidden from its chooser offers the places)
