@@ -1,11 +1,12 @@
 """`Game`: one game as its players, agents and tools drive it; the public API of a running game.
 
-A facade of twenty-two members over the engine's `GameState` (engine/state.py), which holds the
+A facade of twenty-nine members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
-the decision and its options, taking one, what a player may see, copies for search, saving,
-playing to the end, the log and the result. Everything else (zones, attribute dicts, frames,
-caches) is the engine's and may change between versions; tools that arrange or inspect a
-position (scenarios, tests, record writers) reach it through `state`.
+what the game was started with, the decision and its options, taking one, what a player may see,
+where each card is, copies for search, saving, playing to the end, the log and the result.
+Everything else (zones, attribute dicts, frames, caches) is the engine's and may change between
+versions; tools that arrange a position (scenarios, tests) reach it through `state`. The one
+hook a viewer sets (`on_automatic_choice`) is a function of this module, not a member.
 
     from interpreter import load
     game = load("initiative").new_game(seed=7)
@@ -17,11 +18,15 @@ position (scenarios, tests, record writers) reach it through `state`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from .state import GAME as _GAME
+
 if TYPE_CHECKING:
-    from ..lang.values import CardRef, PlayerRef
+    from ..lang.values import CardRef, PlayerRef, ZoneKey
+    from ..rules.decks import Deck
     from .decisions import Option, Pending
     from .events import Result
     from .state import GameState
@@ -33,6 +38,9 @@ class Game:
     of this API."""
 
     __slots__ = ("state",)
+
+    GAME = _GAME
+    """The game itself, as `read` takes it: `game.read(game.GAME, "turn")` (the rules' globals)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -64,6 +72,18 @@ class Game:
     def seed(self) -> int:
         return self.state.seed
 
+    @property
+    def decks(self) -> list[Deck]:
+        """The decks the game was dealt from (`Deck`s: their names and cards), seat 1 first; []
+        for a ruleset without decks and for a game loaded from JSON."""
+        return list(self.state.decks)
+
+    @property
+    def max_decisions(self) -> int:
+        """The game's cap of decisions (`new_game(max_decisions=...)`, else the ruleset's): a
+        decision due past it ends the game unfinished."""
+        return self.state.max_decisions
+
     # ------------------------------------------------------------------ playing
     @property
     def is_over(self) -> bool:
@@ -90,6 +110,12 @@ class Game:
         """The words of the decision due ("" when none is)."""
         return self.state.prompt
 
+    @property
+    def decision_count(self) -> int:
+        """How many decisions the game has asked for since it began, the one due now included
+        (choices with one option, which the engine takes itself, are not asked)."""
+        return self.state.decisions
+
     def apply(self, option: Option | int | str) -> None:
         """Take a decision: an Option from `decision()`, its index, its id or its label.
         An illegal decision raises IllegalDecisionError (a ValueError) and leaves the game
@@ -104,10 +130,16 @@ class Game:
         return self.state.play_out(answering_for(self, decide), fast)
 
     # ------------------------------------------------------------------ what a player sees
-    def observation(self, player: int | PlayerRef, detail: bool = True) -> dict:
+    def observation(self, player: int | PlayerRef, detail: bool = True, reveal_all: bool = False) -> dict:
         """What the player may see, as plain JSON (engine/observe.py); `detail=False` is cheaper
-        (no card attributes, option labels or events)."""
-        return self.state.observation(player, detail)
+        (no card attributes, option labels or events). `reveal_all=True`: as if every card of the
+        game were revealed to every player (a spectator's or a replay's view of the cards; the
+        attributes and decisions the player may not see stay masked)."""
+        if not reveal_all:
+            return self.state.observation(player, detail)
+        copy = self.state.clone()
+        copy.revealed = set(copy.cards)
+        return copy.observation(player, detail)
 
     def observation_encoder(self, layout, player: int | PlayerRef):
         """What fills `player`'s vector of `layout` (an envs `ObservationEncoding`) straight from
@@ -125,6 +157,27 @@ class Game:
         it (continuous effects applied)."""
         return self.state.read(obj, name)
 
+    @property
+    def cards(self) -> Mapping[int, CardRef]:
+        """Every card in the game now, by id, in the order they were made (a read-only view that
+        follows the game); a card deleted from the game (a token gone) is no longer in it."""
+        return MappingProxyType(self.state.cards)
+
+    def where(self, card: CardRef) -> tuple[ZoneKey, int] | None:
+        """Where the card is: its zone's key (zone name, owner's seat or 0 for a shared zone,
+        row or "") and its position there (1 for the first, as the rules' `position`); None
+        for a card no longer in the game."""
+        key = self.state.card_zone.get(card.id)
+        if key is None:
+            return None
+        return key, self.state.zones[key].index(card) + 1
+
+    @property
+    def scores(self) -> tuple | None:
+        """Each seat's score now in a scoring game (the ruleset's `score:`; a team's for each of
+        its members), as `result.scores` gives them at the end; None in a game without one."""
+        return self.state._scores()
+
     # ------------------------------------------------------------------ copies and saving
     def clone(self, rng: random.Random | None = None) -> Game:
         """An independent copy (same state and random generator, or `rng`), for search."""
@@ -132,7 +185,9 @@ class Game:
 
     def determinize(self, player: int | PlayerRef, rng: random.Random) -> Game:
         """An independent copy in which everything `player` may not see is drawn anew from `rng`,
-        consistently with what they see (engine/determinize.py)."""
+        consistently with what they see (engine/determinize.py). GameStateError while
+        `play_out(fast=True)` plays the game (it cannot be copied then), as for `clone`."""
+        self.state._not_rolling("copied")  # (before determinize reads the pending decision's labels)
         return Game(self.state.determinize(player, rng))
 
     def to_json(self) -> dict:
@@ -145,9 +200,17 @@ class Game:
         """The events and decisions so far, as JSON-ready dicts."""
         return self.state.log
 
-    def log_since(self, start: int) -> list[dict]:
-        """The log entries from index `start` on (cheap to poll after each decision)."""
-        return self.state.log_since(start)
+    def log_since(self, start: int, values: bool = False) -> list[dict]:
+        """The log entries from index `start` on (cheap to poll after each decision). With
+        `values=True`, an event's `args` hold the values themselves (cards, players, abilities,
+        as `read` and `where` take them) rather than their text in the log: for tools that
+        follow the cards of the events (records, a table that masks hidden cards)."""
+        if not values:
+            return self.state.log_since(start)
+        from .serialize import log_entry
+
+        return [{"type": "event", "event": e[1], "args": dict(e[2])} if e[0] == "event" else log_entry(self.state, e)
+                for e in self.state.log_entries[start:]]
 
     @property
     def log_length(self) -> int:
@@ -158,8 +221,24 @@ class Game:
         self.state.perform(procedure, controller, **args)
 
 
-# the public members, for tests/test_game_facade.py and docs/agents.md ("The game")
+# the public members, for tests/test_game_facade.py and the README ("Python API")
 PUBLIC = tuple(sorted(n for n in vars(Game) if not n.startswith("_")))
+
+
+def on_automatic_choice(game: Game, look: Callable[[], None]) -> None:
+    """Have `look()` called at each choice the engine takes on its own (a choice with one
+    option, never asked), before it takes it: for a viewer that must read the game at that
+    moment (the label of a token about to leave). It only looks: the choice is taken as before;
+    a hook set earlier (a scenario's, which may have such choices asked) still answers, and
+    copies of the game share the hook."""
+    state = game.state
+    before = state.one_option
+
+    def hook(s: GameState, pending: Pending) -> bool:
+        look()
+        return before(s, pending) if before is not None else False
+
+    state.one_option = hook
 
 
 def answering_for(game: Game, decide: Callable[[Game], Any]) -> Callable[[GameState], Any]:
