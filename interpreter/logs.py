@@ -10,7 +10,6 @@ from collections import Counter
 from pathlib import Path
 
 from . import __version__
-from .engine.serialize import log_entry
 
 
 def deck_entry(deck) -> dict:
@@ -29,9 +28,9 @@ def header(game, players: list[str]) -> dict:
         "options": dict(rules.options),
         "version": __version__,
         "seed": game.seed,
-        "max_decisions": game.state.max_decisions,  # (replay stops the game at the same cap)
+        "max_decisions": game.max_decisions,  # (replay stops the game at the same cap)
         "players": list(players),
-        "decks": [deck_entry(deck) for deck in game.state.decks],
+        "decks": [deck_entry(deck) for deck in game.decks],
     }
 
 
@@ -43,7 +42,7 @@ def log_lines(game, players: list[str], stopped: str | None = None) -> list[str]
     not over ends with a `{"type": "stopped", "reason": ...}` line (`stopped`, or a generic
     reason), so that `replay` can tell the log of a game stopped early from a log cut short."""
     lines = [json.dumps(header(game, players), ensure_ascii=False)]
-    lines.extend(json.dumps(log_entry(game, entry), ensure_ascii=False) for entry in game.state.log_entries)
+    lines.extend(json.dumps(entry, ensure_ascii=False) for entry in game.log)
     if not game.is_over:
         lines.append(json.dumps({"type": "stopped", "reason": stopped or STOPPED_BEFORE_THE_END}, ensure_ascii=False))
     return lines

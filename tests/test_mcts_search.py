@@ -76,8 +76,9 @@ def test_an_unseen_card_of_another_player_is_keyed_by_its_name_and_ones_own_hidd
     a, twin = next((a, b) for i, a in enumerate(hidden) for b in hidden[i + 1:]
                    if a.defn.name == b.defn.name)  # two copies of one card
     assert option_key(game, a, seat, other) == option_key(game, twin, seat, other) == ("unseen", a.defn.name)
-    zone = game.state.card_zone[a.id]
-    assert option_key(game, a, seat, seat) == ("place", zone, game.state.zones[zone].index(a))
+    zone, position = game.where(a)
+    assert game.state.zones[zone][position - 1] is a and zone[1] == other
+    assert option_key(game, a, seat, seat) == ("place", zone, position)
     mine = next(c for key, cards in game.state.zones.items() for c in cards if game.visible(c, seat))
     assert option_key(game, mine, seat, other) == ("card", mine.id)
 

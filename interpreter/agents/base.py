@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ..errors import CardrulesError
+from ..errors import CardrulesError, GameStateError
 
 
 class DecisionView:
@@ -86,10 +86,11 @@ def view_of(game) -> DecisionView:
     pending = game.pending
 
     def determinize(rng: random.Random):
-        if game.state.rolling:
-            raise AgentError("view.determinize: this game is played out in the form that cannot be copied; "
-                             "an agent that searches says so with `searches = True` (docs/agents.md)")
-        return game.determinize(seat, rng)
+        try:
+            return game.determinize(seat, rng)
+        except GameStateError as err:  # (played out in the form that cannot be copied)
+            raise AgentError(f"view.determinize: {err.message}; an agent that searches says so with "
+                             "`searches = True` (docs/agents.md)") from None
 
     return DecisionView(seat, lambda: pending.prompt, options, lambda: game.observation(seat), game.rules,
                         determinize)

@@ -82,9 +82,8 @@ def option_key(game, value: Any, searcher: int, decider: int) -> Hashable:
     if t is CardRef:
         if game.visible(value, searcher):
             return ("card", value.id)
-        zone = game.state.card_zone[value.id]
         if decider == searcher:
-            return ("place", zone, game.state.zones[zone].index(value))
+            return ("place", *game.where(value))
         return ("unseen", value.defn.name)
     if t is PlayerRef:
         return ("player", value.seat)
@@ -180,7 +179,7 @@ class MctsAgent:
         if kept is not None:
             rules, seat, node = kept
             if (rules is view.rules and seat == view.seat
-                    and node.next_at == (view.seat, game.state.decisions, game.state.globals.get("turn"))):
+                    and node.next_at == (view.seat, game.decision_count, game.read(game.GAME, "turn"))):
                 return node
         return _Node(view.seat)
 
@@ -196,7 +195,7 @@ class MctsAgent:
             if n == 1:
                 game.apply(0)
                 continue
-            at = (seat, game.state.decisions, game.state.globals.get("turn"))
+            at = (seat, game.decision_count, game.read(game.GAME, "turn"))
             if node.next_at is False:
                 node.next_at = at
             elif node.next_at != at:

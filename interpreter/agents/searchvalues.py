@@ -62,11 +62,7 @@ def scores(game) -> list[float] | None:
     if declared is None:
         return None
     spec = (rules.teams.attributes if declared.per == "team" else rules.ruleset.player_attributes)[declared.attribute]
-    if declared.per == "team":
-        attrs = game.state.team_attrs
-        numbers = [attrs[t.index - 1][declared.attribute] for t in rules.team_of_seat]
-    else:
-        numbers = [d[declared.attribute] for d in game.state.player_attrs]
+    numbers = list(game.scores)
     if spec.min is not None and spec.max is not None:
         return normalised(numbers, spec.min, spec.max)
     return normalised(numbers)

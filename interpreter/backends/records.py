@@ -119,16 +119,16 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
     offers: list[dict] = []
     open_offers: dict[int, dict] = {}
     played_events = set(stats.played_events)
-    for entry in game.state.log_entries:
-        if entry[0] != "event":
+    for entry in game.log_since(0, values=True):
+        if entry["type"] != "event":
             continue
-        name, args = entry[1], entry[2]
+        name, args = entry["event"], entry["args"]
         if name in played_events:
-            seat = _seat_of(game.state, args, "card")
+            seat = _seat_of(game, args, "card")
             if seat:
                 played[seat - 1][args["card"].defn.name] += 1
         if name == stats.picked_event:
-            seat = _seat_of(game.state, args, "card")
+            seat = _seat_of(game, args, "card")
             card = args.get("card")
             if seat and isinstance(card, CardRef):
                 picked[seat - 1][card.defn.name] += 1
@@ -148,7 +148,7 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
     record = _base_record(rules, seed, agents)
     record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
                   timeout=result.reason in stats.timeouts, first_player=watcher.first_player,
-                  turns=result.turns, decisions=game.state.answered, lead_changes=watcher.lead_changes,
+                  turns=result.turns, decisions=game.decision_count, lead_changes=watcher.lead_changes,
                   **shared_result(rules, result))
     record["players"] = [
         {"seat": seat, "agent": agents[seat - 1], "won": seat in result.winners,
@@ -167,7 +167,7 @@ def result_record(rules, game, seed: int, agents: tuple[str, ...]) -> dict[str, 
     result = game.result
     record = _base_record(rules, seed, agents)
     record.update(winner=result.winner, draw=result.draw, unfinished=result.unfinished, reason=result.reason,
-                  timeout=result.reason in rules.statistics.timeouts, turns=result.turns, decisions=game.state.answered,
+                  timeout=result.reason in rules.statistics.timeouts, turns=result.turns, decisions=game.decision_count,
                   **shared_result(rules, result))
     return record
 

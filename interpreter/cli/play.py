@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..agents import HumanQuit, answer_of, make_agent, view_of
+from ..engine.game import on_automatic_choice
 from ..lang.values import AbilityRef, CardRef, PlayerRef
 from ..logs import write_log
 from ..presentation.cards import ability_text, fill_label
@@ -81,7 +82,7 @@ def _cards_in(value: Any) -> list[CardRef]:
 
 def hidden_card_ids(game, seat: int) -> set[int]:
     """Ids of the cards that `seat` may not see (in a zone hidden from them, not revealed)."""
-    return {c.id for c in game.state.cards.values() if not game.visible(c, seat)}
+    return {c.id for c in game.cards.values() if not game.visible(c, seat)}
 
 
 # ---------------------------------------------------------------- the command
@@ -100,19 +101,18 @@ class Printer:
         self.decision_text: str | None = None
         self.thought: str | None = None
         self.names: dict[int, str] = {}  # tokens by id -> their label, kept after they are gone
-        if game.state.one_option is None:
-            game.state.one_option = self._auto_choice
+        on_automatic_choice(game, self.note_tokens)
         self.note_tokens()
 
     def note_tokens(self) -> None:
         """Remember the label of every token in the game that the people playing may see (its
         type's `label:` with the cards in it by name, e.g. 'ability of X'): an event often names a
         token as it is deleted, when its label can no longer be read. Called after each decision
-        and at each choice the engine takes on its own (`game.state.one_option`)."""
+        and at each choice the engine takes on its own (`on_automatic_choice`)."""
         game = self.game
         types = game.rules.ruleset.card_types
         hidden = self.hidden() if self.humans else set()
-        for card in list(game.state.cards.values()):
+        for card in list(game.cards.values()):
             ctype = types.get(card.defn.type)
             if ctype is None or not card.defn.token or not ctype.label or card.id in hidden:
                 continue
@@ -122,10 +122,6 @@ class Printer:
             label = fill_label(ctype.label, {"name": card.defn.name, **{k: value_text(v) for k, v in values.items()}})
             if label is not None:
                 self.names[card.id] = label
-
-    def _auto_choice(self, game, pending) -> bool:
-        self.note_tokens()
-        return False  # (taken as the engine takes it: this only looks)
 
     def take(self) -> list[tuple[str, bool]]:
         """The held lines, handed over (and forgotten here)."""
@@ -167,27 +163,26 @@ class Printer:
         return isinstance(who, PlayerRef) and who.seat in self.humans
 
     def flush(self) -> None:
-        entries = self.game.state.log_entries
-        new = entries[self.cursor:]
-        self.cursor = len(entries)
+        new = self.game.log_since(self.cursor, values=True)
+        self.cursor += len(new)
         if self.quiet or not new:
             return
         self.note_tokens()
         hidden = self.hidden() if self.humans else set()
         events = self.game.rules.events
         for entry in new:
-            kind = entry[0]
+            kind = entry["type"]
             others = False
             if kind == "event":
-                line = (event_line(events, entry[1], entry[2], hidden, self.names)
-                        if self.witnessed(entry[1], entry[2]) else None)
+                name, args = entry["event"], entry["args"]
+                line = event_line(events, name, args, hidden, self.names) if self.witnessed(name, args) else None
             elif kind == "decision":
-                others = entry[1] not in self.humans
+                others = entry["player"] not in self.humans
                 if self.decision_text is not None:
                     line = self.decision_text or None
                     self.decision_text = None
                 else:
-                    line = f"P{entry[1]} chooses: {entry[3]}"
+                    line = f"P{entry['player']} chooses: {entry['label']}"
                 if self.thought:
                     line = (line + "\n" if line else "") + self.thought
                     self.thought = None
@@ -243,7 +238,7 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
         if log_path:
             write_log(log_path, game, names, "abandoned by a player" if abandoned else None)
     if abandoned:
-        out.write(f"game abandoned in turn {game.state.globals.get('turn', 0)}\n")
+        out.write(f"game abandoned in turn {game.read(game.GAME, 'turn')}\n")
     else:
         out.write(result_line(game.result, [t.name for t in game.rules.team_refs]) + "\n")
     out.flush()

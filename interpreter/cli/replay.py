@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__, load
-from ..engine.serialize import log_entry
 from ..errors import CardrulesError, Span
 from .common import LogFileError, UsageError
 
@@ -163,14 +162,9 @@ def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
     shown = _Show(game, out, seat) if show else None
 
     produced: list[dict] = []
-    done = 0  # raw log entries of the game already converted
 
     def refresh() -> None:
-        nonlocal done
-        raw = game.state.log_entries
-        for entry in raw[done:]:
-            produced.append(_json(log_entry(game, entry)))
-        done = len(raw)
+        produced.extend(_json(entry) for entry in game.log_since(len(produced)))
 
     def diverge(number: int, expected: Any, got: Any) -> int:
         out.write(f"{path}:{number}: replay diverges at line {number}\n")

@@ -60,10 +60,5 @@ def seat_returns(rules, result, players: int) -> list[float]:
 
 def seat_scores(game) -> list[float] | None:
     """Each seat's score now in a scoring game (`score:`; a team's for each member), else None."""
-    declared = game.rules.score
-    if declared is None:
-        return None
-    if declared.per == "team":
-        attrs = game.state.team_attrs
-        return [float(attrs[t.index - 1][declared.attribute]) for t in game.rules.team_of_seat]
-    return [float(d[declared.attribute]) for d in game.state.player_attrs]
+    scores = game.scores
+    return None if scores is None else [float(s) for s in scores]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..engine.game import on_automatic_choice
 from ..engine.serialize import readable
 from ..lang.values import CardRef
 from ..presentation import ability_of
@@ -61,8 +62,7 @@ class EventLog:
         # per viewer: the tokens it has seen, by id -> their label (a token is often gone when
         # the event that names it is read: 'ability of X resolves' as it leaves the stack)
         self.names: dict[Any, dict[int, str]] = {v: {} for v in self.viewers}
-        if getattr(game, "one_option", None) is None:
-            game.state.one_option = self._auto_choice
+        on_automatic_choice(game, self.note_tokens)
         self.record()
 
     def decision_line(self, viewer: Any, option: Any) -> str:
@@ -75,7 +75,7 @@ class EventLog:
             if self.rules.is_private(game.pending):
                 return f"P{seat} chooses (hidden)"
             for card_id in option_card_ids(option.id):
-                card = game.state.cards.get(card_id)
+                card = game.cards.get(card_id)
                 if card is not None and not game.visible(card, viewer):
                     return f"P{seat} chooses (hidden)"
         return f"P{seat} chooses: {option.label}"
@@ -97,11 +97,11 @@ class EventLog:
         """Remember, for each viewer, the label of every token it may see (its type's `label:`
         with the cards in it by name: 'ability of Mistveil Adept'; a token whose label names a
         card the viewer may not see is left to its name). Called at each `record` and at each
-        choice the engine takes on its own (`game.state.one_option`), since a token is often gone when
+        choice the engine takes on its own (`on_automatic_choice`), since a token is often gone when
         the event that names it is read ('ability of X resolves' as it leaves the stack)."""
         game = self.game
         types = self.rules.ruleset.card_types
-        for card in list(game.state.cards.values()):
+        for card in list(game.cards.values()):
             ctype = types.get(card.defn.type)
             if ctype is None or not card.defn.token or not ctype.label:
                 continue
@@ -114,10 +114,6 @@ class EventLog:
             for viewer in self.viewers:
                 if viewer == FULL or all(game.visible(c, viewer) for c in refs):
                     self.names[viewer][card.id] = label
-
-    def _auto_choice(self, game: Any, pending: Any) -> bool:
-        self.note_tokens()
-        return False  # (taken as the engine takes it: this only looks)
 
     def record(self) -> None:
         """Add the lines of what happened since the last call."""

@@ -67,9 +67,7 @@ class ReplaySession:
         if viewer != FULL:
             return game.observation(viewer)
         deciding = game.pending.seat if game.pending is not None else 1
-        copy = game.clone()
-        copy.state.revealed = set(copy.state.cards)
-        obs = copy.observation(deciding)
+        obs = game.observation(deciding, reveal_all=True)
         obs["players"] = [game.observation(p.seat)["players"][p.seat - 1] for p in game.players]
         obs["viewer"] = FULL
         return obs
