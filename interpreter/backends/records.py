@@ -14,13 +14,10 @@ and events: nothing here knows a game.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine.game import Game
 from ..lang.values import CardRef, PlayerRef
-
-if TYPE_CHECKING:
-    from ..engine.state import GameState
 
 
 class RecordWatcher:
@@ -59,22 +56,21 @@ class RecordWatcher:
         def watched(game):
             seat = game.pending.seat
             if 0 < seat <= len(opened) and not opened[seat - 1]:
-                self.take_opening(game.state, seat)
+                self.take_opening(game, seat)
             return decide(game)
 
         return watched
 
-    def take_opening(self, game: GameState, seat: int) -> None:
-        """The cards in the player's hand zone now are their opening hand (`game`: the engine's
-        state, as watchers are given it)."""
+    def take_opening(self, game: Game, seat: int) -> None:
+        """The cards in the player's hand zone now are their opening hand."""
         self.opened[seat - 1] = True
         hand = self.stats.hand
         if hand is None:
             return
-        for key, cards in game.zones.items():
-            if key[0] == hand and key[1] == seat:
-                for card in cards:
-                    self.opening[seat - 1][card.defn.name] += 1
+        for card in game.cards.values():
+            place = game.where(card)
+            if place is not None and place[0][0] == hand and place[0][1] == seat:
+                self.opening[seat - 1][card.defn.name] += 1
 
     def _first_turn(self, game) -> None:
         active = game.globals.get("active")
@@ -142,7 +138,7 @@ def game_record(rules, game, watcher: RecordWatcher, seed: int, agents: tuple[st
             open_offers.update((c.id, offer) for c in cards)
     for seat in range(1, players + 1):  # (a player never asked a decision: their hand at the end)
         if not watcher.opened[seat - 1]:
-            watcher.take_opening(game.state, seat)
+            watcher.take_opening(game, seat)
     result = game.result
     names = watcher.deck_names
     record = _base_record(rules, seed, agents)
