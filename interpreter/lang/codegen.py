@@ -12,10 +12,12 @@ functions run with an empty set of Python built-ins apart from the few listed in
 
 `CodeGenerator` is assembled from parts, one responsibility each: codegen_expressions.py
 (expressions), codegen_attributes.py (attribute reads), codegen_statements.py (statements),
-kinds.py `ValueKinds` (what values names and expressions hold), rollout.py (the rollout forms);
-codegen_scope.py holds the scopes and codegen_tables.py the tables and helpers they share. This
-module holds the entry points, the namespace of the generated code, and calls and zones. Every
-part writes the lowered form (lang/ir.py): the entry points lower what they are given.
+kinds.py `ValueKinds` (what values names and expressions hold), rollout.py (the entry points of
+the rollout form); codegen_scope.py holds the scopes and codegen_tables.py the tables and helpers
+they share. This module holds the entry points, the namespace of the generated code, and calls and
+zones. Every part writes the lowered form (lang/ir.py): the entry points lower what they are given.
+The parts write one direct form in two variants (`form`, codegen_forms.py): native, where nothing
+asks, and rollout, where decisions are asked in place (rollout.py's `ROLLOUT`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .code_members import CALL, run_code
 from .codegen_attributes import AttributeCode
 from .codegen_expressions import ExpressionCode
+from .codegen_forms import NATIVE, Form
 from .codegen_scope import IDENTIFIER as _IDENTIFIER
 from .codegen_scope import Scope, identifier, literal
 from .codegen_statements import StatementCode
@@ -48,7 +51,7 @@ from .codegen_tables import (
     _is_of_type,
 )
 from .kinds import ValueKinds, called, is_selection, name_of, refuse, text_written
-from .rollout import RolloutStatements
+from .rollout import RolloutEntries
 from .runtime import BINOPS, _as_list, _index
 from .values import (
     ABSENT,
@@ -176,9 +179,9 @@ class Namespace:
         return found
 
 
-class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, RolloutStatements):
+class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, RolloutEntries):
     """Writes Python source for expressions and native statements, given the names of a ruleset
-    (and, on first use, every block in its rollout form: see `rollout`).
+    (and, on first use, every block in its rollout form: see rollout.py).
 
     `host` is the compiler: it knows which procedures are native and how to inline functions."""
 
@@ -203,6 +206,7 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
         # value left in `g.returned` for the caller, on every way out: a resumable procedure, the
         # replacement of a procedure that gives one), None (no value)
         self.returning: str | None = None
+        self.form: Form = NATIVE  # the form of the direct emitter's output being written (codegen_forms.py)
 
     # ------------------------------------------------------------------ the lowered form
     def lowered_body(self, body, bound=()) -> tuple[ir.Stmt, ...]:
@@ -227,6 +231,13 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
         scope = Scope(frame=False, names=dict(zip(proc.params, params)),
                       players=self.player_names(proc.body, proc.params),
                       lists=self.list_names(proc.body, proc.params))
+        self._define("p_" + self._check(name), ["g", "f", *params], self.procedure_lines(name, proc, scope),
+                     f"procedure {name}")
+
+    def procedure_lines(self, name: str, proc: ast.Procedure, scope: Scope) -> list[Line]:
+        """The body of a procedure's function in the form being written (`form`), its parameters
+        in Python locals; first, if replacement abilities may replace it, the replacement's test
+        (every replacement runs in the same form)."""
         self.choices = {}
         outer, self.returning = self.returning, "value"
         try:
@@ -234,11 +245,11 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
                                     mode="pure") or [("pass", None)]
         finally:
             self.returning = outer
-        if name in self.names.replaced_procedures:  # (every replacement of it runs natively too)
+        if name in self.names.replaced_procedures:
             values = ", ".join(f"{literal(p)}: {identifier(p)}" for p in proc.params)
             done = "    return g.returned" if name in self.host.value_procedures else "    return"
             lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span), (done, proc.span), *lines]
-        self._define("p_" + self._check(name), ["g", "f", *params], lines, f"procedure {name}")
+        return lines
 
     def define_function(self, name: str, fn: ast.Function) -> None:
         if isinstance(fn.body, ast.BlockValue):  # statements, as a procedure's that never suspends

@@ -1,7 +1,9 @@
 """The code generator's statements, written from the IR (lang/ir.py): `Let`, `Set`, `CallStmt`,
 `If`, `Loop` (for, repeat, while), `Break`, `Return`, `Emit`, `Halt` (win, lose, tie, stop) and
-each `GameOp` (move, create, shuffle, ...), for code that cannot stop for a decision. A part of
-`CodeGenerator` (codegen.py).
+each `GameOp` (move, create, shuffle, ...), in the direct form: plain Python that never stops
+half-way. A part of `CodeGenerator` (codegen.py). What a decision, a procedure's call, `run` and
+what follows a statement are differs by the form written (`CodeGenerator.form`, codegen_forms.py):
+native (nothing asks) or rollout (decisions asked in place, rollout.py).
 
 The statements come lowered (`CodeGenerator.lowered_body`), and so do their expressions; the
 analyses of a statement (the decisions and values it asks for, whether it may end the game or
@@ -39,13 +41,16 @@ class StatementCode:
         return lines
 
     def statement(self, s: ir.Stmt, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
-        if self.rollout:
-            return self.rollout_statement(s, scope, loop_depth, mode)
-        before = [] if _is_while(s) else self.valued_calls(ir_analysis.value_calls(s, self.host.value_procedures),
-                                                           scope, mode)
-        produced = [*before, *self.dispatch(s)(s, scope, loop_depth, mode)]
-        if (type(s) is ir.Halt and s.kind != "stop" or type(s) in (ir.Emit, ir.CallStmt)) and self.host.may_end_lowered(s):
-            produced = [*produced, "if g.halted:", "    return" if mode == "pure" else "    return None"]
+        """A statement's lines in the form being written (`form`, codegen_forms.py): what it asks
+        first (decisions, values of procedures), the statement, then what follows it."""
+        outer = self.choices
+        self.choices = dict(outer)  # (its answers are its own: they end with it)
+        try:
+            before = [] if _is_while(s) else self.asked(ir_analysis.chooses_in(s, self.host.value_procedures),
+                                                        scope, mode)
+            produced = [*before, *self.dispatch(s)(s, scope, loop_depth, mode), *self.form.after(self, s, mode)]
+        finally:
+            self.choices = outer
         return [line if type(line) is tuple else (line, s.span) for line in produced]
 
     def dispatch(self, s: ir.Stmt):
@@ -55,21 +60,25 @@ class StatementCode:
     def _block(self, body, scope: Scope, loop_depth: int, mode: str) -> list[Line]:
         return indent(self.statements(body or (), scope, loop_depth, mode)) or [("    pass", None)]
 
-    def valued_calls(self, calls: list[ir.Call], scope: Scope, mode: str) -> list[str]:
-        """Lines that call these procedures (that never suspend), innermost first, each value in
-        a Python local (in `choices`), stopping there if one ends the game: a procedure's value is
-        worked out before its statement, as a `choose` is."""
+    def asked(self, chooses: list, scope: Scope, mode: str) -> list[str]:
+        """Lines that work out, in order, what a statement asks before it runs (`chooses_in`):
+        each decision (as the form asks it) and each value of a procedure (a call, stopping there
+        if the game may be over), its answer in a Python local (in `choices`). What is there
+        already was asked before (by the resumable form, before a statement that may stop)."""
         lines = []
-        form = "r_" if self.rollout else "p_"
-        for call in calls:
-            if id(call) in self.choices:  # (called already, before a statement that may suspend)
+        for c in chooses:
+            if id(c) in self.choices:
                 continue
-            var = self.temp("_r")
-            before, args = self.arguments(call, scope, "frame" if mode == "frame" else "pure")
-            lines += [*before, f"{var} = {form}{self._check(call.name)}(g, f{''.join(', ' + a for a in args)})"]
-            if self.rollout or call.name in self.host.ending_procedures:
-                lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
-            self.choices[id(call)] = var
+            if type(c) is ir.Call:
+                var = self.temp("_r")
+                before, args = self.arguments(c, scope, "frame" if mode == "frame" else "pure")
+                lines += [*before, f"{var} = {self.form.procedure(self, c.name)}(g, f{''.join(', ' + a for a in args)})"]
+                if self.form.stops_after(self, c.name):
+                    lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
+            else:
+                more, var = self.form.ask(self, c, scope, mode)
+                lines += more
+            self.choices[id(c)] = var
         return lines
 
     def s_Let(self, s: ir.Let, scope, loop_depth, mode):
@@ -220,14 +229,13 @@ class StatementCode:
         func = called(call)
         assert func is not None
         if func in self.names.procedures:
-            if func not in self.host.native_procedures:
-                raise AssertionError(f"procedure {func} may suspend")
+            function = self.form.procedure(self, func)
             before, args = self.arguments(call, scope, mode)
-            return [*before, f"p_{self._check(func)}(g, f{''.join(', ' + a for a in args)})"]
+            return [*before, f"{function}(g, f{''.join(', ' + a for a in args)})"]
         if func == "reveal":  # (`reveal c to P`: a second argument)
             return [f"g.reveal({', '.join(self.ex(a, scope) for a in call.args)})"]
         if func in ("run", "use", "aim"):
-            raise AssertionError(f"{func} may suspend")
+            return self.form.run(self, func, call, scope)
         return [self.ex(call, scope)]
 
     def arguments(self, call: ast.Call | ir.Call, scope: Scope, mode: str) -> tuple[list[str], list[str]]:
@@ -246,6 +254,8 @@ class StatementCode:
         return before, args
 
     def s_If(self, s: ir.If, scope, loop_depth, mode):
+        if type(s.test) is ir.Ask:  # a `may`
+            return self.form.may(self, s, scope, loop_depth, mode)
         lines = []
         branch: ir.If | None = s
         while branch is not None:
@@ -310,9 +320,9 @@ class StatementCode:
         budget = self.temp()
         span = self.const(s.span)
         message = self.const(WHILE_BUDGET_MESSAGE)
-        called = self.valued_calls(ir_analysis.value_calls(s, self.host.value_procedures), scope, mode)
+        asked = self.asked(ir_analysis.chooses_in(s, self.host.value_procedures), scope, mode)  # (at each test)
         before, condition = self.lowered(s.over, scope, mode)
-        before = [*called, *before]
+        before = [*asked, *before]
         head = [f"while {condition}:"] if not before else [  # (what the test needs, built at each test)
             "while True:", *(f"    {line}" for line in before), f"    if not {condition}:", "        break"]
         return [f"{budget} = g.rules.step_budget",

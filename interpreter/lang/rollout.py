@@ -1,10 +1,13 @@
-"""Plain Python for every block of rule code, for games whose decisions are answered as they come.
+"""The rollout form: every block of rule code as plain Python, for games whose decisions are
+answered as they come.
 
 When a game is played out by a function that answers each decision at once (`Game.play_out` with
 `fast=True`: random playouts, simulations), no rule code ever needs to stop and resume, so every
-procedure and block can run as plain Python, as the procedures that never suspend always do
-(`codegen`): names in Python locals, a call a Python call, no frame per call. This mixin of the
-`CodeGenerator` writes that second form, on first use (`Compiler.compile_rollout`):
+procedure and block can run as plain Python, as the procedures that never suspend always do: names
+in Python locals, a call a Python call, no frame per call. That is the direct emitter's output
+(codegen_statements.py) in its second form, `ROLLOUT`, the `Form` (codegen_forms.py) that asks in
+place; this module holds what differs from the native form, and the entry points that write every
+block in it, on first use (`Compiler.compile_rollout`):
 
 - a `choose` (or `may`) asks at once, `g.ask_one(...)` or `g.ask_now(...)` giving the answer;
   the chooses of a statement are asked before it, in the order the resumable form asks them
@@ -27,12 +30,14 @@ never stops half-way, so a game whose deciding function fails in it cannot go on
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from . import ast, ir, ir_analysis
-from . import codegen as _codegen  # (which imports this module: read its names when called)
+from . import ast, ir
 from .analysis import item_statements
-from .codegen_tables import WHILE_BUDGET_MESSAGE, indent
+from .codegen_forms import Form, halted
+from .codegen_scope import Scope, identifier, literal
+from .codegen_tables import indent
 from .kinds import is_join
 from .values import Labelled
 
@@ -46,12 +51,126 @@ def _procedure_calls(body, procedures) -> list[ast.Call]:
             and isinstance(n.call, ast.Call) and n.call.func in procedures]
 
 
-class RolloutStatements:
-    """Mixin of the CodeGenerator: statements and procedures in their rollout form."""
+class RolloutForm(Form):
+    """The rollout form: decisions asked in place, every procedure and block in its rollout form."""
+
+    name = "rollout"
+
+    def ask(self, gen: Any, c: ir.Ask, scope: Any, mode: str) -> tuple[list[str], str]:
+        var = gen.temp("_c")
+        before, source = gen.lowered(c.options, scope, mode)
+        if not (c.kind == "one" and is_join(c.options) and type(c.options.right) is ir.ListOf):
+            return [*before, f"{var} = {self._ask_now(gen, c, scope, source)}"], var
+        # options that end with one written out ("... or pass") are often that one alone: then it
+        # is taken here, without a call (as `ask_one` would take it)
+        values = gen.temp("_a")
+        display = gen.as_list_code(c.options, scope, source)
+        who = chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+        lists = _LISTS_THEN_CONSTANT.fullmatch(display)
+        lines = list(before) if lists is not None else [*before, f"{values} = {display}"]
+        if not (chooser.isidentifier() or chooser == "f.controller"):  # (worked out either way)
+            who = gen.temp("_a")
+            lines.append(f"{who} = {chooser}")
+        if lists is None:
+            lines.append(f"{var} = ({values}[0].value if type({values}[0]) is _Labelled else {values}[0]) "
+                         f"if len({values}) == 1 else {self._ask_now(gen, c, scope, values, who)}")
+            return lines, var
+        # (lists made already, and a constant: no list to make to see)
+        last = gen.ns.values[lists[2]]
+        lines += [f"if {' or '.join(lists[1].replace('*', '').split(', ')[:-1])}:",
+                  f"    {values} = {display}",
+                  f"    {var} = {self._ask_now(gen, c, scope, values, who)}",
+                  "else:", f"    {var} = {gen.const(last.value) if type(last) is Labelled else lists[2]}"]
+        return lines, var
+
+    def _ask_now(self, gen: Any, c: ir.Ask, scope: Any, source: str, chooser: str | None = None) -> str:
+        """The call that asks a choose's question, its options `source` (code); `chooser`: the
+        code of who chooses, if written already (then source is a list already)."""
+        if chooser is None:
+            source = gen.as_list_code(c.options, scope, source)
+            chooser = gen.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
+        prompt = gen.host.writer.prompt(c.label, scope)
+        if c.kind == "one":
+            distinct = ", True" if gen.distinct_tags(c.options, scope) is not None else ""
+            return f"g.ask_one({prompt}, {source}, {chooser}, {gen.const(c.span)}{distinct})"
+        count = gen.ex(c.count, scope) if c.count is not None else "1"
+        return f"g.ask_now({gen.const(c.kind)}, {count}, {prompt}, {source}, {chooser}, {gen.const(c.span)})"
+
+    def may(self, gen: Any, s: ir.If, scope: Any, loop_depth: int, mode: str) -> list[str]:
+        ask = s.test
+        chooser = gen.ex(ask.chooser, scope) if ask.chooser is not None else "f.controller"
+        prompt = gen.host.writer.prompt(ask.label or "may", scope)
+        answer = gen.temp("_c")
+        lines = [f"{answer} = g.ask_now('one', 1, {prompt}, [True, False], {chooser}, {gen.const(s.span)}, "
+                 f"always_ask=True)", f"if {answer}:", *gen._block(s.then, scope, loop_depth, mode)]
+        if s.orelse:
+            lines += ["else:", *gen._block(s.orelse, scope, loop_depth, mode)]
+        return lines
+
+    def procedure(self, gen: Any, name: str) -> str:
+        return "r_" + gen._check(name)
+
+    def stops_after(self, gen: Any, name: str) -> bool:
+        return True  # (any procedure may run rule code that ends the game: a triggered ability's)
+
+    def run(self, gen: Any, func: str, call: ir.Call, scope: Any) -> list[str]:
+        if func == "run":  # (the part runs at once: see `Game.roll_part`)
+            return [f"g.roll_part({', '.join(gen.ex(a, scope) for a in call.args)})"]
+        # (the block runs at once: see `Game.roll_ability`)
+        return [f"g.roll_ability({gen.ex(call.args[0], scope)}, {literal(func)}, {func == 'aim'})"]
+
+    def after(self, gen: Any, s: ir.Stmt, mode: str) -> list[str]:
+        lines = []
+        if _pushes_frames(gen.names, s):  # (triggered abilities, a card's part: run them now, in order)
+            lines += ["if g.frames[-1] is not f:", "    g.descend(f)"]
+        if _may_run_rules(gen, s):
+            lines += halted(mode)
+        return lines
+
+
+def _pushes_frames(names: Any, s: ir.Stmt) -> bool:
+    """Whether the engine may push frames for this statement, to run after it (as the resumable
+    form runs them right after it: `Game.descend`)."""
+    events = names.suspending_events
+    if type(s) is ir.Emit:
+        return events is None or s.event in events
+    if type(s) is ir.GameOp and s.op == "move":
+        return "moved" in names.wanted_events and (events is None or "moved" in events)
+    return False
+
+
+def _may_run_rules(gen: Any, s: ir.Stmt) -> bool:
+    """Whether the game may be over after this statement: it ends it, or runs other rule code (a
+    call, an event something waits for, a move something watches)."""
+    names = gen.names
+    if type(s) is ir.Halt:
+        return s.kind != "stop"
+    if type(s) is ir.CallStmt:
+        c = s.call
+        return type(c) is ir.Call and (c.name in names.procedures or c.name in ("run", "use", "aim")
+                                       or gen.host.may_end_lowered(s))
+    if type(s) is ir.Emit:
+        return s.event not in names.quiet_events
+    if type(s) is ir.GameOp and s.op == "move":
+        return "moved" in names.wanted_events
+    return False
+
+
+ROLLOUT = RolloutForm()
+
+
+class RolloutEntries:
+    """Mixin of the CodeGenerator: every procedure and block written in the rollout form."""
 
     _player_parameters: dict[str, frozenset[str]] | None = None  # see `player_parameters`
 
-    rollout = False  # while True, `statement` writes the rollout form
+    def in_rollout_form(self, write: Callable[[], Any]) -> Any:
+        """`write()`, with the statements written in the rollout form."""
+        outer, self.form = self.form, ROLLOUT
+        try:
+            return write()
+        finally:
+            self.form = outer
 
     def define_rollout_procedure(self, name: str, proc: ast.Procedure) -> None:
         """`r_NAME(g, f, params...)`: the procedure in its rollout form (f: the caller's frame)."""
@@ -61,7 +180,6 @@ class RolloutStatements:
         """`r_NAME`; where the calls in the rules give some parameters players, it is written for
         players there, and a test at its start sends any other call to `ru_NAME`, written for
         any values (see `player_parameters`)."""
-        identifier = _codegen.identifier
         params = [identifier(p) for p in proc.params]
         given = self.player_parameters().get(name, frozenset())
         players = self.player_names(proc.body, proc.params, given)
@@ -77,21 +195,10 @@ class RolloutStatements:
         self._define("r_" + self._check(name), ["g", "f", *params], lines, f"procedure {name} (rollout)")
 
     def _rollout_body(self, name: str, proc: ast.Procedure, players: frozenset[str]) -> list:
-        identifier, literal = _codegen.identifier, _codegen.literal
-        scope = _codegen.Scope(frame=False, names={p: identifier(p) for p in proc.params}, players=players,
-                               lists=self.list_names(proc.body, proc.params),
-                               distinct=self.distinct_names(proc.body, proc.params))
-        self.choices = {}
-        outer, self.returning = self.returning, "value"
-        try:
-            lines = self._rollout_lines(proc.body, scope, "pure")
-        finally:
-            self.returning = outer
-        if name in self.names.replaced_procedures:
-            values = ", ".join(f"{literal(p)}: {identifier(p)}" for p in proc.params)
-            done = "    return g.returned" if name in self.host.value_procedures else "    return"
-            lines = [(f"if g.replace_now({literal(name)}, {{{values}}}, f):", proc.span), (done, proc.span), *lines]
-        return lines
+        scope = Scope(frame=False, names={p: identifier(p) for p in proc.params}, players=players,
+                      lists=self.list_names(proc.body, proc.params),
+                      distinct=self.distinct_names(proc.body, proc.params))
+        return self.in_rollout_form(lambda: self.procedure_lines(name, proc, scope))
 
     def player_parameters(self) -> dict[str, frozenset[str]]:
         """For each procedure called in the rules, the parameters that every call gives a player,
@@ -111,7 +218,7 @@ class RolloutStatements:
         while changed:  # (drop what a call does not give, until every call gives what is left)
             changed = False
             for body, bound, owner in blocks:
-                scope = _codegen.Scope(False, players=self.player_names(
+                scope = Scope(False, players=self.player_names(
                     body, bound, frozenset(given[owner]) if owner else frozenset()))
                 for call in _procedure_calls(body, procedures):
                     called.add(call.func)
@@ -136,7 +243,7 @@ class RolloutStatements:
         self.choices = {}
         outer, self.returning = self.returning, "register" if returns else None
         try:
-            lines = self._rollout_lines(body, scope, "pure")
+            lines = self._rollout_lines(body, scope)
         finally:
             self.returning = outer
         if returns:
@@ -144,9 +251,9 @@ class RolloutStatements:
         return self.compile_lines(f"{name} (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
 
     def _block_scope(self, body, bound: tuple[str, ...]):
-        return _codegen.Scope(frame=False, names={n: f"L[{_codegen.literal(n)}]" for n in bound},
-                              players=self.player_names(body, bound), lists=self.list_names(body, bound),
-                              distinct=self.distinct_names(body, bound))
+        return Scope(frame=False, names={n: f"L[{literal(n)}]" for n in bound},
+                     players=self.player_names(body, bound), lists=self.list_names(body, bound),
+                     distinct=self.distinct_names(body, bound))
 
     def rollout_main(self, items: list, bound: tuple[str, ...]):
         """The main program's rollout form, `(g, f)`: a new game from where every game starts
@@ -169,7 +276,7 @@ class RolloutStatements:
         lines: list = []
         for item in items:
             if not isinstance(item, tuple):
-                lines += self._rollout_lines([item], scope, "pure")
+                lines += self._rollout_lines([item], scope)
             elif item[0] == "line":
                 lines.append((item[1], None))
             elif item[0] == "hook":  # (an engine call that may push frames or end the game)
@@ -182,157 +289,11 @@ class RolloutStatements:
 
     def procedure_rollout(self, name: str, params: tuple[str, ...]):
         """`Code.rollout` of a procedure's code: its frame's locals are the call's arguments."""
-        args = "".join(f", f.locals[{_codegen.literal(p)}]" for p in params)
+        args = "".join(f", f.locals[{literal(p)}]" for p in params)
         kept = "g.returned = " if name in self.host.value_procedures else ""  # (for the caller: `Code.returns`)
         return self.compile_lines(f"procedure {name} (rollout entry)", ["g", "f"],
-                                  [(f"{kept}r_{self._check(name)}(g, f{args})", None)], _codegen.Scope(frame=False))
+                                  [(f"{kept}r_{self._check(name)}(g, f{args})", None)], Scope(frame=False))
 
-    def _rollout_lines(self, body, scope, mode: str) -> list:
-        outer, self.rollout = self.rollout, True
-        try:
-            return self.statements(self.lowered_body(body, scope.names), scope, 0, mode) or [("pass", None)]
-        finally:
-            self.rollout = outer
-
-    # ------------------------------------------------------------------ statements
-    def rollout_statement(self, s: ir.Stmt, scope, loop_depth: int, mode: str) -> list:
-        outer = self.choices
-        subst = dict(outer)
-        lines: list = []
-        while_loop = type(s) is ir.Loop and s.kind == "while"
-        if not while_loop:  # (a loop's condition asks at each test: see r_while)
-            lines += self._asked(ir_analysis.chooses_in(s, self.host.value_procedures), scope, subst)
-        self.choices = subst
-        try:
-            if type(s) is ir.CallStmt:
-                lines += self.r_call(s, scope, loop_depth, mode)
-            elif type(s) is ir.If and type(s.test) is ir.Ask:
-                lines += self.r_may(s, scope, loop_depth, mode)
-            elif while_loop:
-                lines += self.r_while(s, scope, loop_depth, mode)
-            else:
-                lines += self.dispatch(s)(s, scope, loop_depth, mode)
-        finally:
-            self.choices = outer
-        if self._pushes_frames(s):  # (triggered abilities, a card's part: run them now, in order)
-            lines += ["if g.frames[-1] is not f:", "    g.descend(f)"]
-        if self._may_run_rules(s):
-            lines += ["if g.halted:", "    return" if mode == "pure" else "    return None"]
-        return [line if type(line) is tuple else (line, s.span) for line in lines]
-
-    def _pushes_frames(self, s: ir.Stmt) -> bool:
-        """Whether the engine may push frames for this statement, to run after it (as the
-        resumable form runs them right after it: `Game.descend`)."""
-        events = self.names.suspending_events
-        if type(s) is ir.Emit:
-            return events is None or s.event in events
-        if type(s) is ir.GameOp and s.op == "move":
-            return "moved" in self.names.wanted_events and (events is None or "moved" in events)
-        return False
-
-    def _asked(self, chooses: list, scope, subst: dict[int, str]) -> list[str]:
-        """Lines that ask these chooses in order, each answer in a Python local (in `subst`)."""
-        lines = []
-        for c in chooses:
-            self.choices = subst
-            if type(c) is ir.Call:  # a procedure's value (see `valued_calls`)
-                lines += self.valued_calls([c], scope, "pure")
-                continue
-            var = self.temp("_c")
-            before, source = self.lowered(c.options, scope, "pure")
-            if c.kind == "one" and is_join(c.options) and type(c.options.right) is ir.ListOf:
-                # options that end with one written out ("... or pass") are often that one alone:
-                # then it is taken here, without a call (as `ask_one` would take it)
-                values = self.temp("_a")
-                display = self.as_list_code(c.options, scope, source)
-                who = chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
-                lists = _LISTS_THEN_CONSTANT.fullmatch(display)
-                if lists is not None:  # (lists made already, and a constant: no list to make to see)
-                    lines += before
-                else:
-                    lines += [*before, f"{values} = {display}"]
-                if not (chooser.isidentifier() or chooser == "f.controller"):  # (worked out either way)
-                    who = self.temp("_a")
-                    lines.append(f"{who} = {chooser}")
-                if lists is not None:
-                    last = self.ns.values[lists[2]]
-                    lines += [f"if {' or '.join(lists[1].replace('*', '').split(', ')[:-1])}:",
-                              f"    {values} = {display}",
-                              f"    {var} = {self._ask_now(c, scope, values, who)}",
-                              "else:", f"    {var} = {self.const(last.value) if type(last) is Labelled else lists[2]}"]
-                else:
-                    lines.append(f"{var} = ({values}[0].value if type({values}[0]) is _Labelled else {values}[0]) "
-                                 f"if len({values}) == 1 else {self._ask_now(c, scope, values, who)}")
-            else:
-                lines += [*before, f"{var} = {self._ask_now(c, scope, source)}"]
-            subst[id(c)] = var
-        return lines
-
-    def _ask_now(self, c: ir.Ask, scope, source: str, chooser: str | None = None) -> str:
-        """The call that asks a choose's question, its options `source` (code); `chooser`: the
-        code of who chooses, if written already (then source is a list already)."""
-        if chooser is None:
-            source = self.as_list_code(c.options, scope, source)
-            chooser = self.ex(c.chooser, scope) if c.chooser is not None else "f.controller"
-        prompt = self.host.writer.prompt(c.label, scope)
-        if c.kind == "one":
-            distinct = ", True" if self.distinct_tags(c.options, scope) is not None else ""
-            return f"g.ask_one({prompt}, {source}, {chooser}, {self.const(c.span)}{distinct})"
-        count = self.ex(c.count, scope) if c.count is not None else "1"
-        return f"g.ask_now({self.const(c.kind)}, {count}, {prompt}, {source}, {chooser}, {self.const(c.span)})"
-
-    def _may_run_rules(self, s: ir.Stmt) -> bool:
-        """Whether the game may be over after this statement: it ends it, or runs other rule
-        code (a call, an event something waits for, a move something watches)."""
-        if type(s) is ir.Halt:
-            return s.kind != "stop"
-        if type(s) is ir.CallStmt:
-            c = s.call
-            return type(c) is ir.Call and (c.name in self.names.procedures or c.name in ("run", "use", "aim")
-                                           or self.host.may_end_lowered(s))
-        if type(s) is ir.Emit:
-            return s.event not in self.names.quiet_events
-        if type(s) is ir.GameOp and s.op == "move":
-            return "moved" in self.names.wanted_events
-        return False
-
-    def r_call(self, s: ir.CallStmt, scope, loop_depth: int, mode: str) -> list[str]:
-        call = s.call
-        assert type(call) is ir.Call
-        func = call.name
-        if func in self.names.procedures:
-            before, args = self.arguments(call, scope, mode)
-            return [*before, f"r_{self._check(func)}(g, f{''.join(', ' + a for a in args)})"]
-        if func == "run":  # (the part runs at once: see `Game.roll_part`)
-            return [f"g.roll_part({', '.join(self.ex(a, scope) for a in call.args)})"]
-        if func in ("use", "aim"):  # (the block runs at once: see `Game.roll_ability`)
-            target = func == "aim"
-            return [f"g.roll_ability({self.ex(call.args[0], scope)}, {_codegen.literal(func)}, {target})"]
-        return self.s_CallStmt(s, scope, loop_depth, mode)
-
-    def r_may(self, s: ir.If, scope, loop_depth: int, mode: str) -> list[str]:
-        ask = s.test
-        chooser = self.ex(ask.chooser, scope) if ask.chooser is not None else "f.controller"
-        prompt = self.host.writer.prompt(ask.label or "may", scope)
-        answer = self.temp("_c")
-        lines = [f"{answer} = g.ask_now('one', 1, {prompt}, [True, False], {chooser}, {self.const(s.span)}, "
-                 f"always_ask=True)", f"if {answer}:", *self._block(s.then, scope, loop_depth, mode)]
-        if s.orelse:
-            lines += ["else:", *self._block(s.orelse, scope, loop_depth, mode)]
-        return lines
-
-    def r_while(self, s: ir.Loop, scope, loop_depth: int, mode: str) -> list[Any]:
-        chooses = ir_analysis.chooses_in(s, self.host.value_procedures)
-        if not chooses:
-            return self.loop_while(s, scope, loop_depth, mode)
-        budget = self.temp()
-        asked = self._asked(chooses, scope, self.choices)
-        return [f"{budget} = g.rules.step_budget",
-                "while True:",
-                *(f"    {line}" for line in asked),
-                f"    if not {self.ex(s.over, scope)}:",
-                "        break",
-                f"    {budget} -= 1",
-                f"    if {budget} < 0:",
-                f"        g.runtime_error({self.const(WHILE_BUDGET_MESSAGE)}, {self.const(s.span)})",
-                *self._block(s.body, scope, loop_depth + 1, mode)]
+    def _rollout_lines(self, body, scope) -> list:
+        return self.in_rollout_form(lambda: self.statements(self.lowered_body(body, scope.names), scope, 0, "pure")
+                                    or [("pass", None)])
