@@ -2,7 +2,8 @@
 `Kinds` (the kind of a value when it is not `none`) and the code generator's `ValueKinds` (what a
 value surely is), on shared rules (`KindRules`: built-ins from the table, calls followed into
 rule functions once). Whatever the code generator is sure of, the checker infers too, over every
-expression of every shipped game."""
+expression of every shipped game. What does not depend on a scope is worked out once per lowered
+expression and kept with the IR (`ValueKinds.facts`), for every emitter."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from toyrules import toy_with
 
 from interpreter import load
 from interpreter.errors import CardrulesError, ErrorList
-from interpreter.lang import ast
+from interpreter.lang import ast, ir
 from interpreter.lang.codegen_scope import Scope
-from interpreter.lang.kinds import KindRules, Kinds, ValueKinds
+from interpreter.lang.kinds import Facts, KindRules, Kinds, ValueKinds
 
 
 def test_both_precisions_are_one_inference_on_shared_rules():
@@ -62,3 +63,27 @@ def test_the_checker_knows_the_items_the_code_generator_knows(tmp_path):
         (4, "cannot set game.counter to a player: it holds a number (type: int)"),
         (5, "cannot set game.counter to a player: it holds a number (type: int)"),
         (6, "cannot set game.counter to a card: it holds a number (type: int)")]
+
+
+@pytest.mark.parametrize("game", ["lanes", "bases"])
+def test_the_facts_of_each_lowered_expression_are_worked_out_once_for_every_emitter(game, monkeypatch):
+    worked_out: Counter[int] = Counter()
+    original = ValueKinds._facts_of
+
+    def counted(self, e):
+        worked_out[id(e)] += 1
+        return original(self, e)
+
+    monkeypatch.setattr(ValueKinds, "_facts_of", counted)
+    rules = load(game)
+    rules.compiler.compile_rollout()  # (the rollout form reads the blocks' IR the resumable form read)
+    gen = rules.compiler.gen
+    assert len(worked_out) == len(gen._facts) > 500 and max(worked_out.values()) == 1
+    kinds = gen.names.kinds
+    for e, facts in gen._facts.values():  # (what is kept is what the rules say of the node)
+        assert type(facts) is Facts and isinstance(e, ir.Expr)
+        assert facts.kind == kinds.of(e), e
+        if facts.new_list:
+            assert kinds.of(e) == "list", e
+        if facts.text:
+            assert kinds.of(e) == "text", e

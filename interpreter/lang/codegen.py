@@ -50,7 +50,7 @@ from .codegen_tables import (
     _is_int,
     _is_of_type,
 )
-from .kinds import ValueKinds, called, is_selection, name_of, refuse, text_written
+from .kinds import Facts, ValueKinds, called, is_selection, name_of, refuse, text_written
 from .rollout import RolloutEntries
 from .runtime import BINOPS, _as_list, _index
 from .values import (
@@ -196,6 +196,7 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
         self.choices: dict[int, str] = {}  # the temporary local holding each lifted choose's answer
         self._iterable_depth = 0
         self._visiting: set[tuple[str, str]] = set()  # (analysis, function) under way: see `_through_body`
+        self._facts: dict[int, tuple[ir.Expr, Facts]] = {}  # the kind inference's, by lowered expression
         self._row_tables: dict[str, str] = {}  # zone name -> constant: (seat, row) -> zone key
         self.stop_breaks = False  # in resumable code: `stop` leaves an inlined procedure's statements
         self._end_check_names: dict[str, str] = {}  # event -> the constant naming its `end_checks`

@@ -85,13 +85,7 @@ class ExpressionCode:
         """Whether working out an expression may draw from the game's random generator (of the
         IR, or of the AST of a rule function's body: see `_through_body`)."""
         if isinstance(e, ir.Expr):
-            if type(e) is ir.Call:
-                if e.name in self.names.functions:
-                    if self._through_body("draws", e.name, self._draws, False):
-                        return True
-                elif e.name in RANDOM_BUILTINS:
-                    return True
-            return any(self._draws(child) for child in ir.children(e))
+            return self.facts(e).draws
         if isinstance(e, ast.Call):
             if e.func in self.names.functions:
                 if self._through_body("draws", e.func, self._draws, False):

@@ -94,8 +94,8 @@ class StatementCode:
         return [*before, *self._assigned(s, value, scope)]
 
     def _kind_of(self, e: ir.Expr, scope: Scope) -> str | None:
-        """The checker's kind of a value (kinds.py `Kinds`)."""
-        return self.names.kinds.of(e, scope.names.keys())
+        """The checker's kind of a value (kinds.py `Kinds`, kept with the IR: `facts`)."""
+        return self.facts(e).kind
 
     def typed(self, value: str, e: ir.Expr, slot: tuple[str, str], scope: Scope) -> str:
         """The source of a value written into a typed global or attribute: tested to be of its

@@ -12,6 +12,11 @@ followed once per function).
 - `ValueKinds`, a part of the code generator (`CodeGenerator`, codegen.py): what a value surely
   is, `none` never: lists (new ones, of cards in the game, of players), texts, players, and
   lists that can repeat no option. Each answer lets the generated Python skip a check or a copy.
+
+Of the lowered form (lang/ir.py), what does not depend on a scope (the checker's kind, a new list,
+a text, a draw from the random generator) is worked out once per expression node and kept with
+the IR (`Facts`, `ValueKinds.facts`), for every emitter (native, resumable, rollout) that reads it;
+what names hold (players, lists, lists without repeats) is asked of each scope.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any, NoReturn
 from . import ast, ir
 from .analysis import local_bindings
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
+from .builtins import RANDOM as RANDOM_BUILTINS
 from .codegen_scope import Scope, may_share
 from .values import AbilityRef, CardRef, PlayerRef, TeamRef, type_name
 
@@ -144,8 +150,11 @@ class Kinds(KindRules):
         return None
 
     def _lowered(self, e: ir.Expr, local) -> str | None:
-        """`of` a lowered expression: the same rules."""
+        """`of` a lowered expression: the same rules, its names resolved by the lowering (a `Local`
+        is a name the code binds: its kind is not known; `local` changes nothing)."""
         kind = type(e)
+        if kind is ir.Local:
+            return None
         if kind is ir.Const:
             return _CONST_KINDS.get(type(e.value))
         if kind is ir.Neg:
@@ -325,13 +334,62 @@ def builds_new_list(e: Any) -> bool:
         kind is ir.Comprehension and len(e.clauses) == 1)
 
 
+@dataclass(frozen=True)
+class Facts:
+    """What the kind inference says of one lowered expression wherever it stands (the lowering
+    has resolved its names, so no scope changes it): kept alongside the IR (`ValueKinds.facts`)."""
+
+    kind: str | None  # the checker's kind (`Kinds.of`): None when the code does not say
+    new_list: bool  # it always gives a new Python list (`ValueKinds.new_list`)
+    text: bool  # it always gives a text (`ValueKinds.is_text`)
+    draws: bool  # working it out may draw from the game's random generator
+
+
 class ValueKinds(KindRules):
     """The analyses of `CodeGenerator`: what values surely are, `none` never (see the module
-    docstring). `self.names`: the compiler's name table; `self._visiting`: set by `CodeGenerator`.
-    Each reads an expression of the AST or of the IR alike (see `name_of`, `called`)."""
+    docstring). `self.names`: the compiler's name table; `self._visiting` and `self._facts`: set
+    by `CodeGenerator`. Each reads an expression of the AST or of the IR alike (see `name_of`,
+    `called`); what does not depend on the scope is worked out once per lowered expression
+    (`facts`), the rest (players, lists held by names, lists without repeats) asked of a scope."""
+
+    _facts: dict[int, tuple[ir.Expr, Facts]]
 
     def _rule_function(self, name: str) -> ast.Function | None:
         return self.names.functions.get(name)
+
+    def facts(self, e: ir.Expr) -> Facts:
+        """The facts of a lowered expression: worked out once per node (from its children's), on
+        first ask, and kept alongside the IR (by node, which the table holds) for every emitter:
+        native, resumable and rollout read the same blocks' IR."""
+        found = self._facts.get(id(e))
+        if found is None:
+            found = self._facts[id(e)] = (e, self._facts_of(e))
+        return found[1]
+
+    def _facts_of(self, e: ir.Expr) -> Facts:
+        kinds = self.names.kinds
+        func = e.name if type(e) is ir.Call else None
+        draws = any(self._child_draws(child) for child in ir.children(e))
+        if func is not None and not draws:
+            draws = (self._through_body("draws", func, self._draws, False) if func in self.names.functions
+                     else func in RANDOM_BUILTINS)
+        if builds_new_list(e):
+            new_list = True
+        elif func is not None:
+            new_list = (self._through_body("new list", func, self.new_list, False) if func in self.names.functions
+                        else func in self.names.zones or self._builtin_gives(func) == "list")
+        else:
+            new_list = is_join(e) and (self.facts(e.left).new_list or self.facts(e.right).new_list)
+        if func is not None:
+            text = func not in self.names.functions and self._builtin_gives(func) == "text"
+        else:
+            text = text_written(e) is not None or is_join(e) and self.facts(e.left).text and self.facts(e.right).text
+        return Facts(kinds.of(e) if kinds is not None else None, new_list, text, draws)
+
+    def _child_draws(self, node: ir.Node) -> bool:
+        if isinstance(node, ir.Expr):
+            return self.facts(node).draws
+        return any(self._child_draws(child) for child in ir.children(node))  # (a comprehension's clause)
 
     def _keeps_items(self, e: ast.Call | ir.Call) -> bool:
         """A call of a built-in whose list holds items of its first argument only (`take(L, n)`)."""
@@ -339,6 +397,8 @@ class ValueKinds(KindRules):
 
     def new_list(self, e: ast.Expr | ir.Expr) -> bool:
         """Whether an expression always gives a new Python list (no copy or conversion needed)."""
+        if isinstance(e, ir.Expr):
+            return self.facts(e).new_list
         if builds_new_list(e):
             return True
         func = called(e)
@@ -359,6 +419,8 @@ class ValueKinds(KindRules):
         return self.new_list(e)
 
     def is_text(self, e: ast.Expr | ir.Expr) -> bool:
+        if isinstance(e, ir.Expr):
+            return self.facts(e).text
         if text_written(e) is not None:
             return True
         func = called(e)
