@@ -1,8 +1,8 @@
 """The direct emitter's two forms (lang/codegen_forms.py): the native form and the rollout form are
 one emitter's output, the rollout form asking in place what the resumable form stops for. A
-procedure whose loop asks at each test, with a value of a procedure and a `may`, takes the same
-decisions, in the same order, to the same end, played step by step (resumable) and played out
-fast (its rollout form)."""
+procedure whose loop asks at each test (and counts a selection), with a value of a procedure and
+a `may`, takes the same decisions, in the same order, to the same end, played step by step
+(resumable) and played out fast (its rollout form)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ SOURCE = '''procedure pick(p) {
 }
 
 procedure looped(p) {
-  while (choose "again?" from ["yes", "no"] by p) == "yes" and game.counter < pick(p) + 4 {
+  while (choose "again?" from ["yes", "no"] by p) == "yes"
+      and game.counter < pick(p) + 4 + count(all c in hand(p) where c.guard > 0) {
     game.counter += pick(p)
     may "twice?" by p {
       game.counter += 10
@@ -62,6 +63,7 @@ def test_the_rollout_form_asks_what_the_resumable_form_asks_in_the_same_order(tm
     assert _played(rules, fast=True) == stepped
     rollout = source_of(rules, "procedure looped ?rollout?")
     assert "while True:" in rollout and "g.ask_now('one', 1, _k" in rollout and "r_pick(g, f, v_p)" in rollout
+    assert "        for _c" in rollout  # (the test's selection counted by a loop, at each test, as natively)
 
 
 def test_the_forms_differ_only_in_what_asks_calls_and_follows() -> None:
