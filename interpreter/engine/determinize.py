@@ -267,7 +267,7 @@ class _Walk:
 
 
 _NESTED = frozenset((list, tuple, dict, Labelled))
-# values that hold no card (nor ability): an attribute dict of these alone is not walked
+# values that hold no card (nor ability): a card's row of these alone is not walked
 _PLAIN = frozenset((int, str, bool, float, type(None), PlayerRef, type(ABSENT)))
 
 

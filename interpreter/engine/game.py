@@ -4,7 +4,7 @@ A facade of twenty-nine members over the engine's `GameState` (engine/state.py),
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
 what the game was started with, the decision and its options, taking one, what a player may see,
 where each card is, copies for search, saving, playing to the end, the log and the result.
-Everything else (zones, attribute dicts, frames, caches) is the engine's and may change between
+Everything else (zones, card rows, frames, caches) is the engine's and may change between
 versions; tools that arrange a position (scenarios, tests) reach it through `state`. The one
 hook a viewer sets (`on_automatic_choice`) is a function of this module, not a member.
 

@@ -2,8 +2,8 @@
 
 The state is flat and cheap to copy: each card's stored values as a row (a list: the engine's
 properties at fixed slots, then its attributes at the slots `Rules.attr_slots` gives; see
-lang/values.py), the rows in a list by card id, zone lists of card handles, player attribute dicts, game globals, temporary modifiers, one seeded random
-generator and the stack of frames (the continuation of the rules). Decisions suspend the frame
+lang/values.py), the rows in a list by card id, zone lists of card handles, player attribute
+dicts, game globals, temporary modifiers, one seeded random generator and the stack of frames (the continuation of the rules). Decisions suspend the frame
 machine; `apply` stores the answer in the waiting frame and resumes it.
 
 `GameState` is assembled from parts, one responsibility each: zones.py (where cards are, how they
