@@ -67,6 +67,8 @@ class Compiler(NativeStatements):
         self._main_items: list = []  # the main program's items after the seed-free start
         self._main_bound: tuple[str, ...] = ()  # and the names that start binds
         self.main_rollout: Callable | None = None  # (g, f): their rollout form
+        self._turn_bound: tuple[str, ...] = ()  # the names the whole set-up binds
+        self.turns_rollout: Callable | None = None  # (g, f): the turns' rollout form (see `main_program`)
         self._base: Compiler | None = None  # the compiler this one extends (see `extended`)
 
     def extended(self, names: Names) -> Compiler:
@@ -136,6 +138,7 @@ class Compiler(NativeStatements):
                     gen.ns.values[name] = value
             gen._player_parameters = base.gen._player_parameters
             self.main_rollout = base.main_rollout
+            self.turns_rollout = base.turns_rollout
         elif self._rolled_out is None:
             given = gen.player_parameters()
             for name, proc in self.names.procedures.items():
@@ -151,6 +154,8 @@ class Compiler(NativeStatements):
                 code.rollout = gen.rollout_block(code.name, body, bound, code.returns)
         if self.main_rollout is None:
             self.main_rollout = gen.rollout_main(self._main_items, self._main_bound)
+        if self.turns_rollout is None:
+            self.turns_rollout = gen.rollout_turns(self._main_items, self._turn_bound)
         self._rolled_out = len(self.codes)
 
     def main_program(self, setup: tuple[ast.Stmt, ...], phases: list,
@@ -174,7 +179,9 @@ class Compiler(NativeStatements):
         hook = "hook" if "phase_start" in wanted else "line"
         for k in range(len(rounds)):
             items += self._round_begins(rounds, k, hook)
-        items += [("label", ""), (turn_hook, "g.begin_turn()")]
+        # a game played out fast from its resumable form (a copy a search plays out) goes on in
+        # the turns' rollout form from the start of its next turn (`GameState.roll_turns`)
+        items += [("label", ""), ("rolling", "if g.rolling:\n    return g.roll_turns(f)"), (turn_hook, "g.begin_turn()")]
         for phase in phases:
             items += [("label", phase.name), (hook, f"g.begin_phase({self.gen.const(phase.name)})")]
             items += list(phase.body)
@@ -183,6 +190,7 @@ class Compiler(NativeStatements):
         items.append(("jump", ""))
         self._main_items = items[seed_free + 1 if seed_free else 0:]  # (what a new game runs: see `main_rollout`)
         self._main_bound = tuple(local_bindings(tuple(body[:seed_free])))  # (names the seed-free start binds)
+        self._turn_bound = tuple(local_bindings(tuple(body)))
         labels: dict[str, int] = {}
         main = Code("main", None)
         self._subst = {}

@@ -87,6 +87,14 @@ class PlayingOut:
 
         return self._playing_out(decide, True, main)
 
+    def roll_turns(self, f: Frame) -> None:
+        """The main program's resumable form at the start of a turn while `play_out(fast=True)`
+        plays the game (a copy a search plays out, a game played on from a position): the rest of
+        the game runs in the turns' rollout form, as if it had been played out from its start
+        (`Compiler.turns_rollout`; the frame's locals hold the set-up's names). Returns once the
+        game has ended."""
+        self.rules.compiler.turns_rollout(self, f)
+
     def _playing_out(self, decide: Callable[[GameState], Any], fast: bool, play: Callable[[], None]) -> int:
         if self.decide is not None:
             raise GameStateError("play_out is already running in this game")

@@ -95,7 +95,8 @@ class ResumableWriter:
         """The entries of a resumable function for statements (`Code.entries`: the start, then
         one per point to resume at). Items may also be ('label', key) to record a point to
         start at in `labels`, ('hook', python_call) for an engine call that may suspend,
-        ('line', python_call) for one that cannot, ('if', condition, items) for items run when
+        ('line', python_call) for one that cannot, ('rolling', python_lines) for lines of this form
+        alone (the rollout form has no use for them), ('if', condition, items) for items run when
         the condition (an expression) holds (the ends of the rounds of the turn structure), and
         last ('jump', key) to go back to a label for ever (the main program's turns).
         `bound`: the names the frame's locals hold before it starts (parameters).
@@ -149,6 +150,8 @@ class ResumableWriter:
                 self._point(out, item[1], None)
             elif item[0] == "line":
                 out.append(Straight([(item[1], None)]))
+            elif item[0] == "rolling":  # (lines for the resumable form only)
+                out.append(Straight([(line, None) for line in item[1].split("\n")]))
             elif item[0] == "if":
                 body: list = []
                 self._items(item[2], body, scope, labels)

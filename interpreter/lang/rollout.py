@@ -272,6 +272,22 @@ class RolloutEntries:
         lines += [("while True:", None), *indent(rounds)]
         return self.compile_lines("main (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
 
+    def rollout_turns(self, items: list, bound: tuple[str, ...]):
+        """The turns of the main program in their rollout form, `(g, f)`: a game's turns from the
+        start of one, each name the set-up binds (`bound`) in the frame's locals, as the main
+        program's resumable form keeps them: for a game played out fast from there
+        (`GameState.roll_turns`). `items` as `rollout_main` takes them."""
+        return self.loops_if_they_fit(lambda: self._rollout_turns(items, bound))
+
+    def _rollout_turns(self, items: list, bound: tuple[str, ...]):
+        scope = self._block_scope(item_statements(items), bound)
+        self.choices = {}
+        turn = items.index(("label", items[-1][1]))
+        rounds = self._rollout_items(items[turn:-1], scope)
+        rounds += [("g.steps_left -= 1", None), ("if g.steps_left < 0:", None), ("    g.out_of_steps(f)", None)]
+        lines = [("while True:", None), *indent(rounds)]
+        return self.compile_lines("main's turns (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
+
     def _rollout_items(self, items: list, scope) -> list:
         lines: list = []
         for item in items:

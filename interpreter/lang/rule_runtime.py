@@ -49,12 +49,13 @@ class RuleRuntime(Protocol):
     options: dict[str, Any]  # the ruleset's option values: `options.x`
     globals: dict[str, Any]  # the game's globals (`game.turn`, declared globals): read and set in place
     player_attrs: list[dict[str, Any]]  # each player's attributes (index seat - 1): read and set in place
-    attrs: dict[int, dict[str, Any]]  # each card's stored attributes by card id (absent: the card is gone)
+    attrs: list[list]  # each card's row of stored values by card id (lang/values.py: PART, ...; empty: gone)
     card_zone: dict[int, ZoneKey]  # the zone each card is in, by card id
     zones: dict[ZoneKey, list[CardRef]]  # the cards of each zone, in order (never changed in place)
     frames: list[Frame]  # the frame stack: code compares the top with its own frame after a call
     halted: bool  # true once a decision is due or the game has ended: resumable code stops then
     logging: bool  # whether events are logged (`log_entries`)
+    rolling: bool  # while `play_out(fast=True)` plays the game: the main program goes on in its rollout form
     log_entries: list[tuple]  # the log: an event is appended as ("event", name, args)
     seen: tuple | None  # WRITTEN: the events players witnessed, a chain of (name, args, seat, older)
     steps_left: int  # WRITTEN: steps left before the step budget runs out (each loop round counts one)
@@ -231,6 +232,11 @@ class RuleRuntime(Protocol):
 
     def roll_ability(self, ref: AbilityRef, verb: str, target: bool) -> None:
         """`use(a)` / `aim(a)` in the rollout form: the block runs to its end at once."""
+        ...
+
+    def roll_turns(self, f: Frame) -> None:
+        """The main program's resumable form at a turn's start while played out fast: the rest of
+        the game in the turns' rollout form."""
         ...
 
     def emit(self, name: str, args: dict) -> None:
