@@ -178,6 +178,9 @@ def test_references_are_found_in_lists_and_plain_attributes_are_skipped():
         game.apply(rng.randrange(len(game.decision()[1])))
     holder, target, plain = [cid for cid, row in enumerate(game.state.attrs) if row][:3]
     targets = game.rules.attr_slots["targets"]
+    slots = game.rules.attr_slots  # (only slots declared to hold cards, abilities or lists are followed)
+    assert {slots["targets"], slots["attacking"]} <= set(game.rules.reference_slots)
+    assert slots["cost"] not in game.rules.reference_slots
     game.state.attrs[holder][targets] = ["red", [game.state.cards[target]]]
     game.state.attrs[plain] = [ABSENT if type(v) is list else v for v in game.state.attrs[plain]]
     _pinned, referenced, holders = _references(game.state)

@@ -22,7 +22,7 @@ from ..lang import ast
 from ..lang.analysis import constant
 from ..lang.members import attributes_of, is_token, printed_text
 from ..lang.runtime import CardDefinition, Code, Fn, Names
-from ..lang.values import ABSENT, PROPERTY_DEFAULTS, PROPERTY_KEYS, TeamRef, ZoneKey
+from ..lang.values import ABSENT, ATTACHED, PROPERTY_DEFAULTS, PROPERTY_KEYS, TeamRef, ZoneKey
 from ..rules.card_types import subtypes
 from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
 from ..rules.model import Ruleset, Score, Teams
@@ -99,6 +99,8 @@ class Program:
     enumerated_attributes: frozenset[str]
     # card attribute -> its slot in a card's row of stored values (see lang/values.py's PART, ...)
     attr_slots: dict[str, int]
+    # the slots of a card's row that may hold a card or an ability (what determinization follows)
+    reference_slots: tuple[int, ...]
     # what the analyses found (compile/analyses.py)
     static_reads: set[str]
     watched_zones: frozenset[str]
@@ -347,6 +349,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         player_values={n: s.values for n, s in ruleset.player_attributes.items() if s.values is not None},
         global_values={n: s.values for n, s in ruleset.globals.items() if s.values is not None},
         enumerated_attributes=enumerated, attr_slots=compiler.names.attr_slots,
+        reference_slots=reference_slots(ruleset, compiler.names.attr_slots),
         static_reads=reads, watched_zones=watched, watched_keys=frozenset(k for k in keys if k[0] in watched),
         until_events=until, wanted_events=wanted, moves_wanted="moved" in wanted, event_witnesses=witnesses,
         compiler=compiler, keyword_abilities=keyword_abilities, keyword_tables=keyword_tables,
@@ -473,6 +476,17 @@ def attribute_slots(ruleset: Ruleset, defs: Definitions) -> dict[str, int]:
         if n not in slots:
             slots[n] = len(PROPERTY_KEYS) + len(slots)
     return slots
+
+
+def reference_slots(ruleset: Ruleset, slots: dict[str, int]) -> tuple[int, ...]:
+    """The slots of a card's row that may hold a card or an ability: `ATTACHED`, and each attribute
+    some card type declares a card, an ability or a list (or none declares: printed on a card alone)."""
+    declared: dict[str, set[str]] = {}
+    for t in ruleset.card_types.values():
+        for n, spec in t.attributes.items():
+            declared.setdefault(n, set()).add(spec.type)
+    return (ATTACHED, *(slot for n, slot in slots.items()
+                        if n not in declared or declared[n] & {"card", "ability", "list"}))
 
 
 def _copy(value):

@@ -53,6 +53,7 @@ worked out from the true state): determinize for the player who decides.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..lang.values import (
@@ -99,16 +100,14 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
         dealt, bound = _dealt(group, cards, referenced)
         kept += bound
         # what belongs to the place, not to the card: who it went to, when (see the module)
-        at_place = [[attrs[old.id][k] for k in _OF_THE_PLACE] for _key, _index, old in group]
+        at_place = [attrs[old.id][_PLACE] for _key, _index, old in group]
         zones, card_zone = new.zones, new.card_zone
         for (key, index, old), card, state in zip(group, dealt, at_place):
             if card is old:
                 continue
             zones[key][index] = card
             card_zone[card.id] = key
-            d = attrs[card.id]
-            for k, v in zip(_OF_THE_PLACE, state):
-                d[k] = v
+            attrs[card.id][_PLACE] = state
             if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:
@@ -123,6 +122,10 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
 # dealt out of view, which other players know the card at that place and which were shown it
 # (`reveal ... to`).
 _OF_THE_PLACE = (OWNER, CONTROLLER, STAMP, DEALT, KNOWN, SHOWN)
+# (next to each other in a card's row: read and written as one slice)
+_PLACE = slice(min(_OF_THE_PLACE), max(_OF_THE_PLACE) + 1)
+if _PLACE.stop - _PLACE.start != len(_OF_THE_PLACE):
+    raise AssertionError("lang/values.py: a place's properties must be next to each other in a card's row")
 
 
 def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
@@ -222,11 +225,16 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
     for d in (*game.player_attrs, game.globals):
         walk(d)
     plain = _PLAIN.issuperset
+    slots = game.rules.reference_slots  # (the slots that may hold a card: ATTACHED, cards, lists)
+    held = itemgetter(*slots) if len(slots) > 1 else lambda d: (d[slots[0]],)
     for cid, d in enumerate(game.attrs):
-        if plain(map(type, d)):  # (most cards hold numbers and text: nothing to walk)
+        if not d:
+            continue
+        values = held(d)
+        if plain(map(type, values)):  # (most cards hold numbers, text and none there: nothing to walk)
             continue
         before = walk.found
-        walk(d)
+        walk(values)
         if walk.found != before:
             holders.add(cid)
     walk(game.temp_mods)
