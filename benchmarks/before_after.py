@@ -74,7 +74,10 @@ def _child_play(rules, seed: int, rng: random.Random) -> None:
 
 
 def _child_mid_game_states(rules, seed: int, count: int) -> list:
-    """`count` games of random play stopped at a decision 5 to 40 decisions in (those not over)."""
+    """`count` games of random play stopped at a decision 5 to 40 decisions in (those not over).
+    The same games as run.py's `mid_game_states`, written again: importing run.py would put the
+    AFTER checkout first on the path (run.py adds its own checkout), and the BEFORE side must
+    import its own `interpreter`."""
     rng = random.Random(seed)
     states = []
     for i in range(count):

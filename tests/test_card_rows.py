@@ -5,9 +5,9 @@ every card type at the slots `Rules.attr_slots` gives, `ABSENT` where the card's
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
+from playout import random_position
 
 from interpreter import load, load_game_json
 from interpreter.engine.rows import row_dict, row_from_dict
@@ -18,13 +18,7 @@ RULES = load("bases")
 
 
 def _mid_game(seed: int = 3, decisions: int = 30):
-    game = RULES.new_game(seed=seed, log=False)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if game.is_over:
-            break
-        game.apply(rng.randrange(len(game.decision()[1])))
-    return game
+    return random_position(RULES, seed, decisions, log=False)
 
 
 def test_a_cards_row_holds_its_properties_then_its_types_attributes_at_their_slots():

@@ -7,21 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from playout import random_position
 
 from interpreter import load
 from interpreter.paths import shipped_games
 
 GAMES = sorted(shipped_games())
-
-
-def _position(rules, seed: int, decisions: int):
-    game = rules.new_game(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if game.is_over:
-            break
-        game.apply(rng.randrange(len(game.decision()[1])))
-    return game
 
 
 def _played(game, fast: bool):
@@ -44,7 +35,7 @@ def test_a_position_played_out_fast_switches_to_the_rollout_form_and_plays_the_s
 
     monkeypatch.setattr(compiler, "turns_rollout", counted)
     for seed in (1, 2, 3):
-        position = _position(rules, seed, 12)
+        position = random_position(rules, seed, 12)
         if position.is_over:
             continue
         before = len(calls)
@@ -57,7 +48,7 @@ def test_a_position_played_out_fast_switches_to_the_rollout_form_and_plays_the_s
 
 def test_a_game_stepped_or_played_out_without_fast_never_switches():
     rules = load("lanes")
-    game = _position(rules, 3, 10)
+    game = random_position(rules, 3, 10)
     called = []
     rules.program.compiler.compile_rollout()
     original = rules.program.compiler.turns_rollout

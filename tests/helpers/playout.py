@@ -286,6 +286,18 @@ def played_out_log(rules, seed: int, choices: list[int], fast: bool = False) -> 
     return game.log
 
 
+def random_position(rules, seed: int, decisions: int, log: bool = True) -> Game:
+    """A new game (seed `seed`) after up to `decisions` random decisions (the generator seeded
+    with `seed` too): a position for a test to start from."""
+    game = rules.new_game(seed=seed, log=log)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        game.apply(rng.randrange(len(game.decision()[1])))
+    return game
+
+
 def cards_of(game: Game, seat: int) -> list[CardRef]:
     """The non-token cards a player owns (cards nobody owns yet, such as an undrafted pile, excluded)."""
     out = []
