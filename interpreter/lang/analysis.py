@@ -175,19 +175,10 @@ def chooses_in(s: ast.Stmt, procedures: frozenset[str] | set[str] = frozenset())
     return found
 
 
-def value_calls(s: ast.Stmt, procedures: frozenset[str] | set[str]) -> list[ast.Call]:
-    """The calls of procedures that give a value in one statement's expressions, innermost first."""
-    return [n for n in chooses_in(s, procedures) if isinstance(n, ast.Call)] if procedures else []
-
-
 def gives_value(proc: ast.Procedure) -> bool:
     """Whether a procedure gives a value: its body has a `return EXPR`."""
     return any(isinstance(n, ast.Return) for n in ast.walk(proc.body))
 
-
-def has_choose(s: ast.Stmt) -> bool:
-    """Whether a statement's own expressions (not nested blocks) take a decision."""
-    return bool(chooses_in(s))
 
 def _constant(e: ast.Expr) -> Any:
     """The value of a constant expression (card attribute values, keyword arguments)."""

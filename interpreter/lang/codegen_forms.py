@@ -54,7 +54,7 @@ class Form:
     def after(self, gen: Any, s: ir.Stmt, mode: str) -> list[str]:
         """The lines after a statement: here, the way out if it may have ended the game."""
         kind = type(s)
-        if (kind is ir.Halt and s.kind != "stop" or kind in (ir.Emit, ir.CallStmt)) and gen.host.may_end_lowered(s):
+        if (kind is ir.Halt and s.kind != "stop" or kind in (ir.Emit, ir.CallStmt)) and gen.host.may_end(s):
             return halted(mode)
         return []
 

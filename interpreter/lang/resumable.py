@@ -179,7 +179,7 @@ class ResumableWriter:
 
     def stmt(self, s: ir.Stmt, out: list, scope: Scope) -> None:
         gen = self.gen
-        if self.host.is_native_lowered(s):
+        if self.host.is_native(s):
             gen.choices = {}
             own = {var: gen.temp("_v") for var in _loop_own_names(s, self._body, self._bound)}
             saved = scope.names
@@ -349,8 +349,8 @@ class ResumableWriter:
                 or name in self.host.value_procedures
                 or name in self._recursive_procedures() or stops_in_loops(proc.body)
                 or sum(isinstance(n, ast.Stmt) for n in ast.walk(proc.body)) > _INLINE_STATEMENTS
-                or any(isinstance(n, (ast.For, ast.Repeat, ast.While)) and not self.host.is_native(n)
-                       for n in ast.walk(proc.body))):
+                or any(type(n) is ir.Loop and not self.host.is_native(n)
+                       for n in ir.walk(gen.lowered_body(proc.body, proc.params)))):
             return False
         site = self.host._tmp()
         assigned = set(local_bindings(proc.body))

@@ -148,7 +148,7 @@ def _may_run_rules(gen: Any, s: ir.Stmt) -> bool:
     if type(s) is ir.CallStmt:
         c = s.call
         return type(c) is ir.Call and (c.name in names.procedures or c.name in ("run", "use", "aim")
-                                       or gen.host.may_end_lowered(s))
+                                       or gen.host.may_end(s))
     if type(s) is ir.Emit:
         return s.event not in names.quiet_events
     if type(s) is ir.GameOp and s.op == "move":
