@@ -410,11 +410,11 @@ def test_a_choose_from_a_list_that_cannot_repeat_an_option_is_not_checked_for_re
 
     rules = load(_toy_with(tmp_path, ""))
     gen = rules.compiler.gen
-    body = parse_block(
+    body = gen.lowered_body(parse_block(
         'let mine = all c in hand(p) where c.power > 0\n'
         'let grown = []\ngrown += hand(p)\n'
         'for each in hand(p) { let looped = hand(p) }\n'
-        'let first_player = players[1]\n')
+        'let first_player = players[1]\n'), ("p",))
     scope = Scope(True, players=gen.player_names(body, ("p",)), distinct=gen.distinct_names(body, ("p",)))
     assert set(scope.distinct) == {"mine", "looped"}  # not grown, which is added to, nor a loop's each
     cases = {
@@ -434,7 +434,8 @@ def test_a_choose_from_a_list_that_cannot_repeat_an_option_is_not_checked_for_re
     }
     for text, distinct in cases.items():
         (let,) = parse_block(f"let v = {text}\n")
-        assert (gen.distinct_tags(let.value, scope) is not None) == distinct, text
+        value = gen.lowering.expression(let.value, frozenset({"p", "mine", "grown", "first_player"}))
+        assert (gen.distinct_tags(value, scope) is not None) == distinct, text
 
 
 def test_what_a_function_gives_is_known_to_repeat_no_option_through_its_block_and_conditionals(tmp_path):

@@ -14,7 +14,7 @@ from toyrules import toy_with
 
 from interpreter import load
 from interpreter.errors import CardrulesError, ErrorList
-from interpreter.lang import ast, ir
+from interpreter.lang import ir
 from interpreter.lang.codegen_scope import Scope
 from interpreter.lang.kinds import Facts, KindRules, Kinds, ValueKinds
 
@@ -33,12 +33,12 @@ def test_what_the_code_generator_is_sure_of_the_checker_infers_too(game):
     defs = rules.definitions
     seen: Counter[str] = Counter()
     for tree in [*defs.functions.values(), *defs.procedures.values(), *defs.cards.values()]:
-        for e in ast.walk(tree):
-            if not isinstance(e, (ast.Call, ast.BinOp, ast.ListLit, ast.Select, ast.Comprehension, ast.StrLit)):
+        for e in ir.walk(gen.lowering.definition(tree)):  # (the code generator reads the lowered form)
+            if type(e) not in (ir.Call, ir.BinOp, ir.ListOf, ir.Select, ir.Comprehension, ir.Const):
                 continue  # (a name's kind depends on its scope, which each precision keeps its own way)
             if gen.new_list(e):
                 seen["list"] += 1
-                assert kinds.of(e) == "list", ast.Node.__repr__(e)
+                assert kinds.of(e) == "list", ir.describe(e)
             if gen.is_text(e):
                 seen["text"] += 1
                 assert kinds.of(e) == "text", e
@@ -87,3 +87,28 @@ def test_the_facts_of_each_lowered_expression_are_worked_out_once_for_every_emit
             assert kinds.of(e) == "list", e
         if facts.text:
             assert kinds.of(e) == "text", e
+
+
+def test_the_code_generators_analyses_follow_the_lowered_bodies_of_rule_functions(tmp_path):
+    """ValueKinds reads the lowered form only: a call of a rule function is followed into its
+    lowered body (a block too: a draw or a selection anywhere in it), and the names of a lowered
+    block that hold players, lists or lists without repeats are found from its bindings."""
+    rules = ('function pick(p) {\n  let n = random(hand(p))\n  return n\n}\n'
+             'function picked(p) {\n  let l = all c in hand(p) where c.power > 0\n  return l\n}\n'
+             'function rival(p) = first(others(p))\n'
+             'function mine(p) = all c in hand(p) where c.power > 0\n')
+    gen = load(toy_with(tmp_path, rules)).compiler.gen
+    p = ir.Local("p")
+    assert gen._draws(ir.Call(ir.FUNCTION, "pick", (p,)))
+    assert not gen._draws(ir.Call(ir.FUNCTION, "picked", (p,)))
+    assert gen._builds_lists(ir.Call(ir.FUNCTION, "picked", (p,)))
+    assert not gen._builds_lists(ir.Call(ir.FUNCTION, "rival", (p,)))
+    assert gen.is_player(ir.Call(ir.FUNCTION, "rival", (p,)), Scope(False))
+    assert gen.new_list(ir.Call(ir.FUNCTION, "mine", (p,)))
+    assert gen.distinct_tags(ir.Call(ir.FUNCTION, "picked", (p,)), Scope(False)) is not None
+    body = (ir.Let("r", ir.Call(ir.FUNCTION, "rival", (p,))), ir.Let("m", ir.Call(ir.FUNCTION, "mine", (p,))),
+            ir.Loop("for", "q", ir.Context("players"), (ir.Set(ir.Local("m"), "+=", ir.ListOf((ir.Local("q"),))),)))
+    assert gen.player_names(body, ("p",)) == {"r", "q"}
+    assert gen.list_names(body, ("p",)) == frozenset()  # (m is added to: `+=` says nothing of it)
+    assert gen.list_names(body[:2], ("p",)) == {"m"}
+    assert set(gen.distinct_names(body[:2], ("p",))) == {"m"}

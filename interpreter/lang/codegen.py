@@ -229,9 +229,9 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
 
     def _define_procedure(self, name: str, proc: ast.Procedure) -> None:
         params = [identifier(p) for p in proc.params]
-        scope = Scope(frame=False, names=dict(zip(proc.params, params)),
-                      players=self.player_names(proc.body, proc.params),
-                      lists=self.list_names(proc.body, proc.params))
+        body = self.lowered_body(proc.body, proc.params)
+        scope = Scope(frame=False, names=dict(zip(proc.params, params)), players=self.player_names(body, proc.params),
+                      lists=self.list_names(body, proc.params))
         self._define("p_" + self._check(name), ["g", "f", *params], self.procedure_lines(name, proc, scope),
                      f"procedure {name}")
 
@@ -264,8 +264,7 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
                      f"function {name}")
 
     def _define_block_function(self, name: str, fn: ast.Function) -> None:
-        assert isinstance(fn.body, ast.BlockValue)
-        body = fn.body.body
+        body = self.lowering.definition(fn).body
         params = [identifier(p) for p in fn.params]
         distinct = self.distinct_names(body, fn.params)
         scope = Scope(frame=False, names=dict(zip(fn.params, params)), players=self.player_names(body, fn.params),
@@ -275,8 +274,7 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
         self.choices = {}
         outer, self.returning = self.returning, "value"
         try:
-            lines = self.statements(self.lowered_body(body, fn.params), scope, loop_depth=0,
-                                    mode="pure") or [("pass", None)]
+            lines = self.statements(body, scope, loop_depth=0, mode="pure") or [("pass", None)]
         finally:
             self.returning = outer
         self._define("fn_" + self._check(name), ["g", "f", *params], lines, f"function {name}")

@@ -10,8 +10,6 @@ from typing import Any
 
 from ..errors import ValidationError
 from . import ast, ir
-from .analysis import children
-from .builtins import RANDOM as RANDOM_BUILTINS
 from .codegen_scope import Scope, literal
 from .codegen_tables import (
     _COMPARISONS,
@@ -81,18 +79,9 @@ class ExpressionCode:
         finally:
             self._hoisted = outer
 
-    def _draws(self, e: ast.Expr | ir.Expr) -> bool:
-        """Whether working out an expression may draw from the game's random generator (of the
-        IR, or of the AST of a rule function's body: see `_through_body`)."""
-        if isinstance(e, ir.Expr):
-            return self.facts(e).draws
-        if isinstance(e, ast.Call):
-            if e.func in self.names.functions:
-                if self._through_body("draws", e.func, self._draws, False):
-                    return True
-            elif e.func in RANDOM_BUILTINS:
-                return True
-        return any(self._draws(child) for child in children(e))
+    def _draws(self, e: ir.Expr) -> bool:
+        """Whether working out an expression may draw from the game's random generator."""
+        return self.facts(e).draws
 
     def _strict(self, e: ir.Expr) -> bool:
         """Whether the code written for an expression works out each of its parts, every time
@@ -243,16 +232,17 @@ class ExpressionCode:
                           *(f"    {line}" for line in before), f"    {value} = {right}"]
         return value
 
-    def _builds_lists(self, e: ast.Expr) -> bool:
+    def _builds_lists(self, e: ir.Node) -> bool:
         """Whether an expression holds a selection or a comprehension (in the functions it calls
         too)."""
-        if type(e) in (ast.Select, ast.Comprehension, ir.Select) or type(e) is ir.Comprehension and len(e.clauses) == 1:
+        if type(e) is ir.Select or type(e) is ir.Comprehension and len(e.clauses) == 1:
             return True
         func = called(e)
         if func is not None and func in self.names.functions and self._through_body(
-                "builds lists", func, self._builds_lists, False):
+                "builds lists", func, self._builds_lists, False,
+                lambda block: any(self._builds_lists(n) for n in ir.walk(block) if isinstance(n, ir.Expr))):
             return True
-        return any(self._builds_lists(child) for child in (ir.children(e) if isinstance(e, ir.Node) else children(e)))
+        return any(self._builds_lists(child) for child in ir.children(e))
 
     def _counted(self, e: ast.BinOp, scope: Scope) -> str | None:
         """`count(S) > 0` and the like of a selection S, while `lowered`: whether S has an item,

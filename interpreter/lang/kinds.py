@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import ast, ir
-from .analysis import local_bindings
 from .builtins import FUNCTIONS as BUILTIN_FUNCTIONS
 from .builtins import RANDOM as RANDOM_BUILTINS
 from .codegen_scope import Scope, may_share
+from .ir_analysis import local_bindings
 from .values import AbilityRef, CardRef, PlayerRef, TeamRef, type_name
 
 # The Python types that hold a value of each declared type (`none`, NoneType, fits every type).
@@ -60,22 +60,29 @@ _INT_OPERATORS = {"-", "/"}  # (`*` and `%` of a text give a text, as in Python)
 class KindRules:
     """The rules both precisions share: what a built-in gives (builtins.py), and a call of a
     rule function followed into its body once per (analysis, function), so that a function that
-    calls itself ends the walk. A subclass says where the ruleset's functions are."""
+    calls itself ends the walk. A subclass says where the ruleset's functions are, and in which
+    form (`Kinds`: the checker's AST; `ValueKinds`: the lowered form the emitters read)."""
 
     _visiting: set[tuple[str, str]]
 
-    def _rule_function(self, name: str) -> ast.Function | None:
+    def _function_body(self, name: str) -> tuple[Any, Any]:
+        """A rule function's body: (its expression, None), or (None, its block)."""
         raise NotImplementedError
 
-    def _through_body(self, analysis: str, func: str, of_body: Callable[[ast.Expr], Any], unknown: Any) -> Any:
-        """What an analysis says of a call of a user function: what it says of the body; `unknown`
-        while that function's body is being analysed already (a recursive function)."""
+    def _through_body(self, analysis: str, func: str, of_value: Callable[[Any], Any], unknown: Any,
+                      of_block: Callable[[Any], Any] | None = None) -> Any:
+        """What an analysis says of a call of a user function: what it says of the expression it
+        gives (`of_value`) or of its block (`of_block`; `unknown` without one); `unknown` while
+        that function's body is being analysed already (a recursive function)."""
+        value, block = self._function_body(func)
+        if value is None and of_block is None:
+            return unknown
         key = (analysis, func)
         if key in self._visiting:
             return unknown
         self._visiting.add(key)
         try:
-            return of_body(self._rule_function(func).body)
+            return of_value(value) if value is not None else of_block(block)
         finally:
             self._visiting.discard(key)
 
@@ -233,8 +240,9 @@ class Kinds(KindRules):
             return PROPERTY_KINDS[e.name]
         return next(iter(kinds)) if len(kinds) == 1 else None
 
-    def _rule_function(self, name: str) -> ast.Function | None:
-        return self.functions.get(name)
+    def _function_body(self, name: str) -> tuple[Any, Any]:
+        body = self.functions[name].body
+        return (None, body.body) if isinstance(body, ast.BlockValue) else (body, None)
 
     def _call(self, e: ast.Call | ir.Call, local) -> str | None:
         func = called(e)
@@ -346,16 +354,18 @@ class Facts:
 
 
 class ValueKinds(KindRules):
-    """The analyses of `CodeGenerator`: what values surely are, `none` never (see the module
-    docstring). `self.names`: the compiler's name table; `self._visiting` and `self._facts`: set
-    by `CodeGenerator`. Each reads an expression of the AST or of the IR alike (see `name_of`,
-    `called`); what does not depend on the scope is worked out once per lowered expression
-    (`facts`), the rest (players, lists held by names, lists without repeats) asked of a scope."""
+    """The analyses of `CodeGenerator`: what values of the lowered form surely are, `none` never
+    (see the module docstring). `self.names`: the compiler's name table; `self.lowering`: the
+    compiler's lowering (a rule function's body is followed in its lowered form); `self._visiting`
+    and `self._facts`: set by `CodeGenerator`. What does not depend on the scope is worked out once
+    per lowered expression (`facts`), the rest (players, lists held by names, lists without
+    repeats) asked of a scope."""
 
     _facts: dict[int, tuple[ir.Expr, Facts]]
 
-    def _rule_function(self, name: str) -> ast.Function | None:
-        return self.names.functions.get(name)
+    def _function_body(self, name: str) -> tuple[Any, Any]:
+        fn = self.lowering.definition(self.names.functions[name])
+        return fn.value, fn.body
 
     def facts(self, e: ir.Expr) -> Facts:
         """The facts of a lowered expression: worked out once per node (from its children's), on
@@ -371,8 +381,8 @@ class ValueKinds(KindRules):
         func = e.name if type(e) is ir.Call else None
         draws = any(self._child_draws(child) for child in ir.children(e))
         if func is not None and not draws:
-            draws = (self._through_body("draws", func, self._draws, False) if func in self.names.functions
-                     else func in RANDOM_BUILTINS)
+            draws = (self._through_body("draws", func, self._draws, False, self._block_draws)
+                     if func in self.names.functions else func in RANDOM_BUILTINS)
         if builds_new_list(e):
             new_list = True
         elif func is not None:
@@ -391,26 +401,19 @@ class ValueKinds(KindRules):
             return self.facts(node).draws
         return any(self._child_draws(child) for child in ir.children(node))  # (a comprehension's clause)
 
-    def _keeps_items(self, e: ast.Call | ir.Call) -> bool:
+    def _block_draws(self, block: tuple[ir.Stmt, ...]) -> bool:
+        """Whether running a block may draw from the game's random generator (a rule function's)."""
+        return any(self.facts(n).draws for n in ir.walk(block) if isinstance(n, ir.Expr))
+
+    def _keeps_items(self, e: ir.Call) -> bool:
         """A call of a built-in whose list holds items of its first argument only (`take(L, n)`)."""
         return bool(e.args) and self._builtin_fact(called(e), "keeps_items")
 
-    def new_list(self, e: ast.Expr | ir.Expr) -> bool:
+    def new_list(self, e: ir.Expr) -> bool:
         """Whether an expression always gives a new Python list (no copy or conversion needed)."""
-        if isinstance(e, ir.Expr):
-            return self.facts(e).new_list
-        if builds_new_list(e):
-            return True
-        func = called(e)
-        if func is not None:
-            if func in self.names.functions:  # what the function's body gives
-                return self._through_body("new list", func, self.new_list, False)
-            return func in self.names.zones or self._builtin_gives(func) == "list"
-        if is_join(e):
-            return self.new_list(e.left) or self.new_list(e.right)
-        return False
+        return self.facts(e).new_list
 
-    def is_list(self, e: ast.Expr | ir.Expr, scope: Scope | None = None) -> bool:
+    def is_list(self, e: ir.Expr, scope: Scope | None = None) -> bool:
         """Whether an expression always gives a Python list (new or not)."""
         name = name_of(e)
         if name is not None:
@@ -418,17 +421,10 @@ class ValueKinds(KindRules):
                     or scope is not None and name in scope.lists)
         return self.new_list(e)
 
-    def is_text(self, e: ast.Expr | ir.Expr) -> bool:
-        if isinstance(e, ir.Expr):
-            return self.facts(e).text
-        if text_written(e) is not None:
-            return True
-        func = called(e)
-        if func is not None:
-            return func not in self.names.functions and self._builtin_gives(func) == "text"
-        return is_join(e) and self.is_text(e.left) and self.is_text(e.right)
+    def is_text(self, e: ir.Expr) -> bool:
+        return self.facts(e).text
 
-    def is_card_list(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
+    def is_card_list(self, e: ir.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a list of cards in the game: a zone's cards, a
         selection from such a list, several of them joined, the first few of one, a function's
         name that holds one (see `Scope.card_lists`)."""
@@ -447,17 +443,17 @@ class ValueKinds(KindRules):
             return self.is_card_list(e.source, scope)
         return is_join(e) and self.is_card_list(e.left, scope) and self.is_card_list(e.right, scope)
 
-    def _is_card(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
+    def _is_card(self, e: ir.Expr, scope: Scope) -> bool:
         name = name_of(e)
         return name is not None and name in scope.cards and name in scope.names
 
-    def _is_handle(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
+    def _is_handle(self, e: ir.Expr, scope: Scope) -> bool:
         """Whether an expression is a name that holds a card handle (see `Scope.handles`)."""
         name = name_of(e)
         return name is not None and name in scope.handles
 
     # ------------------------------------------------------------------ names that hold players
-    def is_player_list(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
+    def is_player_list(self, e: ir.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a list of players (`players`, `others(p)`, a
         selection from them)."""
         name = name_of(e)
@@ -468,14 +464,14 @@ class ValueKinds(KindRules):
             return func not in self.names.functions and self._builtin_fact(func, "gives_players")
         return is_selection(e) and self.is_player_list(e.source, scope)
 
-    def is_player(self, e: ast.Expr | ir.Expr, scope: Scope) -> bool:
+    def is_player(self, e: ir.Expr, scope: Scope) -> bool:
         """Whether an expression always gives a player (never none): a name that only ever holds
         one, `players[K]` for a seat that exists, `next_player(...)`, the first of `others(...)`
         when there are several players, a function that gives one of these."""
         name = name_of(e)
         if name is not None:
             return name in scope.players
-        if type(e) in (ast.Index, ir.GetIndex):
+        if type(e) is ir.GetIndex:
             seat = int_written(e.index)
             return (name_of(e.obj) == "players" and "players" not in scope.names
                     and seat is not None and 1 <= seat <= self.names.player_count)
@@ -489,27 +485,27 @@ class ValueKinds(KindRules):
             return self._builtin_gives(func) == "player"
         return False
 
-    def player_names(self, body, params=(), given: frozenset[str] = frozenset()) -> frozenset[str]:
-        """The local names of a block that hold a player wherever they are used: every `let`,
-        assignment and `for` that binds the name gives a player (parameters are not known,
+    def player_names(self, body: tuple[ir.Stmt, ...], params=(), given: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The local names of a lowered block that hold a player wherever they are used: every
+        `let`, assignment and `for` that binds the name gives a player (parameters are not known,
         except those `given` a player, as long as the block binds them only to players)."""
         return self._names_holding(body, params, lambda v, scope: v is not None and (
             self.is_player_list(v[1], scope) if isinstance(v, tuple) else self.is_player(v, scope)),
             lambda known: Scope(False, players=known), given)
 
-    def list_names(self, body, params=()) -> frozenset[str]:
-        """The local names of a block that always hold a list: every `let` and assignment that
-        binds the name gives one (a selection, a list, a zone's cards; parameters and loop
+    def list_names(self, body: tuple[ir.Stmt, ...], params=()) -> frozenset[str]:
+        """The local names of a lowered block that always hold a list: every `let` and assignment
+        that binds the name gives one (a selection, a list, a zone's cards; parameters and loop
         variables are not known)."""
         return self._names_holding(body, params, lambda v, scope: (
             v is not None and not isinstance(v, tuple) and self.is_list(v, scope)),
             lambda known: Scope(False, lists=known))
 
     # ------------------------------------------------------------------ lists without repeats
-    def distinct_names(self, body, params=()) -> dict[str, frozenset]:
-        """The local names of a block that always hold a list without repeated options, with the
-        tags of what their items are drawn from (see `distinct_tags`): every `let` and `=` that
-        binds the name gives such a list (parameters and loop variables are not known)."""
+    def distinct_names(self, body: tuple[ir.Stmt, ...], params=()) -> dict[str, frozenset]:
+        """The local names of a lowered block that always hold a list without repeated options,
+        with the tags of what their items are drawn from (see `distinct_tags`): every `let` and
+        `=` that binds the name gives such a list (parameters and loop variables are not known)."""
         bindings = local_bindings(body)
         known: dict[str, frozenset] = {}
         for _round in range(4):  # (a name bound from another: known once that one is)
@@ -526,7 +522,7 @@ class ValueKinds(KindRules):
             known = found
         return known
 
-    def distinct_tags(self, e: ast.Expr, scope: Scope) -> frozenset | None:
+    def distinct_tags(self, e: ir.Expr, scope: Scope) -> frozenset | None:
         """Tags of what a list's items are drawn from, when the list can repeat no option (None
         when it might): a `choose` from it needs no check for repeats. Items of lists whose tags
         never meet (`may_share`) are never the same option, so their concatenation repeats none.
@@ -546,10 +542,10 @@ class ValueKinds(KindRules):
             if left is None or right is None or any(may_share(a, b) for a in left for b in right):
                 return None
             return left | right
-        if type(e) in (ast.Conditional, ir.IfExpr):  # (one of the two lists, whole)
+        if type(e) is ir.IfExpr:  # (one of the two lists, whole)
             then, orelse = self.distinct_tags(e.then, scope), self.distinct_tags(e.orelse, scope)
             return None if then is None or orelse is None else then | orelse
-        if type(e) in (ast.ListLit, ir.ListOf):
+        if type(e) is ir.ListOf:
             tags = [self._item_tag(item, scope) for item in e.items]
             if None in tags or any(may_share(a, b) for i, a in enumerate(tags) for b in tags[i + 1:]):
                 return None
@@ -562,7 +558,8 @@ class ValueKinds(KindRules):
             return frozenset({("zone", func, constants)})
         if func in self.names.functions:
             params = self.names.functions[func].params
-            return self._through_body("distinct", func, lambda body: self._distinct_body(body, params), None)
+            return self._through_body("distinct", func, lambda value: self.distinct_tags(value, Scope(False)), None,
+                                      lambda block: self._distinct_block(block, params))
         if self._keeps_items(e):
             return self.distinct_tags(e.args[0], scope)
         if func == "abilities" and len(e.args) == 1:
@@ -574,22 +571,20 @@ class ValueKinds(KindRules):
             return frozenset({("players",)})
         return None
 
-    def _distinct_body(self, body: ast.Expr, params: tuple[str, ...]) -> frozenset | None:
-        """`distinct_tags` of what a function gives: its expression's, or those of every value
-        its block returns (with what its `let`s hold)."""
-        if not isinstance(body, ast.BlockValue):
-            return self.distinct_tags(body, Scope(False))
-        scope = Scope(False, distinct=self.distinct_names(body.body, params))
+    def _distinct_block(self, block: tuple[ir.Stmt, ...], params: tuple[str, ...]) -> frozenset | None:
+        """`distinct_tags` of what a function's block gives: those of every value it returns
+        (with what its `let`s hold)."""
+        scope = Scope(False, distinct=self.distinct_names(block, params))
         tags: frozenset = frozenset()
-        for node in ast.walk(body.body):
-            if isinstance(node, ast.Return):
+        for node in ir.walk(block):
+            if type(node) is ir.Return:
                 found = self.distinct_tags(node.value, scope)
                 if found is None:
                     return None
                 tags |= found
         return tags or None
 
-    def _item_tag(self, item: ast.Expr, scope: Scope) -> tuple | None:
+    def _item_tag(self, item: ir.Expr, scope: Scope) -> tuple | None:
         """The tag of one item of a list written out: a constant, a `labelled` constant (both by
         their option id), a player."""
         if _written(item) is not None:
@@ -602,7 +597,7 @@ class ValueKinds(KindRules):
         return None
 
     @staticmethod
-    def _names_holding(body, params, gives: Callable, scope_of: Callable,
+    def _names_holding(body: tuple[ir.Stmt, ...], params, gives: Callable, scope_of: Callable,
                        given: frozenset[str] = frozenset()) -> frozenset[str]:
         """The local names whose every binding `gives` the kind of value, in a scope where the
         names still assumed to hold it do (dropped one round at a time until none is left);

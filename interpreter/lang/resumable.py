@@ -114,9 +114,8 @@ class ResumableWriter:
         statements = item_statements(items)
         # (each item's IR, its names resolved in order: see `_items`)
         self._body, self._bound = self.gen.lowered_body(statements, bound), bound
-        scope = Scope(frame=True, players=self.gen.player_names(statements, bound),
-                      lists=self.gen.list_names(statements, bound),
-                      distinct=self.gen.distinct_names(statements, bound))
+        scope = Scope(frame=True, players=self.gen.player_names(self._body, bound),
+                      lists=self.gen.list_names(self._body, bound), distinct=self.gen.distinct_names(self._body, bound))
         self.gen.stop_breaks = False
         nodes: list = []
         if items and isinstance(items[-1], tuple) and items[-1][0] == "jump":
@@ -367,7 +366,7 @@ class ResumableWriter:
             else:
                 lines.append((f"{names[param]} = {gen.ex(arg, scope)}", call.span))
         out.append(Straight(lines))
-        body = list(proc.body)
+        body = gen.lowered_body(proc.body, proc.params)
         inner = Scope(frame=True, names=names, players=gen.player_names(body, proc.params) | players,
                       lists=gen.list_names(body, proc.params) | lists, distinct=gen.distinct_names(body, proc.params))
         wrapped = any(isinstance(n, ast.Stop) for n in ast.walk(proc.body))

@@ -41,14 +41,16 @@ from .codegen_tables import indent
 from .kinds import is_join
 from .values import Labelled
 
+_ATTRIBUTES = (ir.GetAttr, ir.Global, ir.Option, ir.EventArg)  # (`c.NAME`, `game.NAME`, ...)
+
 # a list display of lists held in Python names, then a constant ("... or pass")
 _LISTS_THEN_CONSTANT = re.compile(r"\[((?:\*[A-Za-z_]\w*, )+)(_k\d+)\]")
 
 
-def _procedure_calls(body, procedures) -> list[ast.Call]:
-    """The calls of procedures in a block, as statements (in nested blocks too)."""
-    return [n.call for n in ast.walk(tuple(body)) if isinstance(n, ast.CallStmt)
-            and isinstance(n.call, ast.Call) and n.call.func in procedures]
+def _procedure_calls(body: tuple[ir.Stmt, ...], procedures) -> list[ir.Call]:
+    """The calls of procedures in a lowered block, as statements (in nested blocks too)."""
+    return [n.call for n in ir.walk(body) if type(n) is ir.CallStmt and type(n.call) is ir.Call
+            and n.call.name in procedures]
 
 
 class RolloutForm(Form):
@@ -182,7 +184,8 @@ class RolloutEntries:
         any values (see `player_parameters`)."""
         params = [identifier(p) for p in proc.params]
         given = self.player_parameters().get(name, frozenset())
-        players = self.player_names(proc.body, proc.params, given)
+        body = self.lowered_body(proc.body, proc.params)
+        players = self.player_names(body, proc.params, given)
         given &= players  # (not those the procedure sets to something else)
         lines = self._rollout_body(name, proc, players)
         if given:
@@ -190,14 +193,14 @@ class RolloutEntries:
             lines = [(f"if {test}:", proc.span), (f"    return ru_{name}(g, f, {', '.join(params)})", proc.span),
                      *lines]
             self._define("ru_" + self._check(name), ["g", "f", *params],
-                         self._rollout_body(name, proc, self.player_names(proc.body, proc.params)),
+                         self._rollout_body(name, proc, self.player_names(body, proc.params)),
                          f"procedure {name} (rollout, any values)")
         self._define("r_" + self._check(name), ["g", "f", *params], lines, f"procedure {name} (rollout)")
 
     def _rollout_body(self, name: str, proc: ast.Procedure, players: frozenset[str]) -> list:
+        body = self.lowered_body(proc.body, proc.params)
         scope = Scope(frame=False, names={p: identifier(p) for p in proc.params}, players=players,
-                      lists=self.list_names(proc.body, proc.params),
-                      distinct=self.distinct_names(proc.body, proc.params))
+                      lists=self.list_names(body, proc.params), distinct=self.distinct_names(body, proc.params))
         return self.in_rollout_form(lambda: self.procedure_lines(name, proc, scope))
 
     def player_parameters(self) -> dict[str, frozenset[str]]:
@@ -211,7 +214,7 @@ class RolloutEntries:
 
     def _guess_player_parameters(self) -> dict[str, frozenset[str]]:
         procedures = self.names.procedures
-        blocks = self.host.blocks()
+        blocks = [(self.lowered_body(body, bound), bound, owner) for body, bound, owner in self.host.blocks()]
         given = {name: set(proc.params) for name, proc in procedures.items()}
         called: set[str] = set()
         changed = True
@@ -221,16 +224,16 @@ class RolloutEntries:
                 scope = Scope(False, players=self.player_names(
                     body, bound, frozenset(given[owner]) if owner else frozenset()))
                 for call in _procedure_calls(body, procedures):
-                    called.add(call.func)
-                    params = procedures[call.func].params
-                    for param, arg in [*zip(params, call.args), *((a.name, a.value) for a in call.kwargs)]:
-                        if param in given[call.func] and not self._player_like(arg, scope):
-                            given[call.func].discard(param)
+                    called.add(call.name)
+                    params = procedures[call.name].params
+                    for param, arg in [*zip(params, call.args), *call.kwargs]:
+                        if param in given[call.name] and not self._player_like(arg, scope):
+                            given[call.name].discard(param)
                             changed = True
         return {name: frozenset(given[name]) for name in called if given[name]}
 
-    def _player_like(self, e: ast.Expr, scope) -> bool:
-        return self.is_player(e, scope) or isinstance(e, ast.Attribute) and e.name in self.names.player_valued
+    def _player_like(self, e: ir.Expr, scope) -> bool:
+        return self.is_player(e, scope) or type(e) in _ATTRIBUTES and e.name in self.names.player_valued
 
     def rollout_block(self, name: str, body: tuple, bound: tuple[str, ...], returns: bool = False):
         """`Code.rollout` of a block: `(g, f)`, the names it starts with read from the frame's
@@ -251,9 +254,10 @@ class RolloutEntries:
         return self.compile_lines(f"{name} (rollout)", ["g", "f"], [("L = f.locals", None), *lines], scope)
 
     def _block_scope(self, body, bound: tuple[str, ...]):
+        lowered = self.lowered_body(body, bound)
         return Scope(frame=False, names={n: f"L[{literal(n)}]" for n in bound},
-                     players=self.player_names(body, bound), lists=self.list_names(body, bound),
-                     distinct=self.distinct_names(body, bound))
+                     players=self.player_names(lowered, bound), lists=self.list_names(lowered, bound),
+                     distinct=self.distinct_names(lowered, bound))
 
     def rollout_main(self, items: list, bound: tuple[str, ...]):
         """The main program's rollout form, `(g, f)`: a new game from where every game starts
