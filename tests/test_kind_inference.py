@@ -112,3 +112,19 @@ def test_the_code_generators_analyses_follow_the_lowered_bodies_of_rule_function
     assert gen.list_names(body, ("p",)) == frozenset()  # (m is added to: `+=` says nothing of it)
     assert gen.list_names(body[:2], ("p",)) == {"m"}
     assert set(gen.distinct_names(body[:2], ("p",))) == {"m"}
+
+
+def test_the_checkers_kind_of_a_lowered_call_follows_the_lowered_function(tmp_path):
+    """Kinds.of a lowered call of a rule function (asked by the code generator) reads the
+    function's lowered body, which the code generator hands it (`lowered_function`)."""
+    rules = 'function rival(p) = first(others(p))\nfunction mine(p) = all c in hand(p) where c.power > 0\n'
+    kinds = load(toy_with(tmp_path, rules)).compiler.gen.names.kinds
+    p = ir.Local("p")
+    call = ir.Call(ir.FUNCTION, "rival", (p,))
+    assert kinds.of(call) == "player" and kinds.items(ir.Call(ir.FUNCTION, "mine", (p,))) == "card"
+    followed = kinds.lowered_function
+    try:
+        kinds.lowered_function = lambda name: ir.Function(name, ("p",), ir.Const("a text"), None)
+        assert kinds.of(call) == "text"
+    finally:
+        kinds.lowered_function = followed

@@ -191,6 +191,8 @@ class CodeGenerator(ExpressionCode, AttributeCode, StatementCode, ValueKinds, Ro
         names = self.names  # (statements are written from their lowered form: see `lowered_body`)
         self.lowering = _lower.Lowering(_lower.Names(frozenset(names.functions), frozenset(names.procedures),
                                                      frozenset(names.zones), frozenset(names.keywords)))
+        if names.kinds is not None:  # (the checker's kinds of lowered expressions follow lowered functions)
+            names.kinds.lowered_function = lambda name: self.lowering.definition(names.functions[name])
         self.ns = Namespace()
         self._counter = 0
         self.choices: dict[int, str] = {}  # the temporary local holding each lifted choose's answer

@@ -65,16 +65,18 @@ class KindRules:
 
     _visiting: set[tuple[str, str]]
 
-    def _function_body(self, name: str) -> tuple[Any, Any]:
-        """A rule function's body: (its expression, None), or (None, its block)."""
+    def _function_body(self, name: str, lowered: bool) -> tuple[Any, Any]:
+        """A rule function's body (`lowered`: in the lowered form): (its expression, None), or
+        (None, its block)."""
         raise NotImplementedError
 
     def _through_body(self, analysis: str, func: str, of_value: Callable[[Any], Any], unknown: Any,
-                      of_block: Callable[[Any], Any] | None = None) -> Any:
+                      of_block: Callable[[Any], Any] | None = None, lowered: bool = True) -> Any:
         """What an analysis says of a call of a user function: what it says of the expression it
-        gives (`of_value`) or of its block (`of_block`; `unknown` without one); `unknown` while
-        that function's body is being analysed already (a recursive function)."""
-        value, block = self._function_body(func)
+        gives (`of_value`) or of its block (`of_block`; `unknown` without one), in the lowered form
+        or (not `lowered`) the AST; `unknown` while that function's body is being analysed already
+        (a recursive function)."""
+        value, block = self._function_body(func, lowered)
         if value is None and of_block is None:
             return unknown
         key = (analysis, func)
@@ -119,6 +121,9 @@ class Kinds(KindRules):
         self.option_kinds = option_kinds
         self.team_kinds = team_kinds or {}
         self.code_returns: dict[str, str] = {}  # a card's code attribute -> the kind it gives (if one)
+        # a rule function's lowered form by name (set by the code generator, which asks the kind of
+        # lowered expressions: a call in one is followed into the lowered body)
+        self.lowered_function: Callable[[str], ir.Function] | None = None
         self._visiting = set()
 
     def of(self, e: ast.Expr | ir.Expr | None, local: frozenset[str] | set[str] = frozenset()) -> str | None:
@@ -240,7 +245,12 @@ class Kinds(KindRules):
             return PROPERTY_KINDS[e.name]
         return next(iter(kinds)) if len(kinds) == 1 else None
 
-    def _function_body(self, name: str) -> tuple[Any, Any]:
+    def _function_body(self, name: str, lowered: bool) -> tuple[Any, Any]:
+        if lowered:
+            if self.lowered_function is None:
+                raise TypeError("the kind of a lowered expression needs the lowered rule functions (lowered_function)")
+            fn = self.lowered_function(name)
+            return fn.value, fn.body
         body = self.functions[name].body
         return (None, body.body) if isinstance(body, ast.BlockValue) else (body, None)
 
@@ -252,7 +262,8 @@ class Kinds(KindRules):
             return self.code_returns.get(e.args[0].name)  # a card's code: the kind its attribute declares
         fn = self.functions.get(func)
         if fn is not None:
-            return self._through_body("kind", func, lambda body: self.of(body, frozenset(fn.params)), None)
+            return self._through_body("kind", func, lambda body: self.of(body, frozenset(fn.params)), None,
+                                      lowered=type(e) is ir.Call)
         if e.args and self._builtin_fact(func, "gives_item"):
             return self.items(e.args[0], local)
         return self._builtin_gives(func)
@@ -278,7 +289,8 @@ class Kinds(KindRules):
             return "card"
         fn = self.functions.get(func)
         if fn is not None:
-            return self._through_body("items", func, lambda body: self.items(body, frozenset(fn.params)), None)
+            return self._through_body("items", func, lambda body: self.items(body, frozenset(fn.params)), None,
+                                      lowered=type(e) is ir.Call)
         if self._builtin_fact(func, "gives_players"):
             return "player"
         if e.args and self._builtin_fact(func, "keeps_items"):
@@ -363,7 +375,7 @@ class ValueKinds(KindRules):
 
     _facts: dict[int, tuple[ir.Expr, Facts]]
 
-    def _function_body(self, name: str) -> tuple[Any, Any]:
+    def _function_body(self, name: str, lowered: bool = True) -> tuple[Any, Any]:
         fn = self.lowering.definition(self.names.functions[name])
         return fn.value, fn.body
 
