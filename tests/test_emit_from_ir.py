@@ -275,23 +275,6 @@ def test_calls_of_zones_built_ins_and_card_code_are_written_from_the_ir() -> Non
     assert (labelled.value, labelled.label) == ("a", "2")
 
 
-@pytest.mark.parametrize("game", SHIPPED)
-def test_the_inlining_analyses_say_of_the_ir_what_they_say_of_the_ast(game) -> None:
-    """lang/ir_analysis.py's free names (and their counts), names read per item, and names bound,
-    for the body of every rule function of a shipped game, are analysis.py's of its AST."""
-    from interpreter import load
-    from interpreter.lang import analysis, ast, ir_analysis
-
-    gen = load(game).compiler.gen
-    bodies = [(fn.body, gen.lowering.definition(fn).value) for fn in gen.names.functions.values()
-              if not isinstance(fn.body, ast.BlockValue)]
-    assert bodies
-    for written, lowered in bodies:
-        assert ir_analysis.free_name_counts(lowered) == analysis.free_name_counts(written)
-        assert ir_analysis.per_item_names(lowered) == analysis.per_item_names(written)
-        assert ir_analysis.binders(lowered) == analysis.binders(written)
-
-
 def test_a_rule_function_is_inlined_from_its_lowered_body() -> None:
     """`pile("Province")` (harvest: `first(all c in supply() where c.name == name)`) is written
     in place, the constant in place of the parameter; a selection's own name hides a parameter."""
@@ -324,38 +307,6 @@ def test_the_statements_write_their_lowered_expressions() -> None:
                                                                          scope, 0, "pure")[0])
     assert gen.s_CallStmt(ir.CallStmt(ir.Call(ir.BUILTIN, "reveal", (ir.Local("x"),))), scope, 0, "pure") == [
         "g.reveal(v_x)"]
-
-
-@pytest.mark.parametrize("game", SHIPPED + ["tests/data/duel/duel.yaml"])
-def test_the_statement_analyses_say_of_the_ir_what_they_say_of_the_ast(game) -> None:
-    """lang/ir_analysis.py's chooses_in (with the procedures that give a value) and local_bindings,
-    for every statement and block of every procedure of a game, are analysis.py's of its AST:
-    the same nodes (each lowered from the AST node found), in the same order."""
-    from interpreter import load
-    from interpreter.lang import analysis, ir, ir_analysis
-
-    compiler = load(game).compiler
-    gen = compiler.gen
-    procedures = compiler.value_procedures
-    lowering = Lowering(gen.lowering.names, origins=True)
-    seen = 0
-    for proc in gen.names.procedures.values():
-        lowered = lowering.definition(proc).body
-        bodies = [lowered, *(n.body for n in ir.walk(lowered) if type(n) is ir.Loop),
-                  *(n.then for n in ir.walk(lowered) if type(n) is ir.If)]
-        for body in bodies:
-            written = tuple(lowering.origin(s) for s in body)
-            ours = ir_analysis.local_bindings(body)
-            assert list(ours) == list(analysis.local_bindings(written))
-            for name, values in ours.items():
-                assert [v if v is None else (v[0], lowering.origin(v[1])) if isinstance(v, tuple) else lowering.origin(v)
-                        for v in values] == analysis.local_bindings(written)[name]
-            for s, w in zip(body, written):
-                found = ir_analysis.chooses_in(s, procedures)
-                expected = analysis.chooses_in(w, procedures)
-                assert len(found) == len(expected) and all(lowering.origin(n) is e for n, e in zip(found, expected))
-                seen += len(found)
-    assert seen > 0 or game in ("lanes-classic",)
 
 
 def test_the_expression_code_writes_only_the_lowered_form() -> None:

@@ -26,7 +26,6 @@ from ..lang.analysis import (
     constant,
     gives_value,
     item_statements,
-    local_bindings,
     seed_free_start,
 )
 from ..lang.codegen import CodeGenerator
@@ -189,8 +188,9 @@ class Compiler(NativeStatements):
             items.append(("if", rounds[-1].until, self._round_ends(rounds, len(rounds) - 1, hook)))
         items.append(("jump", ""))
         self._main_items = items[seed_free + 1 if seed_free else 0:]  # (what a new game runs: see `main_rollout`)
-        self._main_bound = tuple(local_bindings(tuple(body[:seed_free])))  # (names the seed-free start binds)
-        self._turn_bound = tuple(local_bindings(tuple(body)))
+        # (the names the seed-free start binds, and those the whole set-up binds)
+        self._main_bound = tuple(ir_analysis.local_bindings(self.gen.lowered_body(body[:seed_free])))
+        self._turn_bound = tuple(ir_analysis.local_bindings(self.gen.lowered_body(body)))
         labels: dict[str, int] = {}
         main = Code("main", None)
         self._subst = {}
@@ -321,7 +321,8 @@ class Compiler(NativeStatements):
             else:
                 cond = self.expr(a.condition) if a.condition is not None else None
                 cost = self.expr(a.cost) if a.cost is not None else None
-                aimed = tuple(local_bindings(a.target))  # names the target block binds: the body sees them
+                # the names the target block binds: the body sees them
+                aimed = tuple(ir_analysis.local_bindings(self.gen.lowered_body(a.target, params))) if a.target else ()
                 code = self.block(f"activated {base}", a.body, a.span, (*params, *aimed))
                 target = (self.block(f"activated {base} target", a.target, a.span, params)
                           if a.target is not None else None)

@@ -1,5 +1,6 @@
-"""Analyses of the AST that the compiler needs: the decisions a statement takes, the names an
-expression uses and binds, substitution of arguments for parameters, constant values."""
+"""Analyses of the AST that the checker and the compiler still ask (those of the lowered form are
+lang/ir_analysis.py's): the names a block binds, the procedures it calls, whether a procedure
+gives a value, constant values, the seed-free start of the set-up."""
 
 from __future__ import annotations
 
@@ -9,44 +10,6 @@ from ..errors import ValidationError
 from . import ast
 from .builtins import RANDOM as RANDOM_BUILTINS
 
-
-def children(node: ast.Node):
-    """The nodes directly under a node."""
-    for value in node.__dict__.values():
-        if isinstance(value, ast.Node):
-            yield value
-        elif isinstance(value, tuple):
-            yield from (v for v in value if isinstance(v, ast.Node))
-
-def free_name_counts(e: ast.Node, bound: frozenset = frozenset()) -> dict[str, int]:
-    counts: dict[str, int] = {}
-
-    def walk(node, bound):
-        if isinstance(node, ast.Name):
-            if node.id not in bound:
-                counts[node.id] = counts.get(node.id, 0) + 1
-            return
-        if isinstance(node, (ast.Select, ast.Comprehension)):
-            walk(node.source, bound)
-            inner = bound | {node.var}
-            for child in children(node):
-                if child is not node.source:
-                    walk(child, inner)
-            return
-        if isinstance(node, ast.MultiComprehension):
-            inner = bound
-            for clause in node.clauses:
-                walk(clause.source, inner)
-                inner = inner | {clause.var}
-                if clause.condition is not None:
-                    walk(clause.condition, inner)
-            walk(node.element, inner)
-            return
-        for child in children(node):
-            walk(child, bound)
-
-    walk(e, bound)
-    return counts
 
 def local_bindings(stmts) -> dict[str, list]:
     """Each local name a block binds (in nested blocks too), with what binds it each time: the
@@ -104,75 +67,6 @@ def bound_names(node) -> list[str]:
         elif isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
             names.append(n.target.id)
     return list(dict.fromkeys(names))
-
-
-def binders(e: ast.Node) -> set[str]:
-    return {n.var for n in ast.walk(e) if isinstance(n, (ast.Select, ast.Comprehension, ast.ComprehensionClause))}
-
-
-def per_item_names(e: ast.Node) -> set[str]:
-    """The free names of an expression that it reads once per item of a selection or
-    comprehension (in a `where`, a key, an element, a later clause), or in a branch of
-    `if ... then ... else` (which may not be worked out): where an argument put in place of a
-    parameter would be worked out again and again, or not at all."""
-    found: set[str] = set()
-    for node in ast.walk(e):
-        if isinstance(node, (ast.Select, ast.Comprehension)):
-            parts = [node.where, node.order_by] if isinstance(node, ast.Select) else [node.element, node.condition]
-        elif isinstance(node, ast.MultiComprehension):
-            parts = [node.element, *node.clauses[1:], *(c.condition for c in node.clauses[:1])]
-        elif isinstance(node, ast.Conditional):
-            parts = [node.then, node.orelse]
-        else:
-            continue
-        for part in parts:
-            if part is not None:
-                found.update(free_name_counts(part))
-    return found
-
-def chooses_in(s: ast.Stmt, procedures: frozenset[str] | set[str] = frozenset()) -> list:
-    """The `choose` expressions of one statement (not of nested blocks), innermost first; with
-    `procedures` (those that give a value), also the calls of them in its expressions: both run
-    before the statement, in this order."""
-    found: list = []
-
-    def walk(node) -> None:
-        if isinstance(node, ast.Choose):
-            for child in (node.count, node.source, node.chooser):
-                if child is not None:
-                    walk(child)
-            found.append(node)
-            return
-        if isinstance(node, (ast.Select, ast.Comprehension, ast.MultiComprehension)):
-            return  # the checker rejects choose inside these
-        if isinstance(node, ast.Expr):
-            for value in node.__dict__.values():
-                if isinstance(value, ast.Node):
-                    walk(value)
-                elif isinstance(value, tuple):
-                    for v in value:
-                        if isinstance(v, ast.Node):
-                            walk(v)
-            if isinstance(node, ast.Call) and node.func in procedures:
-                found.append(node)
-        elif isinstance(node, ast.NamedArg):
-            walk(node.value)
-
-    for name, value in s.__dict__.items():
-        if name in ("body", "orelse", "branches"):
-            if name == "branches":
-                for br in value:
-                    walk(br.condition)
-            continue
-        if isinstance(value, ast.Expr):
-            walk(value)
-        elif isinstance(value, tuple):
-            for v in value:
-                if isinstance(v, ast.Expr):
-                    walk(v)
-                elif isinstance(v, (ast.NamedArg, ast.AttrDef)):
-                    walk(v.value)
-    return found
 
 
 def gives_value(proc: ast.Procedure) -> bool:

@@ -1,8 +1,9 @@
-"""Analyses of lowered expressions (lang/ir.py) that the code generator's inlining of rule
-functions asks (`Compiler.inline_lowered`): the free names of an expression and how often each is
-read, the names read once per item or in a branch, the names bound inside, and an expression with
-names put in place of others. They say of the IR what lang/analysis.py's `free_name_counts`,
-`per_item_names`, `binders` and `substitute` say of the AST.
+"""Analyses of the lowered form (lang/ir.py) that the compiler asks. Of expressions, for the
+inlining of rule functions (`Compiler.inline_lowered`): the free names of an expression and how
+often each is read, the names read once per item or in a branch, the names bound inside, and an
+expression with names put in place of others. Of statements: the decisions and values of
+procedures a statement asks before it runs (`chooses_in`, `value_calls`: compile/native.py, the
+emitters) and the names a block binds (`local_bindings`: the kind inference's name analyses).
 
 A name is a `Local`, `Context`, `KeywordName` or `Unbound`; `game.x`, `options.x` and `event.x`
 (a `Global`, an `Option`, an `EventArg`) read the name `game`, `options`, `event`, as the AST
