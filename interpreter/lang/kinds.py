@@ -298,7 +298,8 @@ class Kinds(KindRules):
         return None
 
 
-# What the analyses of the code generator read alike in the AST and the IR (lang/ir.py): a name
+# What the kind rules read alike in the AST (the checker's `Kinds`) and the IR (lang/ir.py: the
+# code generator's `ValueKinds`, and `Kinds` of a lowered expression): a name
 # (ast.Name; a Local, Context, KeywordName or Unbound), a call and what it calls, a `+`, a
 # selection, an index, an integer or a text written in the code.
 _IR_NAMES = (ir.Local, ir.Context, ir.KeywordName, ir.Unbound)
@@ -346,12 +347,11 @@ def _written(e: Any) -> int | str | None:
     return found if found is not None else text_written(e)
 
 
-def builds_new_list(e: Any) -> bool:
+def builds_new_list(e: ir.Expr) -> bool:
     """A list written out, a selection, a comprehension (of one clause: the code of several is
     a list too, not known to be here)."""
     kind = type(e)
-    return kind in (ast.ListLit, ast.Select, ast.Comprehension, ir.ListOf, ir.Select) or (
-        kind is ir.Comprehension and len(e.clauses) == 1)
+    return kind in (ir.ListOf, ir.Select) or kind is ir.Comprehension and len(e.clauses) == 1
 
 
 @dataclass(frozen=True)
