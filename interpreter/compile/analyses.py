@@ -2,83 +2,98 @@
 compile/program.py): the events abilities listen to, the attributes static abilities read or
 modify, the zones whose changes may change continuous effects, who witnesses each event, the
 private prompts, the keywords a static ability may grant, limits shared by every declaration of
-an attribute, and the anchors of replacements."""
+an attribute, and the anchors of replacements. Each reads the lowered form of the code
+(lang/lower.py's `LoweredRuleset`: its definitions by name, and the code as written, `nodes`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..errors import Span
-from ..lang import ast
+from ..lang import ir
 from ..lang.checker import BUILTIN_EVENTS
-from ..lang.code_members import code_call
-from ..rules.checker import Definitions
+from ..lang.code_members import CALL
+from ..lang.lower import LoweredRuleset
 from ..rules.model import Ruleset
 from ..rules.observing import HIDDEN, witness_argument, written_prompts
 from .sites import site_key
 
+# what reads an attribute: `c.NAME`, `game.NAME`, `options.NAME`, `event.NAME`
+_ATTRIBUTES = (ir.GetAttr, ir.Global, ir.Option, ir.EventArg)
 
-def ability_events(defs: Definitions) -> tuple[set[str], set[str]]:
+
+def ability_events(low: LoweredRuleset) -> tuple[set[str], set[str]]:
     """Events some triggered ability listens to, procedures some replacement replaces."""
     triggers: set[str] = set()
     replaced: set[str] = set()
-    for node in ability_nodes(defs):
-        if isinstance(node, ast.Triggered):
-            triggers.add(node.event)
-        elif isinstance(node, ast.Replacement):
-            replaced.add(node.event)
+    for a in all_abilities(low):
+        if a.kind == "triggered":
+            triggers.add(a.event)
+        elif a.kind == "replacement":
+            replaced.add(a.event)
     return triggers, replaced
 
 
-def ability_nodes(defs: Definitions):
+def all_abilities(low: LoweredRuleset) -> Iterator[ir.Ability]:
     """The abilities of every card (its own and its parts') and of every keyword."""
-    for card in defs.cards.values():
+    for card in low.cards.values():
         yield from card.abilities
         for part in card.parts:
             yield from part.abilities
-    for keyword in defs.keywords.values():
+    for keyword in low.keywords.values():
         yield from keyword.abilities
 
 
-def until_events(ruleset: Ruleset) -> set[str]:
+_TEMPORARY = ("modify_until", "grant_until", "silence")
+
+
+def until_events(low: LoweredRuleset) -> set[str]:
     """Events named by `modify ... until E` and `grant ... until E` anywhere in the code."""
-    return {n.until for n in ruleset.code_nodes() if isinstance(n, (ast.ModifyUntil, ast.GrantUntil, ast.Silence))
-            and n.until}
+    return {n.arg("until") for n in low.nodes() if type(n) is ir.GameOp and n.op in _TEMPORARY and n.arg("until")}
 
 
-def modified_attributes(ruleset: Ruleset) -> set[str]:
+def modified_attributes(low: LoweredRuleset) -> set[str]:
     """Attribute names some static ability or `modify ... until` changes: every other attribute
     reads as its stored value, which compiled code may read directly."""
-    return {n.target.name for n in ruleset.code_nodes()
-            if isinstance(n, (ast.ModifyUntil, ast.StaticModify)) and isinstance(n.target, ast.Attribute)}
+    targets = [n.arg("target") if type(n) is ir.GameOp else n.target for n in low.nodes()
+               if type(n) is ir.GameOp and n.op == "modify_until" or type(n) is ir.StaticEffect and n.kind == "modify"]
+    return {t.name for t in targets if type(t) in _ATTRIBUTES}
 
 
-def static_nodes(defs: Definitions):
-    """Every node of every static ability, and of every function they call (transitively)."""
-    pending = [a for a in ability_nodes(defs) if isinstance(a, ast.Static)]
+def static_nodes(low: LoweredRuleset) -> Iterator[ir.Node]:
+    """Every node of every static ability, and of every function they call (transitively), and
+    of every card's code they call (`call(c.NAME, ...)`)."""
+    pending: list = [a for a in all_abilities(low) if a.kind == "static"]
     seen_functions: set[str] = set()
     while pending:
-        for node in ast.walk(pending.pop()):
+        for node in ir.walk(pending.pop()):
             yield node
-            if isinstance(node, ast.Call) and node.func in defs.functions and node.func not in seen_functions:
-                seen_functions.add(node.func)
-                pending.append(defs.functions[node.func].body)
-            called = code_call(node, defs.functions)
-            if called is not None and f"code {called.name}" not in seen_functions:  # every card's code of it
-                seen_functions.add(f"code {called.name}")
-                pending.extend(a.value.body for c in defs.cards.values() for a in c.attrs
-                               if a.name == called.name and isinstance(a.value, ast.CodeValue))
+            if type(node) is not ir.Call:
+                continue
+            name = node.name
+            if name in low.functions and name not in seen_functions:
+                seen_functions.add(name)
+                fn = low.functions[name]
+                pending.append(fn.value if fn.value is not None else fn.body)
+            if (name == CALL and CALL not in low.functions and node.args and type(node.args[0]) in _ATTRIBUTES
+                    and f"code {node.args[0].name}" not in seen_functions):  # every card's code of it
+                code = node.args[0].name
+                seen_functions.add(f"code {code}")
+                pending.extend(fn.value if fn.value is not None else fn.body for c in low.cards.values()
+                               for fn in c.code if fn.name == code)
 
 
-def static_reads(defs: Definitions) -> set[str]:
+def static_reads(low: LoweredRuleset) -> set[str]:
     """Attribute names that static abilities read (directly or through functions they call):
     writing one of them invalidates the cached targets of continuous effects."""
-    return {node.name for node in static_nodes(defs) if isinstance(node, ast.Attribute)}
+    return {node.name for node in static_nodes(low) if type(node) in _ATTRIBUTES}
 
 
 _LOCATION_READERS = {"position", "zone", "row"}
 _REACHES_ANY_CARD = {"attachments"}  # built-ins that may give a card in any zone
 
 
-def watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozenset[str]:
+def watched_zones(ruleset, low: LoweredRuleset, static_reads: set[str]) -> frozenset[str]:
     """The zones whose changes may change what continuous effects do: the active zones (where
     static, triggered and replacement abilities work) and every zone a static ability reads
     (directly or through functions). A move between two other zones leaves the cached effects
@@ -86,15 +101,15 @@ def watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozens
     attribute) and read where a card is, every zone is watched."""
     zones = {z.name for z in ruleset.zones.values() if z.active}
     locates = reaches_any = False
-    for node in static_nodes(defs):
-        if isinstance(node, ast.Call):
-            if node.func in ruleset.zones:
-                zones.add(node.func)
-            elif node.func in _LOCATION_READERS:
+    for node in static_nodes(low):
+        if type(node) is ir.Call:
+            if node.name in ruleset.zones:
+                zones.add(node.name)
+            elif node.name in _LOCATION_READERS:
                 locates = True
-            elif node.func in _REACHES_ANY_CARD:
+            elif node.name in _REACHES_ANY_CARD:
                 reaches_any = True
-        elif isinstance(node, ast.Attribute) and node.name in _LOCATION_READERS:
+        elif type(node) in _ATTRIBUTES and node.name in _LOCATION_READERS:
             locates = True
     card_valued = {"attached_to"} | {a.name for a in declared_attributes(ruleset) if a.type in ("card", "list", "ability")}
     if static_reads & card_valued:
@@ -104,12 +119,12 @@ def watched_zones(ruleset, defs: Definitions, static_reads: set[str]) -> frozens
     return frozenset(zones)
 
 
-def event_witnesses(ruleset: Ruleset) -> dict[str, str]:
+def event_witnesses(ruleset: Ruleset, low: LoweredRuleset) -> dict[str, str]:
     """Who witnesses each event the rules declare or emit (see rules/observing.py): "" for every
     player, else the argument that names the one player who does. Events nobody witnesses
     (`hidden`) and the built-in ones (emitted only when a rule waits for them) are left out."""
     visibility = ruleset.observing.event_visibility
-    names = set(ruleset.events) | {node.event for node in ruleset.code_nodes() if isinstance(node, ast.Emit)}
+    names = set(ruleset.events) | {node.event for node in low.nodes() if type(node) is ir.Emit}
     witnesses = {}
     for name in sorted(names - set(BUILTIN_EVENTS)):
         seen_by = visibility.get(name)

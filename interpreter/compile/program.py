@@ -18,8 +18,9 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from ..errors import Span
-from ..lang import ast
+from ..lang import ast, ir
 from ..lang.analysis import constant
+from ..lang.lower import lowered
 from ..lang.members import attributes_of, is_token, printed_text
 from ..lang.runtime import CardDefinition, Code, Fn, Names
 from ..lang.values import ABSENT, ATTACHED, PROPERTY_DEFAULTS, PROPERTY_KEYS, TeamRef, ZoneKey
@@ -28,7 +29,7 @@ from ..rules.checker import Definitions, held_slots, label_fields, value_kinds
 from ..rules.model import Ruleset, Score, Teams
 from .analyses import (
     ability_events,
-    ability_nodes,
+    all_abilities,
     declared_attributes,
     event_witnesses,
     grantable_keywords,
@@ -219,9 +220,10 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
             active.extend(by_name[z.name])
     global_clamps = {n: s.clamp for n, s in ruleset.globals.items() if s.clamp}
 
-    triggers, replaced = ability_events(defs)
-    reads = static_reads(defs)
-    watched = watched_zones(ruleset, defs, reads)
+    low = lowered(ruleset, defs, base.ruleset if base is not None else None)  # (what the analyses read)
+    triggers, replaced = ability_events(low)
+    reads = static_reads(low)
+    watched = watched_zones(ruleset, low, reads)
     ending: set[str] | None = set()  # events after which an end condition is checked
     for e in ruleset.end:
         if e.check_on is None:
@@ -230,19 +232,19 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         ending.update(e.check_on)
     # built-in events are emitted only when something waits for them: a trigger, an end
     # condition's check_on, or a temporary effect's `until`
-    until = until_events(ruleset)
+    until = until_events(low)
     wanted = set(triggers) | until
     for e in ruleset.end:
         wanted.update(e.check_on or ())
     names = Names(ruleset.zones, defs.procedures, defs.functions, defs.keywords, set(ruleset.card_types),
                   set(defs.cards), ruleset.player_count, set(triggers), replaced, ending)
     names.wanted_events = wanted
-    witnesses = names.witnessed_events = event_witnesses(ruleset)
-    for node in ability_nodes(defs):
-        if isinstance(node, ast.Replacement):
-            names.replacement_bodies.setdefault(node.event, []).append(node.body)
+    witnesses = names.witnessed_events = event_witnesses(ruleset, low)
+    for a in all_abilities(low):
+        if a.kind == "replacement":
+            names.replacement_bodies.setdefault(a.event, []).append(a.body)
     names.zone_keys_by_name = by_name
-    names.modified_attributes = modified_attributes(ruleset)
+    names.modified_attributes = modified_attributes(low)
     names.player_attributes = set(ruleset.player_attributes)
     names.player_limits = {n: a.clamp for n, a in ruleset.player_attributes.items() if a.clamp}
     names.global_limits = dict(global_clamps)
@@ -370,7 +372,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         seen_count=ruleset.observing.seen,
         main=main, phase_pcs=phase_pcs, set_up_start=set_up_start, set_up_pc=set_up_pc,
         requirements=requirements, codes=codes, **_team_fields(ruleset),
-        silencing=any(isinstance(n, ast.Silence) for n in ruleset.code_nodes()))
+        silencing=any(type(n) is ir.GameOp and n.op == "silence" for n in low.nodes()))
 
 
 def _team_fields(ruleset: Ruleset) -> dict[str, Any]:

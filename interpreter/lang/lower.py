@@ -19,7 +19,7 @@ functions they call (once per template: card templates are worked out before the
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NO_SPAN, ValidationError
@@ -365,17 +365,31 @@ class LoweredRuleset:
     functions: dict[str, ir.Function]
     procedures: dict[str, ir.Procedure]
     keywords: dict[str, ir.Keyword]
-    cards: dict[str, ir.Card]
+    cards: dict[str, ir.Card]  # (the cards a template makes too)
     templates: tuple[ir.Card, ...]
     steps: dict[str, tuple[ir.Stmt, ...]]  # "set-up" and each step of the turn structure, by its name
     rounds: dict[str, ir.Expr]  # the `until` of each level of rounds that has one
+    # the definitions as the code and card files write them, in their order (a template as one)
+    written: tuple[ir.Definition, ...] = ()
+    lowering: Lowering | None = field(default=None, compare=False, repr=False)  # (what lowered it)
+
+    def nodes(self) -> tuple[ir.Node, ...]:
+        """Every node of the code as written (`Ruleset.code_nodes` of the lowered form): the
+        definitions of the code and card files, the set-up and phases, the rounds' tests (walked
+        once: the compiler's analyses each look through them)."""
+        found = self.__dict__.get("_nodes")
+        if found is None:
+            found = self.__dict__["_nodes"] = tuple(ir.walk((self.written, tuple(self.steps.values()),
+                                                             tuple(self.rounds.values()))))
+        return found
 
 
-def lower_ruleset(ruleset: Any, definitions: Any) -> LoweredRuleset:
-    """Lower every definition of a checked ruleset, and the code its turn structure runs."""
-    lowering = Lowering(names_of(ruleset, definitions))
-    templates = tuple(lowering.definition(item) for module in [*ruleset.modules, *ruleset.card_modules]
-                      for item in module.items if isinstance(item, ast.CardTemplate))
+def lower_ruleset(ruleset: Any, definitions: Any, lowering: Lowering | None = None) -> LoweredRuleset:
+    """Lower every definition of a checked ruleset, and the code its turn structure runs (with
+    `lowering`, one of the same names: what it lowered already is not lowered again)."""
+    lowering = lowering or Lowering(names_of(ruleset, definitions))
+    items = [item for module in [*ruleset.modules, *ruleset.card_modules] for item in module.items]
+    templates = tuple(lowering.definition(item) for item in items if isinstance(item, ast.CardTemplate))
     steps = {"set-up": lowering.statements(tuple(ruleset.setup), frozenset())}
     for where, phase in ruleset.steps():
         steps[where] = lowering.statements(tuple(phase.body), frozenset())
@@ -383,12 +397,30 @@ def lower_ruleset(ruleset: Any, definitions: Any) -> LoweredRuleset:
     return LoweredRuleset({n: lowering.definition(f) for n, f in definitions.functions.items()},
                           {n: lowering.definition(p) for n, p in definitions.procedures.items()},
                           {n: lowering.definition(k) for n, k in definitions.keywords.items()},
-                          {n: lowering.definition(c) for n, c in definitions.cards.items()}, templates, steps, rounds)
+                          {n: lowering.definition(c) for n, c in definitions.cards.items()}, templates, steps, rounds,
+                          tuple(lowering.definition(item) for item in items), lowering)
 
 
-def lowered(ruleset: Any, definitions: Any) -> LoweredRuleset:
-    """`lower_ruleset`, once per checked ruleset: kept on the ruleset (as its `code_nodes` are)."""
+def lowered(ruleset: Any, definitions: Any, base: Any = None) -> LoweredRuleset:
+    """`lower_ruleset`, once per checked ruleset: kept on the ruleset (as its `code_nodes` are).
+    `base`: a ruleset this one adds cards to; if its names are the same and it was lowered, what
+    it shares with this one is not lowered again (a scenario's own cards on its ruleset)."""
     found = ruleset.__dict__.get("_lowered")
     if found is None or found[0] is not definitions:
-        found = ruleset.__dict__["_lowered"] = (definitions, lower_ruleset(ruleset, definitions))
+        shared = base.__dict__.get("_lowered") if base is not None else None
+        lowering = shared[1].lowering if shared is not None else None
+        if lowering is not None and lowering.names != names_of(ruleset, definitions):
+            lowering = shared = None
+        found = ruleset.__dict__["_lowered"] = (definitions, lower_ruleset(ruleset, definitions, lowering))
+        if shared is not None:
+            _nodes_after(found[1], shared[1])
     return found[1]
+
+
+def _nodes_after(low: LoweredRuleset, base: LoweredRuleset) -> None:
+    """Give `low` its nodes as `base`'s and those of the definitions written after base's, when
+    it is `base` with more definitions (as `Ruleset.code_nodes` of a ruleset with more cards)."""
+    known = base.written
+    if (len(low.written) >= len(known) and all(a is b for a, b in zip(low.written, known))
+            and low.steps == base.steps and low.rounds == base.rounds):
+        low.__dict__["_nodes"] = base.nodes() + tuple(ir.walk(low.written[len(known):]))
