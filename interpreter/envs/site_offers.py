@@ -13,62 +13,65 @@ answer is a superset of what the site can offer, never less: an option always ha
 
 from __future__ import annotations
 
-from ..lang import ast
-from ..lang.analysis import local_bindings
+from ..lang import ir
+from ..lang.ir_analysis import local_bindings
+from ..lang.lower import LoweredRuleset, lowered
 
 ANY = None  # what a site may offer when the code does not say: anything
 KIND_TOKENS = {"card": "card", "player": "player", "ability": "ability"}
+_BLOCKS = ("body", "then", "orelse", "target")  # (the fields of lowered nodes that hold statements)
 
 
 def site_offers(ruleset, sites) -> list[frozenset | None]:
     """Per decision site (in `sites` order): a frozenset of "card", "ability", "player",
-    ("value", (type name, value)) and ("any", type name), or ANY."""
+    ("value", (type name, value)) and ("any", type name), or ANY. Read from the lowered code
+    (lang/lower.py), as written."""
     from ..rules.checker import value_kinds
 
     defs = ruleset.definitions
-    analysis = _Analysis(value_kinds(ruleset, defs), defs.functions)
+    low = lowered(ruleset, defs)
+    kinds = value_kinds(ruleset, defs)
+    kinds.lowered_function = low.functions.__getitem__
+    analysis = _Analysis(kinds, low.functions)
     found: dict[tuple, frozenset | None] = {}
-    for container in _containers(ruleset):
+    for container in _containers(low):
         bindings = _bindings(container)
         local = frozenset(bindings) | frozenset(getattr(container, "params", ()) or ())
-        for node in ast.walk(container):
-            if isinstance(node, ast.Choose):
+        for node in ir.walk(container):
+            if type(node) is ir.Ask and node.kind != "may":
                 key = (node.span.file, node.span.line, node.span.column)
-                offers = analysis.offers(node.source, bindings, local)
+                offers = analysis.offers(node.options, bindings, local)
                 found[key] = ANY if key in found and found[key] != offers else offers
     return [found.get((s.span.file, s.span.line, s.span.column), ANY) for s in sites]
 
 
-def _containers(ruleset) -> list:
+def _containers(low: LoweredRuleset) -> list:
     """The pieces of code a local name is bound within: each definition of the code and card
     files, the set-up, each phase."""
-    out: list = []
-    for module in (*ruleset.modules, *ruleset.card_modules):
-        out.extend(module.items)
-    out.append(ast.Procedure("(set-up)", (), tuple(ruleset.setup)))
-    for _where, phase in ruleset.steps():
-        out.append(ast.Procedure("(phase)", (), tuple(phase.body)))
-    return out
+    return [*low.written, *low.steps.values()]
 
 
 def _bindings(container) -> dict[str, list]:
     found: dict[str, list] = {}
-    for node in ast.walk(container):
-        for field in ("body", "orelse", "target"):
+    for node in ir.walk(container):
+        for field in _BLOCKS:
             block = getattr(node, field, None)
-            if isinstance(block, tuple) and block and isinstance(block[0], ast.Stmt):
+            if isinstance(block, tuple) and block and isinstance(block[0], ir.Stmt):
                 for name, values in local_bindings(block).items():
                     found.setdefault(name, []).extend(values)
+    if isinstance(container, tuple):  # (the set-up, a phase: a block of their own)
+        for name, values in local_bindings(container).items():
+            found.setdefault(name, []).extend(values)
     return found
 
 
 class _Analysis:
-    def __init__(self, kinds, functions: dict) -> None:
+    def __init__(self, kinds, functions: dict[str, ir.Function]) -> None:
         self.kinds = kinds
         self.functions = functions
         self._active: set[int] = set()
 
-    def offers(self, e: ast.Expr, bindings: dict, local: frozenset) -> frozenset | None:
+    def offers(self, e: ir.Expr, bindings: dict, local: frozenset) -> frozenset | None:
         """What the items of the list `e` can be."""
         if id(e) in self._active:  # (a name bound from itself, a recursive function)
             return ANY
@@ -78,38 +81,37 @@ class _Analysis:
         finally:
             self._active.discard(id(e))
 
-    def _offers(self, e: ast.Expr, bindings: dict, local: frozenset) -> frozenset | None:
-        if isinstance(e, ast.ListLit):
+    def _offers(self, e: ir.Expr, bindings: dict, local: frozenset) -> frozenset | None:
+        kind = type(e)
+        if kind is ir.ListOf:
             return _union(self.item(i, bindings, local) for i in e.items)
-        if isinstance(e, ast.BinOp) and e.op == "+":
+        if kind is ir.BinOp and e.op == "+":
             return _union((self.offers(e.left, bindings, local), self.offers(e.right, bindings, local)))
-        if isinstance(e, ast.Select):
+        if kind is ir.Select:
             return self.offers(e.source, bindings, local)
-        if isinstance(e, ast.Conditional):
+        if kind is ir.IfExpr:
             return _union((self.offers(e.then, bindings, local), self.offers(e.orelse, bindings, local)))
-        if isinstance(e, ast.Name) and e.id in local:
-            return _union(self.offers(v, bindings, local) if isinstance(v, ast.Expr) else ANY
-                          for v in bindings.get(e.id, [None]))
-        if isinstance(e, ast.Call) and e.func in self.functions and not e.kwargs:
-            return self._function(e.func, lambda body, b, lo: self.offers(body, b, lo))
-        kind = self.kinds.items(e, local)
-        return frozenset({KIND_TOKENS[kind]}) if kind in KIND_TOKENS else ANY
+        if kind is ir.Local and e.name in local:
+            return _union(self.offers(v, bindings, local) if isinstance(v, ir.Expr) else ANY
+                          for v in bindings.get(e.name, [None]))
+        if kind is ir.Call and e.name in self.functions and not e.kwargs:
+            return self._function(e.name, lambda body, b, lo: self.offers(body, b, lo))
+        found = self.kinds.items(e, local)
+        return frozenset({KIND_TOKENS[found]}) if found in KIND_TOKENS else ANY
 
-    def item(self, e: ast.Expr, bindings: dict, local: frozenset) -> frozenset | None:
+    def item(self, e: ir.Expr, bindings: dict, local: frozenset) -> frozenset | None:
         """What one item written in a list can be."""
-        if isinstance(e, (ast.StrLit, ast.IntLit, ast.BoolLit)):
+        if type(e) is ir.Const:
             return frozenset({("value", (type(e.value).__name__, e.value))})
-        if isinstance(e, ast.NoneLit):
-            return frozenset({("value", ("NoneType", None))})
-        if isinstance(e, ast.Call) and e.func == "labelled" and e.args:
+        if type(e) is ir.Call and e.name == "labelled" and e.args:
             return self.item(e.args[0], bindings, local)
-        if isinstance(e, ast.Name) and e.id in local:
+        if type(e) is ir.Local and e.name in local:
             if id(e) in self._active:
                 return ANY
             self._active.add(id(e))
             try:
-                return _union(self.item(v, bindings, local) if isinstance(v, ast.Expr) else ANY
-                              for v in bindings.get(e.id, [None]))
+                return _union(self.item(v, bindings, local) if isinstance(v, ir.Expr) else ANY
+                              for v in bindings.get(e.name, [None]))
             finally:
                 self._active.discard(id(e))
         kind = self.kinds.of(e, local)
@@ -128,16 +130,15 @@ class _Analysis:
             return ANY
         self._active.add(key)
         try:
-            body = fn.body
             params = frozenset(fn.params)
-            if isinstance(body, ast.BlockValue):
-                bindings = {}
-                for n, values in local_bindings(body.body).items():
+            if fn.value is None:
+                bindings: dict[str, list] = {}
+                for n, values in local_bindings(fn.body).items():
                     bindings.setdefault(n, []).extend(values)
                 local = params | frozenset(bindings)
-                returns = [n.value for n in ast.walk(body.body) if isinstance(n, ast.Return)]
+                returns = [n.value for n in ir.walk(fn.body) if type(n) is ir.Return]
                 return _union(of_body(r, bindings, local) for r in returns) if returns else ANY
-            return of_body(body, {}, params)
+            return of_body(fn.value, {}, params)
         finally:
             self._active.discard(key)
 
