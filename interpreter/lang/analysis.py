@@ -1,6 +1,7 @@
 """Analyses of the AST that the checker and the compiler still ask (those of the lowered form are
-lang/ir_analysis.py's): the names a block binds, the procedures it calls, whether a procedure
-gives a value, constant values, the seed-free start of the set-up."""
+lang/ir_analysis.py's): every name a piece of code binds (the checker's, the language server's),
+whether a procedure gives a value, constant values, the seed-free start of the set-up, the
+statements of the main program's items."""
 
 from __future__ import annotations
 
@@ -9,48 +10,6 @@ from typing import Any
 from ..errors import ValidationError
 from . import ast
 from .builtins import RANDOM as RANDOM_BUILTINS
-
-
-def local_bindings(stmts) -> dict[str, list]:
-    """Each local name a block binds (in nested blocks too), with what binds it each time: the
-    value of a `let` or `=`, ("each", iterable) for a `for`, None otherwise (`+=`, `create as`)."""
-    found: dict[str, list] = {}
-
-    def visit(block) -> None:
-        for st in block or ():
-            if isinstance(st, ast.Let):
-                found.setdefault(st.name, []).append(st.value)
-            elif isinstance(st, ast.Assign) and isinstance(st.target, ast.Name):
-                found.setdefault(st.target.id, []).append(st.value if st.op == "=" else None)
-            elif isinstance(st, ast.For):
-                found.setdefault(st.var, []).append(("each", st.iterable))
-            elif isinstance(st, ast.Create) and st.bind:
-                found.setdefault(st.bind, []).append(None)
-            visit(getattr(st, "body", None))
-            visit(getattr(st, "orelse", None))
-            for branch in getattr(st, "branches", ()):
-                visit(branch.body)
-
-    visit(stmts)
-    return found
-
-def procedure_calls(body, procedures) -> set[str]:
-    """The procedures a block calls as statements (in nested blocks too)."""
-    return {n.call.func for n in ast.walk(tuple(body or ())) if isinstance(n, ast.CallStmt)
-            and isinstance(n.call, ast.Call) and n.call.func in procedures}
-
-
-def stops_in_loops(body, in_loop: bool = False) -> bool:
-    """Whether a `stop` of the block is inside one of its loops."""
-    for st in body or ():
-        if isinstance(st, ast.Stop) and in_loop:
-            return True
-        nested = in_loop or isinstance(st, (ast.For, ast.Repeat, ast.While))
-        blocks = [getattr(st, "body", None), getattr(st, "orelse", None)]
-        blocks += [br.body for br in getattr(st, "branches", ())]
-        if any(stops_in_loops(b, nested) for b in blocks if b):
-            return True
-    return False
 
 
 def bound_names(node) -> list[str]:

@@ -38,13 +38,8 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from . import ast, ir, ir_analysis
-from .analysis import (
-    item_statements,
-    local_bindings,
-    procedure_calls,
-    stops_in_loops,
-)
+from . import ir, ir_analysis
+from .analysis import item_statements
 from .codegen import CodeGenerator
 from .codegen_scope import Scope, identifier, literal
 from .codegen_tables import Line
@@ -344,15 +339,16 @@ class ResumableWriter:
         when the call must be made."""
         gen, name = self.gen, call.name
         proc = gen.names.procedures[name]
+        body = gen.lowered_body(proc.body, proc.params)
         if (self._inline_depth >= _INLINE_DEPTH or name in gen.names.replaced_procedures
                 or name in self.host.value_procedures
-                or name in self._recursive_procedures() or stops_in_loops(proc.body)
-                or sum(isinstance(n, ast.Stmt) for n in ast.walk(proc.body)) > _INLINE_STATEMENTS
-                or any(type(n) is ir.Loop and not self.host.is_native(n)
-                       for n in ir.walk(gen.lowered_body(proc.body, proc.params)))):
+                or name in self._recursive_procedures() or _stops_in_loops(body)
+                or sum(isinstance(n, ir.Stmt) and not (type(n) is ir.If and n.chained)  # (an elif is its if's)
+                       for n in ir.walk(body)) > _INLINE_STATEMENTS
+                or any(type(n) is ir.Loop and not self.host.is_native(n) for n in ir.walk(body))):
             return False
         site = self.host._tmp()
-        assigned = set(local_bindings(proc.body))
+        assigned = set(ir_analysis.local_bindings(body))
         names = {n: f"L[{literal(site + '.' + n)}]" for n in set(proc.params) | assigned}
         args = list(zip(proc.params, call.args)) + list(call.kwargs)
         players, lists, lines = set(), set(), []
@@ -366,16 +362,15 @@ class ResumableWriter:
             else:
                 lines.append((f"{names[param]} = {gen.ex(arg, scope)}", call.span))
         out.append(Straight(lines))
-        body = gen.lowered_body(proc.body, proc.params)
         inner = Scope(frame=True, names=names, players=gen.player_names(body, proc.params) | players,
                       lists=gen.list_names(body, proc.params) | lists, distinct=gen.distinct_names(body, proc.params))
-        wrapped = any(isinstance(n, ast.Stop) for n in ast.walk(proc.body))
+        wrapped = any(type(n) is ir.Halt and n.kind == "stop" for n in ir.walk(body))
         nodes: list = []
         saved = gen.stop_breaks
         gen.stop_breaks = wrapped
         self._inline_depth += 1
         outer = self._body, self._bound
-        self._body, self._bound = gen.lowered_body(proc.body, proc.params), tuple(proc.params)
+        self._body, self._bound = body, tuple(proc.params)
         try:
             self.stmts(self._body, nodes, inner)
         finally:
@@ -389,7 +384,8 @@ class ResumableWriter:
     def _recursive_procedures(self) -> set[str]:
         if self._recursive is None:
             procedures = self.gen.names.procedures
-            calls = {n: procedure_calls(p.body, procedures) for n, p in procedures.items()}
+            calls = {n: _procedure_calls(self.gen.lowered_body(p.body, p.params), procedures)
+                     for n, p in procedures.items()}
             self._recursive = set()
             for name in procedures:
                 seen, todo = set(), list(calls[name])
@@ -519,3 +515,22 @@ def _only_reads(node, loop: ir.Loop, inside: set[int]) -> bool:
     if type(node) is ir.Ask and node.kind != "may" and node.label and "{" in node.label:
         return var not in node.label
     return True
+
+
+def _procedure_calls(body: tuple[ir.Stmt, ...], procedures) -> set[str]:
+    """The procedures a lowered block calls as statements (in nested blocks too)."""
+    return {n.call.name for n in ir.walk(body) if type(n) is ir.CallStmt and type(n.call) is ir.Call
+            and n.call.name in procedures}
+
+
+def _stops_in_loops(body: tuple[ir.Stmt, ...] | None, in_loop: bool = False) -> bool:
+    """Whether a `stop` of a lowered block is inside one of its loops."""
+    for st in body or ():
+        kind = type(st)
+        if kind is ir.Halt and st.kind == "stop" and in_loop:
+            return True
+        if kind is ir.Loop and _stops_in_loops(st.body, True):
+            return True
+        if kind is ir.If and (_stops_in_loops(st.then, in_loop) or _stops_in_loops(st.orelse, in_loop)):
+            return True
+    return False
