@@ -1,6 +1,6 @@
-"""One kind inference (issue 31, step 3): lang/kinds.py holds both precisions, the checker's
-`Kinds` (the kind of a value when it is not `none`) and the code generator's `ValueKinds` (what a
-value surely is), on shared rules (`KindRules`: built-ins from the table, calls followed into
+"""One kind inference (issue 31, step 3) at two precisions: the checker's `Kinds` (lang/kinds.py:
+the kind of a value when it is not `none`) and the code generator's `ValueKinds`
+(lang/value_kinds.py: what a value of the IR surely is), on shared rules (`KindRules`: built-ins from the table, calls followed into
 rule functions once). Whatever the code generator is sure of, the checker infers too, over every
 expression of every shipped game. What does not depend on a scope is worked out once per lowered
 expression and kept with the IR (`ValueKinds.facts`), for every emitter."""
@@ -16,7 +16,8 @@ from interpreter import load
 from interpreter.errors import CardrulesError, ErrorList
 from interpreter.lang import ir
 from interpreter.lang.codegen_scope import Scope
-from interpreter.lang.kinds import Facts, KindRules, Kinds, ValueKinds
+from interpreter.lang.kinds import KindRules, Kinds
+from interpreter.lang.value_kinds import Facts, ValueKinds
 
 
 def test_both_precisions_are_one_inference_on_shared_rules():

@@ -12,7 +12,7 @@ functions run with an empty set of Python built-ins apart from the few listed in
 
 `CodeGenerator` is assembled from parts, one responsibility each: codegen_expressions.py
 (expressions), codegen_attributes.py (attribute reads), codegen_statements.py (statements),
-kinds.py `ValueKinds` (what values names and expressions hold), rollout.py (the entry points of
+value_kinds.py `ValueKinds` (what values names and expressions hold), rollout.py (the entry points of
 the rollout form); codegen_scope.py holds the scopes and codegen_tables.py the tables and helpers
 they share. This module holds the entry points, the namespace of the generated code, and calls and
 zones. Every part writes the lowered form (lang/ir.py): the entry points lower what they are given.
@@ -50,9 +50,10 @@ from .codegen_tables import (
     _is_int,
     _is_of_type,
 )
-from .kinds import Facts, ValueKinds, called, is_selection, name_of, refuse, text_written
+from .kinds import called, is_selection, name_of, refuse, text_written
 from .rollout import RolloutEntries
 from .runtime import BINOPS, _as_list, _index
+from .value_kinds import Facts, ValueKinds
 from .values import (
     ABSENT,
     AbilityRef,
