@@ -128,3 +128,14 @@ def test_each_definition_is_lowered_once():
     again = parse(EVERY_FORM, "every.cards").items[-2]  # equal, elsewhere: its own IR
     assert lowering.definition(again) == lowering.definition(fn) and lowering.definition(again) is not \
         lowering.definition(fn)
+
+
+def test_a_pickled_lowering_starts_with_empty_caches():
+    """Its caches are keyed by the identity of AST nodes, which an unpickled copy's do not keep."""
+    import pickle
+
+    module = parse(EVERY_FORM, "every.cards")
+    lowering = sample_lowering(module)
+    lowering.definition(module.items[-2])
+    copy = pickle.loads(pickle.dumps(lowering))
+    assert lowering._made and not copy._made and not copy._lowered and copy.names == lowering.names

@@ -56,6 +56,11 @@ class Lowering:
         # of the IR with the same analysis of the AST; no evaluator reads the AST)
         self._origins: dict[int, ast.Node] | None = {} if origins else None
 
+    def __getstate__(self) -> dict:
+        """A copy (pickled, for another process) starts with empty caches: they are keyed by the
+        identity of nodes, which a copy's nodes do not keep."""
+        return {**self.__dict__, "_made": {}, "_lowered": {}, "_origins": None if self._origins is None else {}}
+
     def origin(self, node: ir.Node) -> ast.Node:
         """The AST node an IR statement or expression was lowered from (a Lowering made with
         `origins`)."""
