@@ -56,13 +56,16 @@ def test_decision_sites_and_literal_values_are_those_of_the_code_as_written(tmp_
 
 
 def test_a_ruleset_with_more_cards_is_lowered_on_its_base(tmp_path) -> None:
-    """A scenario's own cards: what the base lowered is not lowered again, nor walked."""
+    """A scenario's own cards: what the base lowered is not lowered again, nor walked, and the
+    base's lowering does not grow with them."""
     from interpreter.scenarios.loading import _with_cards
 
     rules, low = _rules(tmp_path)
+    made = len(low.lowering._made)
     card = 'card "Extra" : unit {\n  on bumped {\n    modify self.power by 1 until tick\n  }\n}\n'
     more = _with_cards(rules, [(card, "extra.cards", 1, 1)])
     extended = lowered(more.ruleset, more.ruleset.definitions)
-    assert extended.lowering is low.lowering and extended.functions["sturdy_enough"] is low.functions["sturdy_enough"]
+    assert extended.lowering.base is low.lowering and len(low.lowering._made) == made
+    assert extended.functions["sturdy_enough"] is low.functions["sturdy_enough"]
     assert extended.nodes()[:len(low.nodes())] == low.nodes() and "Extra" in extended.cards
     assert any(type(n).__name__ == "Ability" and n.event == "bumped" for n in extended.nodes()[len(low.nodes()):])

@@ -47,9 +47,12 @@ class Names:
 class Lowering:
     """Lowers definitions, bodies and expressions against `names`, each once (see the module doc)."""
 
-    def __init__(self, names: Names, origins: bool = False) -> None:
+    def __init__(self, names: Names, origins: bool = False, base: Lowering | None = None) -> None:
         self.names = names
         self._made: dict[tuple, tuple[object, Any]] = {}  # (id(node), bound) -> (node, its IR)
+        # a lowering of the same names whose IR this one reuses, adding nothing to it (a ruleset
+        # with a scenario's own cards, on its ruleset's: the base does not grow with each)
+        self.base = base
         # the IR of each AST statement (its last lowering), by id: the nodes are held by `_made`
         self._lowered: dict[int, ir.Stmt] = {}
         # with `origins`, what each IR node was lowered from (for tests that compare an analysis
@@ -59,7 +62,8 @@ class Lowering:
     def __getstate__(self) -> dict:
         """A copy (pickled, for another process) starts with empty caches: they are keyed by the
         identity of nodes, which a copy's nodes do not keep."""
-        return {**self.__dict__, "_made": {}, "_lowered": {}, "_origins": None if self._origins is None else {}}
+        return {**self.__dict__, "_made": {}, "_lowered": {}, "_origins": None if self._origins is None else {},
+                "base": None}
 
     def origin(self, node: ir.Node) -> ast.Node:
         """The AST node an IR statement or expression was lowered from (a Lowering made with
@@ -79,6 +83,9 @@ class Lowering:
     def _cached(self, node: object, bound: frozenset[str], make) -> Any:
         key = (id(node), bound)
         found = self._made.get(key)
+        base = self.base
+        while found is None and base is not None:
+            found, base = base._made.get(key), base.base
         if found is None:
             found = self._made[key] = (node, make())  # (holding the node keeps its id its own)
         return found[1]
@@ -391,7 +398,7 @@ class LoweredRuleset:
 
 def lower_ruleset(ruleset: Any, definitions: Any, lowering: Lowering | None = None) -> LoweredRuleset:
     """Lower every definition of a checked ruleset, and the code its turn structure runs (with
-    `lowering`, one of the same names: what it lowered already is not lowered again)."""
+    `lowering`, one of the same names, its own or on a base: what it has is not lowered again)."""
     lowering = lowering or Lowering(names_of(ruleset, definitions))
     items = [item for module in [*ruleset.modules, *ruleset.card_modules] for item in module.items]
     templates = tuple(lowering.definition(item) for item in items if isinstance(item, ast.CardTemplate))
@@ -413,9 +420,12 @@ def lowered(ruleset: Any, definitions: Any, base: Any = None) -> LoweredRuleset:
     found = ruleset.__dict__.get("_lowered")
     if found is None or found[0] is not definitions:
         shared = base.__dict__.get("_lowered") if base is not None else None
-        lowering = shared[1].lowering if shared is not None else None
-        if lowering is not None and lowering.names != names_of(ruleset, definitions):
-            lowering = shared = None
+        names = names_of(ruleset, definitions)
+        lowering = None
+        if shared is not None and shared[1].lowering is not None and shared[1].lowering.names == names:
+            lowering = Lowering(names, base=shared[1].lowering)
+        else:
+            shared = None
         found = ruleset.__dict__["_lowered"] = (definitions, lower_ruleset(ruleset, definitions, lowering))
         if shared is not None:
             _nodes_after(found[1], shared[1])
