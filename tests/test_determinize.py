@@ -188,3 +188,42 @@ def test_references_are_found_in_lists_and_plain_attributes_are_skipped():
     assert plain not in holders
     game.state.attrs[holder][targets] = ["red", "blue"]  # (a list of text only refers to no card)
     assert holder not in _references(game.state)[2]
+
+
+def _references_by_walking_everything(state):
+    """`_references`' holders and referenced cards worked out plainly: every value of every row."""
+    from interpreter.engine.determinize import _Walk
+
+    holders, referenced = set(), set()
+    walk = _Walk(set(), referenced)
+    for cid, row in enumerate(state.attrs):
+        before = walk.found
+        walk(row)
+        if walk.found != before:
+            holders.add(cid)
+    return holders, referenced
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rows_followed_for_references_are_all_that_hold_them(name):
+    """Determinization looks for card references only in the slots that may hold them (and, where
+    a card's attachment is the only such slot, only in the rows of attached cards): at positions
+    of random games, it finds every card a row refers to, as a walk of every value of every row
+    does (Initiative's attached cards among them)."""
+    from interpreter.engine.determinize import _references
+
+    rules = RULES[name]
+    attached_seen = 0
+    for seed in range(12):
+        game = rules.new_game(seed=seed, log=False)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if game.is_over:
+                break
+            _pinned, referenced, holders = _references(game.state)
+            all_holders, all_referenced = _references_by_walking_everything(game.state)
+            assert holders == all_holders and all_referenced <= referenced
+            attached_seen += len(game.state.attached_ids)
+            game.apply(rng.randrange(len(game.decision()[1])))
+    if name == "initiative":
+        assert attached_seen  # (the attached-only way was taken, with cards attached)

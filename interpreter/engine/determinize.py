@@ -212,8 +212,9 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
     to their place (see the module), the cards referred to anywhere but in the zones, and the
     cards whose attributes refer to cards."""
     holders: set[int] = set()
-    pinned = {cid for cid, d in enumerate(game.attrs) if d and d[ATTACHED] is not None}
-    pinned |= game.attached_ids
+    attrs = game.attrs
+    attached = {cid for cid, d in enumerate(attrs) if d and d[ATTACHED] is not None}
+    pinned = attached | game.attached_ids
     referenced: set[int] = set()
     walk = _Walk(pinned, referenced)
     for f in game.frames:
@@ -226,8 +227,14 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
         walk(d)
     plain = _PLAIN.issuperset
     slots = game.rules.reference_slots  # (the slots that may hold a card: ATTACHED, cards, lists)
-    held = itemgetter(*slots) if len(slots) > 1 else lambda d: (d[slots[0]],)
-    for cid, d in enumerate(game.attrs):
+    if len(slots) > 1:
+        held = itemgetter(*slots)
+        rows: Any = enumerate(attrs)
+    else:  # (only ATTACHED: only the attached cards' rows hold a reference)
+        def held(d: list) -> tuple:
+            return (d[ATTACHED],)
+        rows = ((cid, attrs[cid]) for cid in attached)
+    for cid, d in rows:
         if not d:
             continue
         values = held(d)
