@@ -34,7 +34,7 @@ def test_a_position_played_out_fast_switches_to_the_rollout_form_and_plays_the_s
         return turns(g, f)
 
     monkeypatch.setattr(compiler, "turns_rollout", counted)
-    for seed in (1, 2, 3):
+    for seed in (1, 2):
         position = random_position(rules, seed, 12)
         if position.is_over:
             continue
