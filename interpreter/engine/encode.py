@@ -51,18 +51,19 @@ _PLAIN = (int, str, bool)
 
 class _CardPlan:
     """What one card definition puts in a slot: its name and type entries, and its attributes'
-    (name, offset in the slot, how: None for a number, else the layout's `Value`)."""
+    (name, where the card's row holds it, offset in the slot, how: None for a number, else the
+    layout's `Value`)."""
 
     __slots__ = ("name", "type", "attributes")
 
     def __init__(self, defn, layout) -> None:
         self.name = layout.name_index.get(defn.name)
         self.type = layout.type_index.get(defn.type)
-        self.attributes: list[tuple[str, int, Any]] = []
-        for name in defn.initial:
+        self.attributes: list[tuple[str, int, int, Any]] = []
+        for name, slot in defn.slots:
             entry = layout.card_layout.get(name)
             if entry is not None:
-                self.attributes.append((name, *entry))
+                self.attributes.append((name, slot, *entry))
 
 
 class StateEncoder:
@@ -249,7 +250,6 @@ class StateEncoder:
         part_at, part = self.part
         attached_at, attached = self.attached
         controller_at, controller = self.controller
-        slots = game.rules.attr_slots
         for at, card, position, revealed, plan in placed:
             out[at] = 1.0
             if position:
@@ -263,11 +263,11 @@ class StateEncoder:
             if revealed:
                 out[at + taken_at + 1] = 1.0
             d = attrs[card.id]
-            for name, offset, v in plan.attributes:
+            for name, slot, offset, v in plan.attributes:
                 if name in modified:
                     x = True if name == "silenced" and d[SILENCED] is not None else read(card, name)
                 else:
-                    x = d[slots[name]]
+                    x = d[slot]
                 if x is None or x is False:
                     continue
                 t = type(x)
