@@ -226,24 +226,24 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
     for d in (*game.player_attrs, game.globals):
         walk(d)
     plain = _PLAIN.issuperset
-    slots = game.rules.reference_slots  # (the slots that may hold a card: ATTACHED, cards, lists)
-    if len(slots) > 1:
+    slots = game.rules.reference_slots  # (the slots that may hold a card: ATTACHED first, cards, lists)
+    if len(slots) == 1:  # (ATTACHED alone: only the attached cards' rows can hold a reference)
+        for cid in attached:
+            if type(attrs[cid][ATTACHED]) is CardRef:
+                walk.cards.add(attrs[cid][ATTACHED].id)
+                holders.add(cid)
+    else:
         held = itemgetter(*slots)
-        rows: Any = enumerate(attrs)
-    else:  # (only ATTACHED: only the attached cards' rows hold a reference)
-        def held(d: list) -> tuple:
-            return (d[ATTACHED],)
-        rows = ((cid, attrs[cid]) for cid in attached)
-    for cid, d in rows:
-        if not d:
-            continue
-        values = held(d)
-        if plain(map(type, values)):  # (most cards hold numbers, text and none there: nothing to walk)
-            continue
-        before = walk.found
-        walk(values)
-        if walk.found != before:
-            holders.add(cid)
+        for cid, d in enumerate(attrs):
+            if not d:
+                continue
+            values = held(d)
+            if plain(map(type, values)):  # (most cards hold numbers, text and none there: nothing to walk)
+                continue
+            before = walk.found
+            walk(values)
+            if walk.found != before:
+                holders.add(cid)
     walk(game.temp_mods)
     walk(game.temp_grants)
     if game.pending is not None:
