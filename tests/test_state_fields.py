@@ -17,12 +17,12 @@ from interpreter.engine.state_fields import (
     CACHE,
     CONTAINER_TYPES,
     DERIVED,
-    DICT_OF_DICTS,
     DICT_OF_LISTS,
     FIELDS,
     FRAMES,
     GENERATOR,
     LIST_OF_DICTS,
+    LIST_OF_LISTS,
     PER_COPY,
     SHARED,
     undeclared,
@@ -113,9 +113,9 @@ def _shared_parts(original: GameState, copy: GameState) -> list[str]:
             continue
         if a is b:
             shared.append(f.name)
-        if f.kind in (DICT_OF_DICTS, DICT_OF_LISTS):
+        if f.kind == DICT_OF_LISTS:
             shared += [f"{f.name}[{k!r}]" for k in a if a[k] is b[k]]
-        elif f.kind == LIST_OF_DICTS:
+        elif f.kind in (LIST_OF_DICTS, LIST_OF_LISTS):
             shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y]
         elif f.kind == FRAMES:
             shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y or x.locals is y.locals]

@@ -6,7 +6,7 @@ that is not). From this table:
 
 - `GameState.clone` is written (its Python source generated here once, at import: `clone_source`), as
   fast as a hand-written one: the copy starts from the original's attribute dict and then takes,
-  field by field, what its kind says (a copied list, a dict of copied dicts, fresh caches, ...);
+  field by field, what its kind says (a copied list, a list of copied rows, fresh caches, ...);
 - `to_json` and `game_from_json` (engine/serialize.py) save and load the fields that have a
   `Save`, in the order of this table, each by its codec;
 - `reset_caches` empties the caches (a copy starts without them; a loaded or determinized game
@@ -31,7 +31,6 @@ SHARED = "shared"  # an immutable value, or one never changed in place: the copy
 LIST = "copied list"  # list(value): its items are immutable or shared
 DICT = "copied dict"  # dict(value)
 SET = "copied set"  # set(value)
-DICT_OF_DICTS = "dict of copied dicts"  # {k: v.copy()}
 DICT_OF_LISTS = "dict of copied lists"  # {k: list(v)}
 LIST_OF_DICTS = "list of copied dicts"  # [dict(v)]
 LIST_OF_LISTS = "list of copied lists"  # [list(v)]
@@ -42,10 +41,10 @@ DECISION = "decision"  # the waiting decision, shared and marked `shared` (see `
 PER_COPY = "per copy"  # each copy starts from `fresh` (who watches or plays this one game)
 CACHE = "cache"  # the runtime's: each copy starts from `fresh`, as do loaded and determinized games
 
-KINDS = (SHARED, LIST, DICT, SET, DICT_OF_DICTS, DICT_OF_LISTS, LIST_OF_DICTS, LIST_OF_LISTS, FRAMES, GENERATOR, DECISION,
+KINDS = (SHARED, LIST, DICT, SET, DICT_OF_LISTS, LIST_OF_DICTS, LIST_OF_LISTS, FRAMES, GENERATOR, DECISION,
          PER_COPY, CACHE)
 # the Python type of a field of each copied kind (tests check the declaration against the game)
-CONTAINER_TYPES: dict[str, type] = {LIST: list, DICT: dict, SET: set, DICT_OF_DICTS: dict, DICT_OF_LISTS: dict,
+CONTAINER_TYPES: dict[str, type] = {LIST: list, DICT: dict, SET: set, DICT_OF_LISTS: dict,
                                     LIST_OF_DICTS: list, LIST_OF_LISTS: list, FRAMES: list}
 
 # ------------------------------------------------------------------ what a loaded game has of a field not saved
@@ -198,7 +197,6 @@ _COPY_EXPRESSIONS = {
     LIST: "list({x})",
     DICT: "dict({x})",
     SET: "set({x})",
-    DICT_OF_DICTS: "{{k: v.copy() for k, v in {x}.items()}}",
     DICT_OF_LISTS: "{{k: list(v) for k, v in {x}.items()}}",
     LIST_OF_DICTS: "[dict(v) for v in {x}]",
     LIST_OF_LISTS: "list(map(list.copy, {x}))",
