@@ -6,10 +6,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.values import ABSENT, PROPERTY_DEFAULTS, PROPERTY_KEYS, UNLESS_SET
+from ..lang.values import (
+    ABSENT,
+    ATTACHED,
+    CONTROLLER,
+    DEALT,
+    KNOWN,
+    LEAVING,
+    OWNER,
+    PART,
+    PROPERTY_DEFAULTS,
+    PROPERTY_KEYS,
+    SHOWN,
+    SILENCED,
+    STAMP,
+    UNLESS_SET,
+)
 
 # the order a row's properties are named in, after its attributes (the order saved games had)
-_NAMED_ORDER = (0, 1, 2, 4, 3, 5, 6, 7, 8, 9)
+_NAMED_ORDER = (PART, ATTACHED, CONTROLLER, OWNER, STAMP, DEALT, KNOWN, SHOWN, SILENCED, LEAVING)
+if sorted(_NAMED_ORDER) != list(range(len(PROPERTY_KEYS))):
+    raise AssertionError("engine/rows.py: name every property of lang/values.py's PROPERTY_KEYS once")
 _SLOT_OF_KEY = {key: slot for slot, key in enumerate(PROPERTY_KEYS)}
 
 
