@@ -47,7 +47,7 @@ class BasesInvariants:
 
 
 @pytest.mark.parametrize("format_name", sorted(FORMATS))
-@settings(max_examples=examples(300, share=30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300, share=60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), agent_seed=st.integers(0, 2**31 - 1))
 def test_random_bases_games_keep_invariants_and_end(format_name, seed, agent_seed):
     rules = FORMATS[format_name]
