@@ -71,10 +71,15 @@ def test_a_saved_card_with_an_attribute_its_type_lacks_is_a_clear_error():
         load_game_json(data, RULES)
 
 
-def test_a_copy_has_rows_of_its_own():
-    game = _mid_game()
-    copy = game.clone()
-    card = next(iter(game.state.cards.values()))
-    copy.state.attrs[card.id][STAMP] = -1
-    assert game.state.attrs[card.id][STAMP] > 0
-    assert copy.state.attrs is not game.state.attrs
+def test_a_copy_shares_each_row_until_one_of_the_two_games_writes_it():
+    state = _mid_game().state
+    copy = state.clone()
+    card = next(iter(state.cards.values()))
+    stamp = state.attrs[card.id][STAMP]
+    assert copy.attrs is not state.attrs and copy.attrs[card.id] is state.attrs[card.id]
+    assert not state.attrs_owned[card.id] and not copy.attrs_owned[card.id]
+    copy.own_row(card.id)[STAMP] = -1
+    assert state.attrs[card.id][STAMP] == stamp and copy.attrs[card.id] is not state.attrs[card.id]
+    state.own_row(card.id)[STAMP] = -2
+    assert copy.attrs[card.id][STAMP] == -1 and state.attrs[card.id][STAMP] == -2
+    assert copy.own_row(card.id) is copy.attrs[card.id]  # (owned now: written in place)

@@ -508,9 +508,11 @@ def test_a_loops_cards_are_written_without_testing_what_they_are(tmp_path):
     rules = load(path)
     mark, mixed = _source_of(rules, "procedure mark"), _source_of(rules, "procedure mixed")
     flag = rules.attr_slots["flag"]  # (where a card's row holds it)
-    tested = re.compile(rf"is _CardRef and \(_d\d+ := g\.attrs\[\w+\.id\]\)\[{flag}\] is not _ABSENT")
+    row = r"\(g\.attrs\[{0}\.id\] if g\.attrs_owned\[{0}\.id\] else g\.own_row\({0}\.id\)\)"  # (to write)
+    any_row, row_of_c = row.format(r"\w+"), row.format("v_c")
+    tested = re.compile(rf"is _CardRef and \(_d\d+ := {any_row}\)\[{flag}\] is not _ABSENT")
     assert not tested.search(mark) and "v_c.defn.type ==" in mark
-    assert re.search(rf"if \(_d\d+ := g\.attrs\[v_c\.id\]\)\[{flag}\] is not _ABSENT:", mark)
+    assert re.search(rf"if \(_d\d+ := {row_of_c}\)\[{flag}\] is not _ABSENT:", mark)
     assert tested.search(mixed)  # c is bound again in the loop: it may hold anything there
     game = _empty(rules)
     cards = [_in_hand(game) for _ in range(2)]

@@ -1,6 +1,7 @@
 """The game's fields, declared once (interpreter/engine/state_fields.py): every attribute a game
 has is declared, with the kind that says how a copy gets it; a copy shares no mutable container
-with its original and plays on without touching it; a saved game loads to the same state."""
+with its original (but rows neither game may write before copying) and plays on without touching
+it; a saved game loads to the same state."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from interpreter.engine.state_fields import (
     LIST_OF_DICTS,
     LIST_OF_LISTS,
     PER_COPY,
+    ROWS,
     SHARED,
     undeclared,
     undeclared_message,
@@ -117,6 +119,10 @@ def _shared_parts(original: GameState, copy: GameState) -> list[str]:
             shared += [f"{f.name}[{k!r}]" for k in a if a[k] is b[k]]
         elif f.kind in (LIST_OF_DICTS, LIST_OF_LISTS):
             shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y]
+        elif f.kind == ROWS:  # (shared until written: then neither game may own a shared row)
+            owned_a, owned_b = getattr(original, f.name + "_owned"), getattr(copy, f.name + "_owned")
+            shared += [f"{f.name}[{i}] (owned)" for i, (x, y) in enumerate(zip(a, b))
+                       if x is y and x and (owned_a[i] or owned_b[i])]
         elif f.kind == FRAMES:
             shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y or x.locals is y.locals]
     return shared
@@ -154,6 +160,23 @@ def test_a_clone_played_on_leaves_the_original_as_it_was(name: str) -> None:
                 break
             game.apply(rng.randrange(len(game.decision()[1])))
         assert _saved(other) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_clone_or_determinization_played_out_leaves_the_original_as_it_was(name: str) -> None:
+    for seed in range(3):
+        game = _random_game(name, seed, random.Random(seed).randrange(5, 80))
+        if game.is_over:
+            continue
+        before = _saved(game)
+        rng = random.Random(seed)
+
+        def decide(g: GameState, rng: random.Random = rng) -> int:
+            return rng.randrange(len(g.decision()[1]))
+        for fast in (False, True):
+            game.clone().play_out(decide, fast=fast)
+            game.determinize(game.decision()[0], rng).play_out(decide, fast=fast)
+            assert _saved(game) == before
 
 
 def _draws(rng: random.Random) -> list[int]:
@@ -208,7 +231,9 @@ def test_a_saved_game_loads_to_the_same_saved_game(name: str) -> None:
         assert json.dumps(loaded.to_json()) == json.dumps(saved)  # (keys in the same order too)
         # the derived fields, rebuilt; the caches, fresh
         for f in FIELDS:
-            if f.load == DERIVED:
+            if f.name == "attrs_owned":  # (which rows a game owns depends on its copies, not its state)
+                assert len(loaded.attrs_owned) == len(loaded.attrs) and all(loaded.attrs_owned)
+            elif f.load == DERIVED:
                 assert getattr(loaded, f.name) == getattr(game, f.name), f.name
         assert [getattr(loaded, f.name) for f in FIELDS if f.kind == CACHE] == [
             getattr(GameState(rules, 0), f.name) for f in FIELDS if f.kind == CACHE]

@@ -84,6 +84,7 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
     if game.pending is not None:
         game.pending.settle()  # (its lazy prompt and labels read the true state: read them first)
     new = game.clone(random.Random(rng.getrandbits(64)))
+    new.own_rows()  # (the hidden cards' rows are written: most of them)
     new.log_entries = []
     new.logging = False
     new.seed = None
@@ -107,7 +108,7 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
                 continue
             zones[key][index] = card
             card_zone[card.id] = key
-            attrs[card.id][_PLACE] = state
+            attrs[card.id][_PLACE] = state  # (every row owned: `own_rows` above)
             if old.id in referenced:  # (only references need following)
                 mapping[old.id] = card
     if mapping:

@@ -271,7 +271,7 @@ class ContinuousEffects:
                 continue
             if type(card) is not CardRef:
                 self.runtime_error(f"'silence' takes cards: {self.label(card)} is not a card")
-            d = self.attrs[card.id]
+            d = self.own_row(card.id)
             if not d or card.id not in self.card_zone:
                 continue
             if d[SILENCED] is not True:
@@ -287,7 +287,7 @@ class ContinuousEffects:
         for a card no longer in the game: the effect ends at once, it is not made)."""
         if type(card) is not CardRef:
             self.runtime_error(f"'until ... leaves' follows a card, not {self.label(card)}")
-        d = self.attrs[card.id]
+        d = self.own_row(card.id)
         if not d or card.id not in self.card_zone:
             return False
         d[LEAVING] = True
@@ -296,7 +296,7 @@ class ContinuousEffects:
     def left_zone(self, card: CardRef) -> None:
         """The card (marked `LEAVING`) has left its zone, or the game: its silence ends, and so do
         the effects that last until it leaves. Called by the engine's moves."""
-        d = self.attrs[card.id]
+        d = self.own_row(card.id)
         if d:
             d[LEAVING] = False
             d[SILENCED] = None

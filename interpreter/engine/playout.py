@@ -100,6 +100,7 @@ class PlayingOut:
             raise GameStateError("play_out is already running in this game")
         if fast:
             self.rules.compiler.compile_rollout()
+        self.own_rows()  # (it writes most rows: see `GameState.own_rows`)
         self.answered = 0
         self.decide = decide
         self.rolling = fast

@@ -327,6 +327,7 @@ def number_of(game: GameState, seat: int, code, expr, what: str) -> float:
 def _copy_of(prototype: GameState, seed: int, decks: list[Deck], log: bool) -> GameState:
     """A new game from a copy of a prototype game, with its own seed, decks and logging."""
     game = prototype.clone(rng=random.Random(seed))
+    game.own_rows()  # (a new game writes most of its cards' rows: see `GameState.own_rows`)
     game.seed = seed
     game.logging = log
     game.decks = decks

@@ -225,11 +225,12 @@ def _derive(game: GameState) -> None:
     """The fields a loaded game rebuilds from those saved (`DERIVED` in engine/state_fields.py)."""
     game.card_zone = {card.id: key for key, cards in game.zones.items() for card in cards}
     game.attrs.extend([] for _ in range(game.next_id - len(game.attrs)))  # (the last cards made may be gone)
+    game.attrs_owned = bytearray(b"\x01") * len(game.attrs)  # (rows just decoded: none is shared)
     game.attached_ids = {cid for cid, d in enumerate(game.attrs) if d and d[ATTACHED] is not None}
     game.halted = game.pending is not None or game.result is not None
 
 
-DERIVED_FIELDS = ("card_zone", "attached_ids", "halted")  # (what `_derive` sets)
+DERIVED_FIELDS = ("card_zone", "attrs_owned", "attached_ids", "halted")  # (what `_derive` sets)
 
 
 def _seen_to_json(chain: tuple | None) -> list:

@@ -94,6 +94,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         self.decks: list = []
         self.cards: dict[int, CardRef] = {}
         self.attrs: list[list] = [[]]  # each card's row of stored values, by card id (empty: no card, or gone)
+        self.attrs_owned = bytearray(1)  # 1 where this game owns the row (see `own_row`)
         self.card_zone: dict[int, ZoneKey] = {}
         self.zones: dict[ZoneKey, list[CardRef]] = {k: [] for k in rules.zone_keys}
         self.player_attrs = [dict(rules.player_defaults) for _ in self.players]
@@ -543,9 +544,25 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
             return card.defn.text
         self.runtime_error(f"card {card.defn.name} has no attribute '{name}'")
 
+    def own_row(self, card_id: int) -> list:
+        """The card's row, to be written: a row this game may share with a copy (`clone`) is
+        copied first. Everything that writes a row gets it here (or tests `attrs_owned` itself)."""
+        if self.attrs_owned[card_id]:
+            return self.attrs[card_id]
+        row = self.attrs[card_id] = self.attrs[card_id].copy()
+        self.attrs_owned[card_id] = 1
+        return row
+
+    def own_rows(self) -> None:
+        """Own every row at once, for a game about to write most of them (one played out, a
+        determinization): copying them all in one go costs less than one by one."""
+        if 0 in self.attrs_owned:
+            self.attrs = list(map(list.copy, self.attrs))
+            self.attrs_owned = bytearray(b"\x01") * len(self.attrs)
+
     def write(self, obj, name: str, value) -> None:
         if type(obj) is CardRef:
-            d = self.attrs[obj.id]
+            d = self.attrs[obj.id] if self.attrs_owned[obj.id] else self.own_row(obj.id)
             slot = self.rules.attr_slots.get(name)
             if slot is not None and d[slot] is not ABSENT:
                 lo_hi = obj.defn.clamps.get(name)

@@ -34,6 +34,8 @@ SET = "copied set"  # set(value)
 DICT_OF_LISTS = "dict of copied lists"  # {k: list(v)}
 LIST_OF_DICTS = "list of copied dicts"  # [dict(v)]
 LIST_OF_LISTS = "list of copied lists"  # [list(v)]
+ROWS = "rows shared until written"  # list(value): the copy and the original share every row until one writes
+# it; each copies a row first (`GameState.own_row`), as its partner field `<name>_owned` marks the rows it owns
 FRAMES = "frames"  # each frame copied (`Frame.copy`: its locals too)
 GENERATOR = "generator"  # the generator given to `clone`, else the original's, shared until one draws from it
 # (its partner field `<name>_share` counts the games that share it: see `GameState.rng`)
@@ -41,11 +43,11 @@ DECISION = "decision"  # the waiting decision, shared and marked `shared` (see `
 PER_COPY = "per copy"  # each copy starts from `fresh` (who watches or plays this one game)
 CACHE = "cache"  # the runtime's: each copy starts from `fresh`, as do loaded and determinized games
 
-KINDS = (SHARED, LIST, DICT, SET, DICT_OF_LISTS, LIST_OF_DICTS, LIST_OF_LISTS, FRAMES, GENERATOR, DECISION,
-         PER_COPY, CACHE)
+KINDS = (SHARED, LIST, DICT, SET, DICT_OF_LISTS, LIST_OF_DICTS, LIST_OF_LISTS, ROWS, FRAMES, GENERATOR,
+         DECISION, PER_COPY, CACHE)
 # the Python type of a field of each copied kind (tests check the declaration against the game)
 CONTAINER_TYPES: dict[str, type] = {LIST: list, DICT: dict, SET: set, DICT_OF_LISTS: dict,
-                                    LIST_OF_DICTS: list, LIST_OF_LISTS: list, FRAMES: list}
+                                    LIST_OF_DICTS: list, LIST_OF_LISTS: list, ROWS: list, FRAMES: list}
 
 # ------------------------------------------------------------------ what a loaded game has of a field not saved
 DERIVED = "derived"  # rebuilt from the saved fields (serialize.py's `_derive`)
@@ -101,9 +103,11 @@ FIELDS: tuple[Field, ...] = (
           load=FRESH),
     # ---------------------------------------------------------------- the table
     Field("cards", DICT, "each card's handle (`CardRef`) by card id", Save("cards", "cards")),
-    Field("attrs", LIST_OF_LISTS, "each card's row of stored values (its properties, then its attributes: see "
-          "`PART` in lang/values.py) by card id; empty for a card gone (and for id 0)",
-          Save("attrs", "attrs")),
+    Field("attrs", ROWS, "each card's row of stored values (its properties, then its attributes: see "
+          "`PART` in lang/values.py) by card id; empty for a card gone (and for id 0); written through "
+          "`own_row` (copies share rows until written)", Save("attrs", "attrs")),
+    Field("attrs_owned", SHARED, "a byte by card id: 1 where this game owns its row of `attrs`, 0 where a copy "
+          "may share it (a 0 is always safe: the row is copied before it is written)", load=DERIVED),
     Field("card_zone", DICT, "the zone each card is in, by card id", load=DERIVED),
     Field("zones", DICT_OF_LISTS, "the cards of each zone, in order, by zone key", Save("zones", "zones")),
     Field("player_attrs", LIST_OF_DICTS, "each player's attributes (index seat - 1)", Save("players", "encoded items")),
@@ -242,6 +246,12 @@ def clone_source() -> str:
                       "    else:",
                       f"        d[{f.name!r}] = rng",
                       f"        d[{share!r}] = None"]
+        elif f.kind == ROWS:
+            owned = f"{f.name}_owned"
+            lines += [f"    d[{f.name!r}] = list({x})",
+                      "    # (both games share every row now: each copies one before its first write)",
+                      f"    s[{owned!r}] = bytearray(len({x}))",
+                      f"    d[{owned!r}] = bytearray(len({x}))"]
         elif f.kind == DECISION:
             lines += [f"    if {x} is not None:",
                       f"        {x}.shared = True  # (the copy shares it: see Pending)"]

@@ -76,6 +76,7 @@ class ZonesAndCards:
         d[STAMP] = clock
         self.cards[card_id] = card
         self.attrs.append(d)  # (at index card_id: ids are given in order)
+        self.attrs_owned.append(1)
         self.card_zone[card_id] = key
         self.zones[key].append(card)
         if key[0] in self.rules.watched_zones:
@@ -108,7 +109,7 @@ class ZonesAndCards:
         rules = self.rules
         if old != key:
             self.card_zone[cid] = key
-            d = self.attrs[cid]
+            d = self.attrs[cid] if self.attrs_owned[cid] else self.own_row(cid)
             if d[ATTACHED] is not None:
                 d[ATTACHED] = None
                 self.attached_ids.discard(cid)
@@ -138,6 +139,14 @@ class ZonesAndCards:
         if rules.moves_wanted:
             self.emit("moved", {"card": card, "from": old[0], "to": key[0]})
 
+    def own_rows_of(self, cards: list[CardRef]) -> None:
+        """Own the rows of these cards (see `GameState.own_row`), before a loop writes them all."""
+        owned = self.attrs_owned
+        if 0 in owned:  # (none shared, as in a game played out: nothing to test card by card)
+            for card in cards:
+                if not owned[card.id]:
+                    self.own_row(card.id)
+
     def move_each(self, cards: list, key: ZoneKey, position) -> None:
         """`move LIST to ZONE`: each card in turn, as `move` does, in one loop when nothing
         watches the moves (no `moved` event wanted, no watcher, no position, a zone whose
@@ -148,6 +157,7 @@ class ZonesAndCards:
             for card in cards:
                 self.move(card, key, position)
             return
+        self.own_rows_of(cards)
         zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
         watched, revealed = rules.watched_keys, self.revealed
         old_key = src = known_default = None
@@ -247,6 +257,7 @@ class ZonesAndCards:
     def shuffle(self, key: ZoneKey) -> None:
         cards = self.zones[key]
         self.rng.shuffle(cards)
+        self.own_rows_of(cards)
         attrs = self.attrs
         for card in cards:  # (a shuffled card's place is known to no one: see `KNOWN`)
             attrs[card.id][KNOWN] = 0
@@ -261,7 +272,7 @@ class ZonesAndCards:
     def attach(self, card, target) -> None:
         if card is None:
             return
-        self.attrs[card.id][ATTACHED] = target
+        self.own_row(card.id)[ATTACHED] = target
         if target is None:
             self.attached_ids.discard(card.id)
         else:
@@ -272,7 +283,7 @@ class ZonesAndCards:
     def detach(self, card) -> None:
         if card is None:
             return
-        self.attrs[card.id][ATTACHED] = None
+        self.own_row(card.id)[ATTACHED] = None
         self.attached_ids.discard(card.id)
         self.version += 1
         self.layout += 1
@@ -310,9 +321,9 @@ class ZonesAndCards:
             if mask == self.all_seats:
                 self.revealed.add(c.id)
                 if c.id in self.card_zone:
-                    self.attrs[c.id][SHOWN] = 0
+                    self.own_row(c.id)[SHOWN] = 0
             elif mask and c.id in self.card_zone and c.id not in self.revealed:
-                d = self.attrs[c.id]
+                d = self.own_row(c.id)
                 shown = d[SHOWN] | mask
                 if shown == self.all_seats:
                     self.revealed.add(c.id)

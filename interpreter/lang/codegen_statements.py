@@ -172,7 +172,7 @@ class StatementCode:
         rearranged = (f"    g._rearranged({o}.defn)" if name in self.names.static_reads else
                       f"    if g.card_zone[{o}.id][0] in {self.const(self.names.watched_zones)}:\n"
                       f"        g._rearranged({o}.defn)")
-        return [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := g.attrs[{o}.id]):",
+        return [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := {_own_row(o)}):",
                 f"    {d}[{store}] = {value}", *rearranged.split("\n"),
                 "else:", f"    g.write({o}, {literal(name)}, {value})"]
 
@@ -213,8 +213,8 @@ class StatementCode:
                 return lines + [other]
             return lines + [other[4:]]
         if o == obj:
-            return [f"if ({d} := g.attrs[{o}.id])[{slot}] is not _ABSENT:", card, "else:", other]
-        lines = [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := g.attrs[{o}.id])[{slot}] is not _ABSENT:",
+            return [f"if ({d} := {_own_row(o)})[{slot}] is not _ABSENT:", card, "else:", other]
+        lines = [f"{o} = {obj}", f"if type({o}) is _CardRef and ({d} := {_own_row(o)})[{slot}] is not _ABSENT:",
                  card]
         if target.name in self.names.player_attributes:
             lines.append(f"elif type({o}) is _PlayerRef:")
@@ -482,3 +482,9 @@ class StatementCode:
 
 def _is_while(s: ir.Stmt) -> bool:
     return type(s) is ir.Loop and s.kind == "while"
+
+
+def _own_row(card: str) -> str:
+    """The source of the row of the card held in `card`, to be written: as `g.own_row`, with the
+    common case (the game owns the row: no copy shares it) tested in place."""
+    return f"(g.attrs[{card}.id] if g.attrs_owned[{card}.id] else g.own_row({card}.id))"

@@ -49,7 +49,8 @@ class RuleRuntime(Protocol):
     options: dict[str, Any]  # the ruleset's option values: `options.x`
     globals: dict[str, Any]  # the game's globals (`game.turn`, declared globals): read and set in place
     player_attrs: list[dict[str, Any]]  # each player's attributes (index seat - 1): read and set in place
-    attrs: list[list]  # each card's row of stored values by card id (lang/values.py: PART, ...; empty: gone)
+    attrs: list[list]  # each card's row of stored values by card id (lang/values.py: PART, ...; empty: gone): read
+    attrs_owned: bytearray  # 1 where the game owns the row of that card id; write a row only then (else `own_row`)
     card_zone: dict[int, ZoneKey]  # the zone each card is in, by card id
     zones: dict[ZoneKey, list[CardRef]]  # the cards of each zone, in order (never changed in place)
     frames: list[Frame]  # the frame stack: code compares the top with its own frame after a call
@@ -81,6 +82,10 @@ class RuleRuntime(Protocol):
 
     def create(self, name: str, key: ZoneKey, attrs: dict, f: Frame) -> CardRef:
         """`create`: a new card named `name` in zone `key` with attributes `attrs`; the new card."""
+        ...
+
+    def own_row(self, card_id: int) -> list:
+        """The row of the card of this id, to be written: copied first if a copy of the game may share it."""
         ...
 
     def move(self, card: CardRef, key: ZoneKey, position: int | None) -> None:

@@ -108,7 +108,7 @@ def make_twin(game, viewer: int, rng: random.Random):
         twin = game.clone().state
         twin.zones[ka][i], twin.zones[kb][j] = b, a
         twin.card_zone[a.id], twin.card_zone[b.id] = kb, ka
-        da, db = twin.attrs[a.id], twin.attrs[b.id]
+        da, db = twin.own_row(a.id), twin.own_row(b.id)
         for k in (OWNER, CONTROLLER, STAMP, DEALT, KNOWN, SHOWN):  # (of the place)
             da[k], db[k] = db[k], da[k]
         swap = {a.id: b, b.id: a}
