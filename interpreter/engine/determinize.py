@@ -53,7 +53,7 @@ worked out from the true state): determinize for the player who decides.
 from __future__ import annotations
 
 import random
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..lang.values import (
@@ -96,9 +96,10 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
     attrs = new.attrs
     for origin in sorted(places):
         group = places[origin]
-        cards = sorted((card for _key, _index, card in group), key=lambda c: c.id)
+        cards = [card for _key, _index, card in group]
+        cards.sort(key=_ID)
         rng.shuffle(cards)
-        dealt, bound = _dealt(group, cards, referenced)
+        dealt, bound = _dealt(group, cards, referenced) if referenced else (cards, 0)
         kept += bound
         # what belongs to the place, not to the card: who it went to, when (see the module)
         at_place = [attrs[old.id][_PLACE] for _key, _index, old in group]
@@ -117,6 +118,8 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
     reset_caches(new)  # (the cards moved behind the runtime's back)
     return new
 
+
+_ID = attrgetter("id")
 
 # A hidden card's attributes that tell its place's history rather than the card: its owner and
 # controller (the player it was dealt to), its time stamp (when it got there), whether it was
@@ -149,6 +152,8 @@ def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> tu
     card is referred to elsewhere gets the first card of that card's type: what the rules do
     next with it may depend on its type (its attributes, the statements it runs). Also how many
     such places the type bound (a group of one card type binds none)."""
+    if not any(old.id in referenced for _key, _index, old in group):
+        return cards, 0
     dealt: list[CardRef | None] = [None] * len(group)
     several_types = len({c.defn.type for c in cards}) > 1
     bound = 0
@@ -201,10 +206,21 @@ def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, 
                 or (visibility == "others" and key[1] != seat)):
             continue
         for index, card in enumerate(cards):
-            if card.id in revealed or card.id in pinned or attrs[card.id][SHOWN] & bit:
+            cid = card.id
+            if cid in revealed or cid in pinned:
                 continue
-            kin = ("known", key) if attrs[card.id][KNOWN] & bit else kinship(game, card)
-            groups.setdefault(kin, []).append((key, index, card))
+            d = attrs[cid]
+            if d[SHOWN] & bit:
+                continue
+            if d[KNOWN] & bit:
+                kin = ("known", key)
+            else:
+                origin = card.origin  # (a card of a player's own deck, the common case: as `kinship` says)
+                kin = ("seat", origin[1]) if origin is not None and origin[1] else kinship(game, card)
+            group = groups.get(kin)
+            if group is None:
+                group = groups[kin] = []
+            group.append((key, index, card))
     return groups
 
 
