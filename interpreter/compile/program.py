@@ -330,6 +330,9 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         set_up_pc = phase_pcs.pop(SET_UP_START, 0)
         requirements = tuple(Requirement(compiler.expression(req.that), req.message, req.span)
                              for req in ruleset.requires)
+    references = reference_slots(ruleset, compiler.names.attr_slots)
+    for defn in card_defs.values():  # (printed values hold no card: determinization need not walk them)
+        defn.printed_references = tuple(defn.new_row[slot] for slot in references)
     sites = decision_sites(ruleset)
     privates = private_points(ruleset)
     codes = dict(compiler.codes)
@@ -351,7 +354,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         player_values={n: s.values for n, s in ruleset.player_attributes.items() if s.values is not None},
         global_values={n: s.values for n, s in ruleset.globals.items() if s.values is not None},
         enumerated_attributes=enumerated, attr_slots=compiler.names.attr_slots,
-        reference_slots=reference_slots(ruleset, compiler.names.attr_slots),
+        reference_slots=references,
         static_reads=reads, watched_zones=watched, watched_keys=frozenset(k for k in keys if k[0] in watched),
         until_events=until, wanted_events=wanted, moves_wanted="moved" in wanted, event_witnesses=witnesses,
         compiler=compiler, keyword_abilities=keyword_abilities, keyword_tables=keyword_tables,

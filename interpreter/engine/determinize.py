@@ -251,11 +251,13 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
                 holders.add(cid)
     else:
         held = itemgetter(*slots)
+        cards = game.cards
         for cid, d in enumerate(attrs):
             if not d:
                 continue
             values = held(d)
-            if plain(map(type, values)):  # (most cards hold numbers, text and none there: nothing to walk)
+            # (most cards hold numbers, text and none there, or what they print, which names no card)
+            if plain(map(type, values)) or values == cards[cid].defn.printed_references:
                 continue
             before = walk.found
             walk(values)
