@@ -171,7 +171,7 @@ def test_concurrent_writers_of_one_key_never_leave_a_partial_entry(cache_dir):
         for _ in range(150):
             assert store.put("race", {key!r}, value)
     """)
-    runs = [subprocess.Popen([sys.executable, "-c", writer, name, size], cwd=cache_dir)
+    runs = [subprocess.Popen([sys.executable, "-c", writer, name, size], cwd=cache_dir.parent)  # (the cache folder may not exist yet)
             for name, size in (("a", "10"), ("b", "5000"))]
     store = Store(cache_dir)
     seen = set()
