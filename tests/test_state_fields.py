@@ -23,7 +23,6 @@ from interpreter.engine.state_fields import (
     FRAMES,
     GENERATOR,
     LIST_OF_DICTS,
-    LIST_OF_LISTS,
     PER_COPY,
     ROWS,
     SHARED,
@@ -117,7 +116,7 @@ def _shared_parts(original: GameState, copy: GameState) -> list[str]:
             shared.append(f.name)
         if f.kind == DICT_OF_LISTS:
             shared += [f"{f.name}[{k!r}]" for k in a if a[k] is b[k]]
-        elif f.kind in (LIST_OF_DICTS, LIST_OF_LISTS):
+        elif f.kind == LIST_OF_DICTS:
             shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y]
         elif f.kind == ROWS:  # (shared until written: then neither game may own a shared row)
             owned_a, owned_b = getattr(original, f.name + "_owned"), getattr(copy, f.name + "_owned")

@@ -6,7 +6,7 @@ that is not). From this table:
 
 - `GameState.clone` is written (its Python source generated here once, at import: `clone_source`), as
   fast as a hand-written one: the copy starts from the original's attribute dict and then takes,
-  field by field, what its kind says (a copied list, a list of copied rows, fresh caches, ...);
+  field by field, what its kind says (a copied list, rows shared until written, fresh caches, ...);
 - `to_json` and `game_from_json` (engine/serialize.py) save and load the fields that have a
   `Save`, in the order of this table, each by its codec;
 - `reset_caches` empties the caches (a copy starts without them; a loaded or determinized game
@@ -33,7 +33,6 @@ DICT = "copied dict"  # dict(value)
 SET = "copied set"  # set(value)
 DICT_OF_LISTS = "dict of copied lists"  # {k: list(v)}
 LIST_OF_DICTS = "list of copied dicts"  # [dict(v)]
-LIST_OF_LISTS = "list of copied lists"  # [list(v)]
 ROWS = "rows shared until written"  # list(value): the copy and the original share every row until one writes
 # it; each copies a row first (`GameState.own_row`), as its partner field `<name>_owned` marks the rows it owns
 FRAMES = "frames"  # each frame copied (`Frame.copy`: its locals too)
@@ -43,11 +42,11 @@ DECISION = "decision"  # the waiting decision, shared and marked `shared` (see `
 PER_COPY = "per copy"  # each copy starts from `fresh` (who watches or plays this one game)
 CACHE = "cache"  # the runtime's: each copy starts from `fresh`, as do loaded and determinized games
 
-KINDS = (SHARED, LIST, DICT, SET, DICT_OF_LISTS, LIST_OF_DICTS, LIST_OF_LISTS, ROWS, FRAMES, GENERATOR,
-         DECISION, PER_COPY, CACHE)
+KINDS = (SHARED, LIST, DICT, SET, DICT_OF_LISTS, LIST_OF_DICTS, ROWS, FRAMES, GENERATOR, DECISION, PER_COPY,
+         CACHE)
 # the Python type of a field of each copied kind (tests check the declaration against the game)
 CONTAINER_TYPES: dict[str, type] = {LIST: list, DICT: dict, SET: set, DICT_OF_LISTS: dict,
-                                    LIST_OF_DICTS: list, LIST_OF_LISTS: list, ROWS: list, FRAMES: list}
+                                    LIST_OF_DICTS: list, ROWS: list, FRAMES: list}
 
 # ------------------------------------------------------------------ what a loaded game has of a field not saved
 DERIVED = "derived"  # rebuilt from the saved fields (serialize.py's `_derive`)
@@ -203,7 +202,6 @@ _COPY_EXPRESSIONS = {
     SET: "set({x})",
     DICT_OF_LISTS: "{{k: list(v) for k, v in {x}.items()}}",
     LIST_OF_DICTS: "[dict(v) for v in {x}]",
-    LIST_OF_LISTS: "list(map(list.copy, {x}))",
     FRAMES: "[f.copy() for f in {x}]",
 }
 _IMMUTABLE_FRESH = ("None", "False", "True", "0", "-1", "frozenset()", '""')
