@@ -230,8 +230,8 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
     cards whose attributes refer to cards."""
     holders: set[int] = set()
     attrs = game.attrs
-    attached = {cid for cid, d in enumerate(attrs) if d and d[ATTACHED] is not None}
-    pinned = attached | game.attached_ids
+    attached = game.attached_ids  # (kept by every change of `ATTACHED`; a loaded game's is derived)
+    pinned = set(attached)
     referenced: set[int] = set()
     walk = _Walk(pinned, referenced)
     for f in game.frames:
