@@ -9,6 +9,7 @@ generated card text and N/10 of each kind of mutated file. Without it they try
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -27,6 +28,14 @@ def pytest_configure(config: pytest.Config) -> None:
     if not os.environ.get("CARDRULES_CACHE_DIR"):
         os.environ["CARDRULES_CACHE_DIR"] = config._cardrules_cache = tempfile.mkdtemp(prefix="cardrules-cache-")
     config.addinivalue_line("markers", "fuzz: fuzz tests of the loaders (tests/fuzz); scale them with --fuzz-cases N")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep what collection made out of the garbage collector's passes (`gc.freeze`): mostly the
+    rules that test modules load at import, which live to the end of the run anyway, and which
+    every full pass of the collector in every later test of the worker would walk again."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
