@@ -99,7 +99,7 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
         cards = [card for _key, _index, card in group]
         cards.sort(key=_ID)
         rng.shuffle(cards)
-        dealt, bound = _dealt(group, cards, referenced) if referenced else (cards, 0)
+        dealt, bound = _dealt(group, cards, referenced)
         kept += bound
         # what belongs to the place, not to the card: who it went to, when (see the module)
         at_place = [attrs[old.id][_PLACE] for _key, _index, old in group]
@@ -152,7 +152,7 @@ def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> tu
     card is referred to elsewhere gets the first card of that card's type: what the rules do
     next with it may depend on its type (its attributes, the statements it runs). Also how many
     such places the type bound (a group of one card type binds none)."""
-    if not any(old.id in referenced for _key, _index, old in group):
+    if not referenced or not any(old.id in referenced for _key, _index, old in group):
         return cards, 0
     dealt: list[CardRef | None] = [None] * len(group)
     several_types = len({c.defn.type for c in cards}) > 1
@@ -212,11 +212,7 @@ def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, 
             d = attrs[cid]
             if d[SHOWN] & bit:
                 continue
-            if d[KNOWN] & bit:
-                kin = ("known", key)
-            else:
-                origin = card.origin  # (a card of a player's own deck, the common case: as `kinship` says)
-                kin = ("seat", origin[1]) if origin is not None and origin[1] else kinship(game, card)
+            kin = ("known", key) if d[KNOWN] & bit else kinship(game, card)
             group = groups.get(kin)
             if group is None:
                 group = groups[kin] = []
