@@ -120,6 +120,8 @@ def _shared_parts(original: GameState, copy: GameState) -> list[str]:
             shared += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x is y]
         elif f.kind == ROWS:  # (shared until written: then neither game may own a shared row)
             owned_a, owned_b = getattr(original, f.name + "_owned"), getattr(copy, f.name + "_owned")
+            if owned_a is owned_b:
+                shared.append(f.name + "_owned")
             shared += [f"{f.name}[{i}] (owned)" for i, (x, y) in enumerate(zip(a, b))
                        if x is y and x and (owned_a[i] or owned_b[i])]
         elif f.kind == FRAMES:

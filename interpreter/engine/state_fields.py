@@ -106,7 +106,8 @@ FIELDS: tuple[Field, ...] = (
           "`PART` in lang/values.py) by card id; empty for a card gone (and for id 0); written through "
           "`own_row` (copies share rows until written)", Save("attrs", "attrs")),
     Field("attrs_owned", SHARED, "a byte by card id: 1 where this game owns its row of `attrs`, 0 where a copy "
-          "may share it (a 0 is always safe: the row is copied before it is written)", load=DERIVED),
+          "may share it (a 0 is always safe: the row is copied before it is written); changed in place, so "
+          "never shared: `clone` gives both games a new one (see ROWS)", load=DERIVED),
     Field("card_zone", DICT, "the zone each card is in, by card id", load=DERIVED),
     Field("zones", DICT_OF_LISTS, "the cards of each zone, in order, by zone key", Save("zones", "zones")),
     Field("player_attrs", LIST_OF_DICTS, "each player's attributes (index seat - 1)", Save("players", "encoded items")),
