@@ -60,7 +60,7 @@ def test_a_game_alternates_turns_and_places_cards_at_position_one(rules):
     from interpreter.lang.runtime import Frame
 
     game.state.start(Frame(rules.main, {}))
-    assert game.decision()[0] == 1 and game.prompt == "a card to place"
+    assert game.decision()[0] == 1 and game.pending.prompt == "a card to place"
     game.apply("Big")
     assert [o.label for o in game.decision()[1]] == ["left", "right"]
     game.apply("right")
@@ -202,7 +202,7 @@ def test_activated_abilities_are_offered_paid_and_run(rules):
     game.perform("use_ability", controller=1, p=game.players[0])
     seat, options = game.decision()
     assert seat == 1 and [o.label for o in options] == ["Pumper: grow", "Pumper: guard up"]
-    assert game.prompt == "an ability for P1"  # {p} in a prompt shows the value
+    assert game.pending.prompt == "an ability for P1"  # {p} in a prompt shows the value
     assert options[0].id == f"a{pumper.id}.1"
     saved = game.to_json()
     game.apply("Pumper: grow")

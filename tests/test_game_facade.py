@@ -1,4 +1,4 @@
-"""The public `Game` (engine/game.py): twenty-nine members over the engine's state, the same game
+"""The public `Game` (engine/game.py): twenty-eight members over the engine's state, the same game
 through either, copies and play-outs that stay on the public side, a clear word for a member
 that moved to the state; what adapters read (the cards and where they are, the decision count,
 the scores, the decks and cap, the log with its values, everything shown, the automatic-choice
@@ -19,10 +19,10 @@ from interpreter.lang.values import CardRef, PlayerRef
 RULES = load("initiative")
 
 
-def test_the_api_is_twenty_nine_members():
+def test_the_api_is_these_members():
     assert PUBLIC == ("GAME", "apply", "cards", "clone", "decision", "decision_count", "decks", "determinize",
                       "is_over", "log", "log_length", "log_since", "max_decisions", "observation",
-                      "observation_encoder", "pending", "perform", "play_out", "players", "prompt", "read", "result",
+                      "observation_encoder", "pending", "perform", "play_out", "players", "read", "result",
                       "rules", "scores", "seed", "state", "to_json", "visible", "where")
     assert Game.__slots__ == ("state",)  # (nothing else can be set on it)
 
@@ -51,7 +51,7 @@ def test_play_out_gives_the_public_game_to_decide():
 def test_the_same_game_through_the_facade_and_the_state():
     game, state = RULES.new_game(seed=5), RULES.new_game(seed=5).state
     while not game.is_over:
-        assert game.decision()[0] == state.decision()[0] and game.prompt == state.prompt
+        assert game.decision()[0] == state.decision()[0] and game.pending.prompt == state.prompt
         assert game.observation(1) == state.observation(1)
         game.apply(0)
         state.apply(0)

@@ -86,11 +86,11 @@ def _play_both(rules, seed: int, decks=None, hand_decks=None, labels: bool = Fal
         seat, options = interpreted.decision()
         hand_seat, hand_options = handwritten.decision()
         assert (hand_seat, len(hand_options)) == (seat, len(options)), (
-            f"seed {seed}, decision {n} ({interpreted.prompt!r}): P{seat} with {len(options)} options "
+            f"seed {seed}, decision {n} ({options.prompt!r}): P{seat} with {len(options)} options "
             f"interpreted, P{hand_seat} with {len(hand_options)} by hand")
         if labels:
             assert [handwritten.label(o) for o in hand_options] == [o.label for o in options], (
-                f"seed {seed}, decision {n} ({interpreted.prompt!r})")
+                f"seed {seed}, decision {n} ({options.prompt!r})")
         index = rng.randrange(len(options))
         interpreted.apply(index)
         handwritten.apply(index)

@@ -315,7 +315,7 @@ def test_a_private_prompt_shows_the_others_only_who_decides(tmp_path):
         _put(game, name, "hand", 1)
     game.state.globals["active"] = game.players[0]
     game.perform("main_phase")
-    assert game.decision()[0] == 1 and game.prompt == "a card to place"
+    assert game.decision()[0] == 1 and game.pending.prompt == "a card to place"
     own, other = game.observation(1)["decision"], game.observation(2)["decision"]
     assert own["prompt"] == "a card to place" and own["site"] is not None and len(own["options"]) == 2
     assert other == {"player": 1, "prompt": None, "site": None}
@@ -333,7 +333,7 @@ def test_cardrules_play_hides_a_private_decision_from_a_human(tmp_path):
         game.state.globals["active"] = game.players[0]
         game.perform("main_phase")
         game.apply(0)
-        assert game.prompt == "a row"
+        assert game.pending.prompt == "a row"
         printer = Printer(game, [2], quiet=True, out=io.StringIO())
         printer.before_decision(1, game.decision()[1][0])
         assert printer.decision_text == ("P1 chooses (hidden)" if private else None)
@@ -343,7 +343,7 @@ def test_a_private_may_stays_private_in_copies_and_saved_games(tmp_path):
     rules = load(_toy(tmp_path, observation='{private_prompts: ["knock", "a card to place"]}'))
     game = _empty(rules)
     game.perform("knock", p=game.players[0])
-    assert game.prompt == "knock" and rules.site_of(game.pending) is None  # (a `may` has no site)
+    assert game.pending.prompt == "knock" and rules.site_of(game.pending) is None  # (a `may` has no site)
     hidden = {"player": 1, "prompt": None, "site": None}
     for copy in (game, game.clone(), load_game_json(json.loads(json.dumps(game.to_json())), rules),
                  game.determinize(2, random.Random(1))):

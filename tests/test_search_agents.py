@@ -100,7 +100,7 @@ def test_a_misbehaving_agent_is_an_error_naming_it_and_the_decision(spec, text):
     with pytest.raises(AgentError) as caught:
         play_decision(game, [make_agent(spec), make_agent("random")])
     message = str(caught.value)
-    assert f"agent {spec!r} (P1)" in message and text in message and game.prompt in message
+    assert f"agent {spec!r} (P1)" in message and text in message and game.pending.prompt in message
     assert game.to_json() == before  # left at that decision
 
 

@@ -57,7 +57,7 @@ def test_the_same_seed_game_and_spec_give_the_same_search():
     rng = random.Random(4)
     for _ in range(20):
         game.apply(rng.randrange(len(game.decision()[1])))
-    while len(game.decision()[1]) < 3 or game.prompt != "a card or ability":
+    while len(game.decision()[1]) < 3 or game.pending.prompt != "a card or ability":
         game.apply(rng.randrange(len(game.decision()[1])))
     runs = []
     for _ in range(2):

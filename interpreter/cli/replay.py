@@ -181,9 +181,9 @@ def replay_log(path: str, show: bool = False, seat: int | None = None) -> int:
             if game.is_over:
                 return diverge(number, expected, "nothing: the game is over")
             if expected.get("type") != "decision":
-                seat, _options = game.decision()
+                seat, options = game.decision()
                 return diverge(number, expected, f"nothing: the game waits for P{seat}'s decision "
-                                                 f"'{game.prompt}'")
+                                                 f"'{options.prompt}'")
             try:
                 if shown is not None:
                     shown.before(number, str(expected.get("option")))
@@ -214,8 +214,8 @@ def cut_short(path: str, entries: list[tuple[int, dict]], game, goes_on: dict | 
     if goes_on is not None:
         out.write(f"  the game goes on with: {_show(goes_on)}\n")
     else:
-        seat, _options = game.decision()
-        out.write(f"  the game waits for: P{seat}'s decision '{game.prompt}'\n")
+        seat, options = game.decision()
+        out.write(f"  the game waits for: P{seat}'s decision '{options.prompt}'\n")
     decision = next(((n, e) for n, e in reversed(entries) if e.get("type") == "decision"), None)
     if decision is not None:
         number, entry = decision

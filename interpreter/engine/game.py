@@ -1,8 +1,8 @@
 """`Game`: one game as its players, agents and tools drive it; the public API of a running game.
 
-A facade of twenty-nine members over the engine's `GameState` (engine/state.py), which holds the
+A facade of twenty-eight members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
-what the game was started with, the decision and its options, taking one, what a player may see,
+what the game was started with, the decision (its seat, prompt and options), taking one, what a player may see,
 where each card is, copies for search, saving, playing to the end, the log and the result.
 Everything else (zones, card rows, frames, caches) is the engine's and may change between
 versions; tools that arrange a position (scenarios, tests) reach it through `state`. The one
@@ -104,11 +104,6 @@ class Game:
         """The decision due now, as `decision()` gives it (its seat, prompt and options), or None
         when none is (the game is over, or its rules are running)."""
         return self.state.pending
-
-    @property
-    def prompt(self) -> str:
-        """The words of the decision due ("" when none is)."""
-        return self.state.prompt
 
     @property
     def decision_count(self) -> int:

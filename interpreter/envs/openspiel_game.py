@@ -422,9 +422,9 @@ class _Core:
         if result is not None:
             who = ("unfinished" if result.unfinished else "a draw") if result.winner is None else f"P{result.winner} won"
             return f"{name} (seed {self.game.seed}): over, {who} ({result.reason})"
-        seat, _pending = self.game.decision()
+        seat, pending = self.game.decision()
         choosing = f" (choosing: {' '.join(map(str, self.prefix))})" if self.prefix else ""
-        return f"{name} (seed {self.game.seed}): P{seat} decides '{self.game.prompt}'{choosing}"
+        return f"{name} (seed {self.game.seed}): P{seat} decides '{pending.prompt}'{choosing}"
 
 
 def _restore_core(source: str, options: dict[str, Any], copies: str, payload: dict) -> _Core:
