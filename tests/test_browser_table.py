@@ -73,7 +73,7 @@ def test_a_mulligan_is_picked_card_by_card_then_confirmed(driver):
         assert sorted(picked) == sorted([first, third])
         assert confirm.text == "confirm: Spark Lash, Pyre Warlord 4/4"
         shot(driver, "pick-then-confirm.png")
-        before = session.game.log_length
+        before = len(session.game.log)
         confirm.click()
         wait(driver, "return document.body.dataset.version !== '0' && !document.getElementById('pick-confirm')")
         taken = session.game.log[before]

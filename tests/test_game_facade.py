@@ -1,4 +1,4 @@
-"""The public `Game` (engine/game.py): twenty-eight members over the engine's state, the same game
+"""The public `Game` (engine/game.py): twenty-seven members over the engine's state, the same game
 through either, copies and play-outs that stay on the public side, a clear word for a member
 that moved to the state; what adapters read (the cards and where they are, the decision count,
 the scores, the decks and cap, the log with its values, everything shown, the automatic-choice
@@ -21,7 +21,7 @@ RULES = load("initiative")
 
 def test_the_api_is_these_members():
     assert PUBLIC == ("GAME", "apply", "cards", "clone", "decision", "decision_count", "decks", "determinize",
-                      "is_over", "log", "log_length", "log_since", "max_decisions", "observation",
+                      "is_over", "log", "log_since", "max_decisions", "observation",
                       "observation_encoder", "pending", "perform", "play_out", "players", "read", "result",
                       "rules", "scores", "seed", "state", "to_json", "visible", "where")
     assert Game.__slots__ == ("state",)  # (nothing else can be set on it)
@@ -55,7 +55,7 @@ def test_the_same_game_through_the_facade_and_the_state():
         assert game.observation(1) == state.observation(1)
         game.apply(0)
         state.apply(0)
-    assert game.log == state.log and game.result == state.result and game.log_length == len(state.log_entries)
+    assert game.log == state.log and game.result == state.result and len(game.log_since(0)) == len(state.log_entries)
 
 
 def test_a_member_of_the_state_is_named_where_it_went():
@@ -141,9 +141,9 @@ def test_the_scores_now_are_those_of_the_result():
 
 def test_the_log_with_its_values():
     game = RULES.new_game(seed=1)
-    _random_until(game, random.Random(1), lambda g: g.log_length > 40)
+    _random_until(game, random.Random(1), lambda g: g.state.log_length > 40)
     plain, valued = game.log_since(0), game.log_since(0, values=True)
-    assert len(valued) == len(plain) == game.log_length and game.log_since(5, values=True) == valued[5:]
+    assert len(valued) == len(plain) == len(game.log) and game.log_since(5, values=True) == valued[5:]
     assert valued[0] == {"type": "event", "event": "turn_start", "args": {"turn": 1, "player": None}}
     cards = [v for e in valued if e["type"] == "event" for v in e["args"].values() if type(v) is CardRef]
     assert cards and any(type(v) is PlayerRef for e in valued if e["type"] == "event" for v in e["args"].values())
@@ -185,7 +185,7 @@ def test_a_game_played_out_fast_cannot_be_determinized():
 
 def test_a_look_at_each_choice_the_engine_takes_itself():
     looks, game = [], RULES.new_game(seed=1)
-    on_automatic_choice(game, lambda: looks.append(game.log_length))
+    on_automatic_choice(game, lambda: looks.append(len(game.log)))
     _random_until(game, random.Random(1), lambda g: False)
     assert looks == [137]  # (the log then: what the viewer reads)
     asked, game = [], RULES.new_game(seed=1)  # an earlier hook still answers: here, it asks them

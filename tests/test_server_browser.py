@@ -107,7 +107,7 @@ def play_by_clicking(driver, game_name: str, seed: int, pick_seed: int,
             assert targets, "a human decision with nothing to click"
             target = pick.choice(targets)
             expected = game.pending[int(target.get_attribute("data-option"))].id
-            before = session.game.log_length
+            before = len(session.game.log)
             target.click()
             clicks += 1
             page = settle(driver, after=page["version"])

@@ -55,7 +55,7 @@ def seat_ws(session: TableSession, seat: int) -> str:
 def snapshot(session: TableSession) -> tuple:
     """Everything a refused message must leave as it was."""
     game = session.game
-    return session.version, game.log_length, json.dumps(game.to_json(), sort_keys=True, default=str)
+    return session.version, len(game.log), json.dumps(game.to_json(), sort_keys=True, default=str)
 
 
 def move(state: dict, k: int = 0, **changes) -> dict:

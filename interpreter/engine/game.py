@@ -1,6 +1,6 @@
 """`Game`: one game as its players, agents and tools drive it; the public API of a running game.
 
-A facade of twenty-eight members over the engine's `GameState` (engine/state.py), which holds the
+A facade of twenty-seven members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
 what the game was started with, the decision (its seat, prompt and options), taking one, what a player may see,
 where each card is, copies for search, saving, playing to the end, the log and the result.
@@ -196,7 +196,8 @@ class Game:
         return self.state.log
 
     def log_since(self, start: int, values: bool = False) -> list[dict]:
-        """The log entries from index `start` on (cheap to poll after each decision). With
+        """The log entries from index `start` on: cheap to poll after each decision, as
+        `new = game.log_since(cursor); cursor += len(new)`. With
         `values=True`, an event's `args` hold the values themselves (cards, players, abilities,
         as `read` and `where` take them) rather than their text in the log: for tools that
         follow the cards of the events (records, a table that masks hidden cards)."""
@@ -206,10 +207,6 @@ class Game:
 
         return [{"type": "event", "event": e[1], "args": dict(e[2])} if e[0] == "event" else log_entry(self.state, e)
                 for e in self.state.log_entries[start:]]
-
-    @property
-    def log_length(self) -> int:
-        return len(self.state.log_entries)
 
     def perform(self, procedure: str, controller: int | None = None, **args: Any) -> None:
         """Run a ruleset procedure now (for tests and scripts), until it ends or a decision is due."""

@@ -119,7 +119,7 @@ class EventLog:
         """Add the lines of what happened since the last call."""
         game = self.game
         new = game.log_since(self.cursor)
-        self.cursor = game.log_length
+        self.cursor += len(new)
         counts: dict[Any, int] = {v: 0 for v in self.viewers}
         self.note_tokens()
         for entry in new:

@@ -210,7 +210,7 @@ def play(case: Case, seed: int, form: str = "step", rules=None) -> Played:
     def decide(game) -> int:
         seat, options = game.decision()
         choice = agent.randrange(len(options))
-        marks.append((game.log_length, generator_digest(game), seat, len(options), options_digest(options), choice))
+        marks.append((game.state.log_length, generator_digest(game), seat, len(options), options_digest(options), choice))
         return choice
 
     if form == "step":

@@ -76,7 +76,7 @@ def _card_ids_in(value) -> set[int]:
 def observations(game: Game) -> list[dict]:
     """Every player's observation of the game as it is now (worked out once per state: the
     checks below share them)."""
-    key = (id(game.state), id(game.pending), game.state.steps, game.log_length, game.is_over)
+    key = (id(game.state), id(game.pending), game.state.steps, game.state.log_length, game.is_over)
     cached = _OBSERVATIONS.get(0)
     if cached is None or cached[0] != key:
         cached = _OBSERVATIONS[0] = (key, [game.observation(v) for v in range(1, len(game.players) + 1)])
@@ -234,7 +234,7 @@ def plain_json(game: Game) -> None:
         for entry in game.log_since(start):
             assert _plain(entry), f"log entry is not plain JSON: {entry!r}"
         _JSON_CHECKED.clear()  # (one game at a time is checked)
-        _JSON_CHECKED[id(game.state)] = game.log_length
+        _JSON_CHECKED[id(game.state)] = game.state.log_length
 
 
 _JSON_CHECKED: dict[int, int] = {}  # how far the log of the game being checked was found plain
