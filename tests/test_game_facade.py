@@ -1,4 +1,4 @@
-"""The public `Game` (engine/game.py): twenty-seven members over the engine's state, the same game
+"""The public `Game` (engine/game.py): twenty-six members over the engine's state, the same game
 through either, copies and play-outs that stay on the public side, a clear word for a member
 that moved to the state; what adapters read (the cards and where they are, the decision count,
 the scores, the decks and cap, the log with its values, everything shown, the automatic-choice
@@ -22,7 +22,7 @@ RULES = load("initiative")
 def test_the_api_is_these_members():
     assert PUBLIC == ("GAME", "apply", "cards", "clone", "decision", "decision_count", "decks", "determinize",
                       "is_over", "log", "log_since", "max_decisions", "observation",
-                      "observation_encoder", "pending", "perform", "play_out", "players", "read", "result",
+                      "pending", "perform", "play_out", "players", "read", "result",
                       "rules", "scores", "seed", "state", "to_json", "visible", "where")
     assert Game.__slots__ == ("state",)  # (nothing else can be set on it)
 

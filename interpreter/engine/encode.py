@@ -1,4 +1,4 @@
-"""A player's observation vector read straight from the game's state (`Game.observation_encoder`).
+"""A player's observation vector read straight from the game's state (`Rules.observation_encoder`).
 
 The layout (what each index means) is envs/encoding.py's `ObservationEncoding`; this module fills
 it without building `game.observation(viewer)` first, and gives, bit for bit, what encoding that
@@ -482,10 +482,9 @@ def _write(out: dict[int, float], at: int, v, value: Any, ctx: tuple) -> None:
 _ENCODERS: WeakKeyDictionary = WeakKeyDictionary()  # layout -> {(id of the rules, viewer): StateEncoder}
 
 
-def encoder_for(game, layout, viewer: int) -> StateEncoder:
-    """The encoder of `layout` for `viewer` in games of `game`'s rules (`Game.observation_encoder`):
+def encoder_for(rules, layout, viewer: int) -> StateEncoder:
+    """The encoder of `layout` for `viewer` in games of `rules` (`Rules.observation_encoder`):
     made once per layout, rules and viewer."""
-    rules = game.rules
     made = _ENCODERS.get(layout)
     if made is None:
         made = _ENCODERS[layout] = {}

@@ -1,6 +1,6 @@
 """`Game`: one game as its players, agents and tools drive it; the public API of a running game.
 
-A facade of twenty-seven members over the engine's `GameState` (engine/state.py), which holds the
+A facade of twenty-six members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
 what the game was started with, the decision (its seat, prompt and options), taking one, what a player may see,
 where each card is, copies for search, saving, playing to the end, the log and the result.
@@ -135,13 +135,6 @@ class Game:
         copy = self.state.clone()
         copy.revealed = set(copy.cards)
         return copy.observation(player, detail)
-
-    def observation_encoder(self, layout, player: int | PlayerRef):
-        """What fills `player`'s vector of `layout` (an envs `ObservationEncoding`) straight from
-        the state, bit for bit as encoding `observation(player)` would (engine/encode.py):
-        `.entries(game, choosing, fresh)` gives {index: value}, `.window(game)` the keys of the
-        events the player witnessed. Made once per layout, rules and player."""
-        return self.state.observation_encoder(layout, player)
 
     def visible(self, card: CardRef, seat: int) -> bool:
         """Whether the player in `seat` may see this card."""

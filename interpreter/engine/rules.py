@@ -142,6 +142,16 @@ class Rules:
         return {name: number_of(game.state, seat, code, expr, f"statistics.counters.{name}")
                 for name, code, expr in self.statistics.counters}
 
+    def observation_encoder(self, layout, seat: int):
+        """What fills the vector of `layout` (an envs `ObservationEncoding`) of the player in
+        `seat`, in any game of these rules, straight from its state, bit for bit as encoding
+        `game.observation(seat)` would (engine/encode.py): `.entries(game, choosing, fresh)` gives
+        {index: value}, `.window(game)` the keys of the events the player witnessed. Made once
+        per layout, rules and seat."""
+        from .encode import encoder_for
+
+        return encoder_for(self, layout, seat)
+
     def deck(self, source: Any, seat: int = 1) -> Deck:
         """Load and validate one deck: a deck file path, a mapping {card: count} or a list of names."""
         return load_deck(source, self, seat)

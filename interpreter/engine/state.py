@@ -268,15 +268,6 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
 
         return observation(self, player if isinstance(player, int) else player.seat, detail)
 
-    def observation_encoder(self, layout, player: int | PlayerRef):
-        """What fills `player`'s observation vector of `layout` (an envs `ObservationEncoding`)
-        straight from the state, as encoding `observation(player)` would, bit for bit (see
-        engine/encode.py): `.entries(game, choosing, fresh)` gives {index: value}, `.window(game)`
-        the keys of the events the player witnessed. Made once per layout, rules and player."""
-        from .encode import encoder_for
-
-        return encoder_for(self, layout, player if isinstance(player, int) else player.seat)
-
     def to_json(self) -> dict:
         self._not_rolling("saved")
         from .serialize import game_to_json

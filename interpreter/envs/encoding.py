@@ -257,10 +257,10 @@ class ObservationEncoding:
     def encode_state_into(self, game, seat: int, out: MutableSequence, choosing: Iterable[Any] = (),
                           fresh: int | None = None) -> None:
         """`seat`'s vector written into `out` (a numpy array or a list of `size` zeros), filled
-        straight from the game's state by the engine (`game.observation_encoder`): no observation
+        straight from the game's state by the engine (`rules.observation_encoder`): no observation
         dict is built, and the vector is, bit for bit, `encode_from_observation` of
         `game.observation(seat)` (tests/test_envs_state_encoding.py)."""
-        entries = game.observation_encoder(self, seat).entries(game, choosing, fresh)
+        entries = game.rules.observation_encoder(self, seat).entries(game, choosing, fresh)
         if not entries:
             return
         put = getattr(out, "put", None)
@@ -273,7 +273,7 @@ class ObservationEncoding:
     def window(self, game, seat: int) -> list[tuple]:
         """The keys (`event_key`) of the events of `seat`'s `seen` window now, oldest first, read
         from the state: what `fresh_count` aligns with the window at their last decision."""
-        return game.observation_encoder(self, seat).window(game)
+        return game.rules.observation_encoder(self, seat).window(game)
 
     def encode_from_observation(self, observation: dict, choosing: Iterable[Any] = (),
                                 fresh: int | None = None) -> list[float]:
