@@ -16,16 +16,22 @@ from .errors import CardrulesError, GameStateError, IllegalDecisionError
 
 if TYPE_CHECKING:
     from .api import load, load_game_json
+    from .engine.attributes import GAME
 
-__all__ = ["load", "load_game_json", "CardrulesError", "GameStateError", "IllegalDecisionError"]
+__all__ = ["load", "load_game_json", "GAME", "CardrulesError", "GameStateError", "IllegalDecisionError"]
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    """`load` and `load_game_json` are imported on first use: a command that needs no engine (a
-    `validate` replayed from the cache, `fmt`, `schema`) starts without importing it."""
+    """`load`, `load_game_json` and `GAME` (the game itself, as `game.read(GAME, "turn")` takes it:
+    the rules' globals) are imported on first use: a command that needs no engine (a `validate`
+    replayed from the cache, `fmt`, `schema`) starts without importing it."""
     if name in ("load", "load_game_json"):
         from . import api
 
         return getattr(api, name)
+    if name == "GAME":
+        from .engine.attributes import GAME
+
+        return GAME
     raise AttributeError(f"module 'interpreter' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The public `Game` (engine/game.py): twenty-six members over the engine's state, the same game
+"""The public `Game` (engine/game.py): twenty-five members over the engine's state, the same game
 through either, copies and play-outs that stay on the public side, a clear word for a member
 that moved to the state; what adapters read (the cards and where they are, the decision count,
 the scores, the decks and cap, the log with its values, everything shown, the automatic-choice
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from interpreter import GameStateError, load, load_game_json
+from interpreter import GAME, GameStateError, load, load_game_json
 from interpreter.engine.game import PUBLIC, Game, on_automatic_choice
 from interpreter.engine.serialize import readable
 from interpreter.engine.state import GameState
@@ -20,7 +20,7 @@ RULES = load("initiative")
 
 
 def test_the_api_is_these_members():
-    assert PUBLIC == ("GAME", "apply", "cards", "clone", "decision", "decision_count", "decks", "determinize",
+    assert PUBLIC == ("apply", "cards", "clone", "decision", "decision_count", "decks", "determinize",
                       "is_over", "log", "log_since", "max_decisions", "observation",
                       "pending", "perform", "play_out", "players", "read", "result",
                       "rules", "scores", "seed", "state", "to_json", "visible", "where")
@@ -88,10 +88,10 @@ def test_what_the_game_was_started_with():
 
 def test_the_game_itself_is_read_as_game():
     game = RULES.new_game(seed=3)
-    assert repr(game.GAME) == "game" and game.GAME is Game.GAME
-    assert game.read(game.GAME, "turn") == 1
-    _random_until(game, random.Random(3), lambda g: g.read(g.GAME, "turn") == 2)
-    assert game.read(game.GAME, "turn") == 2 and game.state.globals["turn"] == 2
+    assert repr(GAME) == "game" and GAME is game.state.GAME
+    assert game.read(GAME, "turn") == 1
+    _random_until(game, random.Random(3), lambda g: g.read(GAME, "turn") == 2)
+    assert game.read(GAME, "turn") == 2 and game.state.globals["turn"] == 2
 
 
 def test_the_decision_count_counts_the_decisions_asked_the_one_due_included():

@@ -29,6 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import GAME
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef
 from .base import DecisionView
 from .greedy import best_option
@@ -179,7 +180,7 @@ class MctsAgent:
         if kept is not None:
             rules, seat, node = kept
             if (rules is view.rules and seat == view.seat
-                    and node.next_at == (view.seat, game.decision_count, game.read(game.GAME, "turn"))):
+                    and node.next_at == (view.seat, game.decision_count, game.read(GAME, "turn"))):
                 return node
         return _Node(view.seat)
 
@@ -195,7 +196,7 @@ class MctsAgent:
             if n == 1:
                 game.apply(0)
                 continue
-            at = (seat, game.decision_count, game.read(game.GAME, "turn"))
+            at = (seat, game.decision_count, game.read(GAME, "turn"))
             if node.next_at is False:
                 node.next_at = at
             elif node.next_at != at:

@@ -22,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .. import GAME
 from ..agents import HumanQuit, answer_of, make_agent, view_of
 from ..engine.game import on_automatic_choice
 from ..lang.values import AbilityRef, CardRef, PlayerRef
@@ -238,7 +239,7 @@ def run_play(rules, seed: int | None, players_arg: str | None, log_path: str | N
         if log_path:
             write_log(log_path, game, names, "abandoned by a player" if abandoned else None)
     if abandoned:
-        out.write(f"game abandoned in turn {game.read(game.GAME, 'turn')}\n")
+        out.write(f"game abandoned in turn {game.read(GAME, 'turn')}\n")
     else:
         out.write(result_line(game.result, [t.name for t in game.rules.team_refs]) + "\n")
     out.flush()

@@ -1,6 +1,6 @@
 """`Game`: one game as its players, agents and tools drive it; the public API of a running game.
 
-A facade of twenty-six members over the engine's `GameState` (engine/state.py), which holds the
+A facade of twenty-five members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
 what the game was started with, the decision (its seat, prompt and options), taking one, what a player may see,
 where each card is, copies for search, saving, playing to the end, the log and the result.
@@ -22,8 +22,6 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .state import GAME as _GAME
-
 if TYPE_CHECKING:
     from ..lang.values import CardRef, PlayerRef, ZoneKey
     from ..rules.decks import Deck
@@ -38,9 +36,6 @@ class Game:
     of this API."""
 
     __slots__ = ("state",)
-
-    GAME = _GAME
-    """The game itself, as `read` takes it: `game.read(game.GAME, "turn")` (the rules' globals)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -141,7 +136,7 @@ class Game:
         return self.state.visible(card, seat)
 
     def read(self, obj, name: str):
-        """An attribute of a card, a player, a team or the game (`game.GAME`), as the rules read
+        """An attribute of a card, a player, a team or the game (`interpreter.GAME`), as the rules read
         it (continuous effects applied)."""
         return self.state.read(obj, name)
 
