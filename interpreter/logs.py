@@ -20,17 +20,17 @@ def deck_entry(deck) -> dict:
 
 
 def header(game, players: list[str]) -> dict:
-    rules = game.rules
+    rules, setup = game.rules, game.setup
     return {
         "type": "header",
         "ruleset": rules.name,
         "ruleset_file": str(Path(rules.ruleset.file).resolve()),
         "options": dict(rules.options),
         "version": __version__,
-        "seed": game.seed,
-        "max_decisions": game.max_decisions,  # (replay stops the game at the same cap)
+        "seed": setup.seed,
+        "max_decisions": setup.max_decisions,  # (replay stops the game at the same cap)
         "players": list(players),
-        "decks": [deck_entry(deck) for deck in game.decks],
+        "decks": [deck_entry(deck) for deck in setup.decks],
     }
 
 

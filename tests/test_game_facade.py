@@ -1,4 +1,4 @@
-"""The public `Game` (engine/game.py): twenty-five members over the engine's state, the same game
+"""The public `Game` (engine/game.py): twenty-three members over the engine's state, the same game
 through either, copies and play-outs that stay on the public side, a clear word for a member
 that moved to the state; what adapters read (the cards and where they are, the decision count,
 the scores, the decks and cap, the log with its values, everything shown, the automatic-choice
@@ -11,7 +11,7 @@ import random
 import pytest
 
 from interpreter import GAME, GameStateError, load, load_game_json
-from interpreter.engine.game import PUBLIC, Game, on_automatic_choice
+from interpreter.engine.game import PUBLIC, Game, Setup, on_automatic_choice
 from interpreter.engine.serialize import readable
 from interpreter.engine.state import GameState
 from interpreter.lang.values import CardRef, PlayerRef
@@ -20,10 +20,10 @@ RULES = load("initiative")
 
 
 def test_the_api_is_these_members():
-    assert PUBLIC == ("apply", "cards", "clone", "decision", "decision_count", "decks", "determinize",
-                      "is_over", "log", "log_since", "max_decisions", "observation",
+    assert PUBLIC == ("apply", "cards", "clone", "decision", "decision_count", "determinize",
+                      "is_over", "log", "log_since", "observation",
                       "pending", "perform", "play_out", "players", "read", "result",
-                      "rules", "scores", "seed", "state", "to_json", "visible", "where")
+                      "rules", "scores", "setup", "state", "to_json", "visible", "where")
     assert Game.__slots__ == ("state",)  # (nothing else can be set on it)
 
 
@@ -79,11 +79,12 @@ def _random_until(game, rng, stop):
 
 def test_what_the_game_was_started_with():
     game = RULES.new_game(seed=3)
-    assert [d.name for d in game.decks] == ["Tempo", "Swarm"] and len(game.decks[0].cards) == 40
-    game.decks.clear()  # (a copy: the game keeps its decks)
-    assert len(game.decks) == 2
-    assert game.max_decisions == 100000 and RULES.new_game(seed=3, max_decisions=7).max_decisions == 7
-    assert load_game_json(game.to_json(), RULES).decks == []
+    setup = game.setup
+    assert setup.seed == 3 and [d.name for d in setup.decks] == ["Tempo", "Swarm"] and len(setup.decks[0].cards) == 40
+    with pytest.raises(AttributeError):
+        setup.seed = 4  # (a record: the game keeps what it was started with)
+    assert setup.max_decisions == 100000 and RULES.new_game(seed=3, max_decisions=7).setup.max_decisions == 7
+    assert load_game_json(game.to_json(), RULES).setup == Setup(3, (), 100000)
 
 
 def test_the_game_itself_is_read_as_game():

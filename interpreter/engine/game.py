@@ -1,6 +1,6 @@
 """`Game`: one game as its players, agents and tools drive it; the public API of a running game.
 
-A facade of twenty-five members over the engine's `GameState` (engine/state.py), which holds the
+A facade of twenty-three members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
 what the game was started with, the decision (its seat, prompt and options), taking one, what a player may see,
 where each card is, copies for search, saving, playing to the end, the log and the result.
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,19 @@ if TYPE_CHECKING:
     from .decisions import Option, Pending
     from .events import Result
     from .state import GameState
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game was started with (`Rules.new_game`'s arguments, as a log's header gives them)."""
+
+    seed: int
+    decks: tuple[Deck, ...]
+    """The decks it was dealt from (`Deck`s: their names and cards), seat 1 first; () for a
+    ruleset without decks and for a game loaded from JSON."""
+    max_decisions: int
+    """Its cap of decisions (`new_game(max_decisions=...)`, else the ruleset's): a decision due
+    past it ends the game unfinished."""
 
 
 class Game:
@@ -64,20 +78,10 @@ class Game:
         return self.state.players
 
     @property
-    def seed(self) -> int:
-        return self.state.seed
-
-    @property
-    def decks(self) -> list[Deck]:
-        """The decks the game was dealt from (`Deck`s: their names and cards), seat 1 first; []
-        for a ruleset without decks and for a game loaded from JSON."""
-        return list(self.state.decks)
-
-    @property
-    def max_decisions(self) -> int:
-        """The game's cap of decisions (`new_game(max_decisions=...)`, else the ruleset's): a
-        decision due past it ends the game unfinished."""
-        return self.state.max_decisions
+    def setup(self) -> Setup:
+        """What the game was started with: its seed, decks and cap of decisions."""
+        s = self.state
+        return Setup(s.seed, tuple(s.decks), s.max_decisions)
 
     # ------------------------------------------------------------------ playing
     @property

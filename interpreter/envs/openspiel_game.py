@@ -421,10 +421,10 @@ class _Core:
         result = self.game.result
         if result is not None:
             who = ("unfinished" if result.unfinished else "a draw") if result.winner is None else f"P{result.winner} won"
-            return f"{name} (seed {self.game.seed}): over, {who} ({result.reason})"
+            return f"{name} (seed {self.game.setup.seed}): over, {who} ({result.reason})"
         seat, pending = self.game.decision()
         choosing = f" (choosing: {' '.join(map(str, self.prefix))})" if self.prefix else ""
-        return f"{name} (seed {self.game.seed}): P{seat} decides '{pending.prompt}'{choosing}"
+        return f"{name} (seed {self.game.setup.seed}): P{seat} decides '{pending.prompt}'{choosing}"
 
 
 def _restore_core(source: str, options: dict[str, Any], copies: str, payload: dict) -> _Core:
