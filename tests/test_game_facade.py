@@ -62,6 +62,10 @@ def test_a_member_of_the_state_is_named_where_it_went():
     game = RULES.new_game(seed=1)
     with pytest.raises(AttributeError, match=r"'Game' has no attribute 'zones': .*`game\.state\.zones`"):
         game.zones  # noqa: B018
+    with pytest.raises(AttributeError, match=r"^'Game' has no attribute 'seed': use game\.setup\.seed$"):
+        game.seed  # noqa: B018
+    with pytest.raises(AttributeError, match=r"'observation_encoder': use game\.rules\.observation_encoder\(layout, seat\)$"):
+        game.observation_encoder  # noqa: B018
     with pytest.raises(AttributeError, match=r"^'Game' has no attribute 'nonsense'$"):
         game.nonsense  # noqa: B018
     with pytest.raises(AttributeError):

@@ -55,7 +55,10 @@ class Game:
         self.state = state
 
     def __getattr__(self, name: str) -> Any:
-        # (only for a name the facade lacks: say where the engine's members went)
+        # (only for a name the facade lacks: say where it went)
+        moved = MOVED.get(name)
+        if moved is not None:
+            raise AttributeError(f"'Game' has no attribute {name!r}: use {moved}")
         if name != "state" and not name.startswith("__") and hasattr(self.state, name):
             raise AttributeError(f"'Game' has no attribute {name!r}: the game's API is {', '.join(PUBLIC)}; "
                                  f"the engine's state (`game.state.{name}`) is not part of it and may change")
@@ -207,6 +210,13 @@ class Game:
 
 # the public members, for tests/test_game_facade.py and the README ("Python API")
 PUBLIC = tuple(sorted(n for n in vars(Game) if not n.startswith("_")))
+
+# members that were the facade's once, and what gives the same now
+MOVED = {
+    "seed": "game.setup.seed", "decks": "game.setup.decks", "max_decisions": "game.setup.max_decisions",
+    "prompt": "game.pending.prompt", "log_length": "the count of what game.log_since(start) gives",
+    "GAME": "interpreter.GAME", "observation_encoder": "game.rules.observation_encoder(layout, seat)",
+}
 
 
 def on_automatic_choice(game: Game, look: Callable[[], None]) -> None:
