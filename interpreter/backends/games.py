@@ -62,7 +62,7 @@ def play_game(spec: BatchSpec, seed: int) -> Outcome:
     rules, decks = rules_for(spec)
     names = deck_names(rules, decks)
     watcher = RecordWatcher(rules, names) if spec.records else None
-    log = spec.records or spec.logs
+    log = True if spec.logs else "events" if spec.records else False  # (a record reads the events alone)
     try:
         agents = [make_agent(n, seed=agent_seed(seed, seat)) for seat, n in enumerate(spec.agents, start=1)]
         decide = decider(agents) if watcher is None else watcher.deciding(decider(agents))

@@ -199,7 +199,7 @@ class PlayingOut:
         self.steps_left = self.rules.step_budget  # (it counts the steps between two decisions)
         try:
             answer = self.decide(self)
-            if type(answer) is int and not self.logging and 0 <= answer < len(candidates):
+            if type(answer) is int and self.logging is not True and 0 <= answer < len(candidates):
                 value = candidates[answer]
                 if type(value) is Labelled:
                     value = value.value

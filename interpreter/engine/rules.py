@@ -169,11 +169,14 @@ class Rules:
                                    for i in range(self.deck_count)] if files else []
         return self._default_decks
 
-    def new_game(self, seed: int = 0, decks: list | None = None, log: bool = True,
+    def new_game(self, seed: int = 0, decks: list | None = None, log: bool | str = True,
                  watcher: GameWatcher | None = None, max_decisions: int | None = None) -> Game:
         """A new game, set up and running until its first decision (a `watcher` follows it
         from its start). `max_decisions`: its cap of decisions (default: the ruleset's
         `limits: {max_decisions}`, else 100000); a decision due past it ends the game unfinished.
+        `log`: True, the log holds the events, the decisions and the end; False, nothing;
+        "events", the events and the end without the decisions (what a game's record reads:
+        a decision's entry names its option, which costs a label per decision).
 
         The seed-free start of the set-up (see `Compiler.main_program`) runs once per set of
         decks, in a game kept for that; each new game starts from a copy of it."""
@@ -191,7 +194,7 @@ class Rules:
             raise ValueError(f"max_decisions must be a whole number from 1 on, not {max_decisions!r}")
         return max_decisions
 
-    def _started_game(self, seed: int, decks: list | None, log: bool) -> tuple[GameState, Frame]:
+    def _started_game(self, seed: int, decks: list | None, log: bool | str) -> tuple[GameState, Frame]:
         """A game after the seed-free start of the set-up (if the set-up has one), and its main
         program's frame there."""
         if self.set_up_start is None:
@@ -211,7 +214,7 @@ class Rules:
         frame.pc = self.set_up_pc
         return game, frame
 
-    def play_out(self, decide, seed: int = 0, decks: list | None = None, log: bool = False,
+    def play_out(self, decide, seed: int = 0, decks: list | None = None, log: bool | str = False,
                  watcher: GameWatcher | None = None, max_decisions: int | None = None) -> Game:
         """A new game played to its end by `decide`, as `new_game(...).play_out(decide,
         fast=True)` plays it, and faster: the set-up and the turns run in their rollout form
@@ -225,11 +228,11 @@ class Rules:
         game.play_from_start(answering_for(played, decide), frame)
         return played
 
-    def empty_game(self, seed: int = 0, decks: list | None = None, log: bool = True, made: bool = True) -> Game:
+    def empty_game(self, seed: int = 0, decks: list | None = None, log: bool | str = True, made: bool = True) -> Game:
         """A game with its decks in place and nothing run yet (`empty_state`, as the public `Game`)."""
         return Game(self.empty_state(seed, decks, log, made))
 
-    def empty_state(self, seed: int = 0, decks: list | None = None, log: bool = True, made: bool = True) -> GameState:
+    def empty_state(self, seed: int = 0, decks: list | None = None, log: bool | str = True, made: bool = True) -> GameState:
         """The engine's state (`GameState`) of a game with its decks in place and nothing run yet
         (scenarios arrange it further; `made=False`: without the cards of `decks.made` either,
         for a position given in full).
@@ -334,8 +337,10 @@ def number_of(game: GameState, seat: int, code, expr, what: str) -> float:
     return value
 
 
-def _copy_of(prototype: GameState, seed: int, decks: list[Deck], log: bool) -> GameState:
+def _copy_of(prototype: GameState, seed: int, decks: list[Deck], log: bool | str) -> GameState:
     """A new game from a copy of a prototype game, with its own seed, decks and logging."""
+    if log is not True and log is not False and log != "events":
+        raise ValueError(f"log must be True, False or \"events\", not {log!r}")
     game = prototype.clone(rng=random.Random(seed))
     game.own_rows()  # (a new game writes most of its cards' rows: see `GameState.own_rows`)
     game.seed = seed

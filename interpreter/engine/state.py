@@ -68,7 +68,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
     OPTIONS = OPTIONS
 
     # ------------------------------------------------------------------ creation
-    def __init__(self, rules, seed: int, log: bool = True) -> None:
+    def __init__(self, rules, seed: int, log: bool | str = True) -> None:
         # every field is declared in engine/state_fields.py (how copies and saved games keep it)
         self.rules = rules
         self.options = rules.options
@@ -152,13 +152,13 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
     def _answer_value(self, pending: Pending, option) -> Any:
         """The value of an answer to the pending decision, the decision logged; an answer that
         is not one of its options raises IllegalDecisionError."""
-        if type(option) is int and not self.logging and 0 <= option < len(pending._values):
-            value = pending._values[option]  # (by index, unlogged: no Option needed)
+        if type(option) is int and self.logging is not True and 0 <= option < len(pending._values):
+            value = pending._values[option]  # (by index, no decision logged: no Option needed)
             if pending._unwrap or type(value) is Labelled:
                 value = pending.value_at(option)
             return value
         chosen = self._find_option(pending, option)
-        if self.logging:
+        if self.logging is True:  # (not for a log of events alone: see `Rules.new_game`)
             self.log_entries.append(("decision", pending.seat, chosen.id, chosen.label))
         return chosen.value
 

@@ -126,7 +126,8 @@ FIELDS: tuple[Field, ...] = (
     Field("pending", DECISION, "the decision the game waits for (`Pending`), or None", Save("pending", "decision")),
     Field("result", SHARED, "how the game ended (`Result`), or None while it goes on", Save("result", "result")),
     Field("log_entries", LIST, "the log: events, decisions and the end, as tuples", Save("log", "log")),
-    Field("logging", SHARED, "whether events and decisions are logged", Save("logging", optional=True)),
+    Field("logging", SHARED, "what is logged: True, events and decisions; \"events\", events alone; False, "
+          "nothing (see `Rules.new_game`)", Save("logging", optional=True)),
     Field("next_id", SHARED, "the id the next card made gets", Save("next_id")),
     Field("clock", SHARED, "the time stamp the next card that moves gets (`STAMP`)", Save("clock")),
     Field("revealed", SET, "the ids of the cards revealed to every player", Save("revealed", "sorted")),

@@ -55,7 +55,7 @@ class RuleRuntime(Protocol):
     zones: dict[ZoneKey, list[CardRef]]  # the cards of each zone, in order (never changed in place)
     frames: list[Frame]  # the frame stack: code compares the top with its own frame after a call
     halted: bool  # true once a decision is due or the game has ended: resumable code stops then
-    logging: bool  # whether events are logged (`log_entries`)
+    logging: bool | str  # whether events are logged (`log_entries`): True or "events"
     rolling: bool  # while `play_out(fast=True)` plays the game: the main program goes on in its rollout form
     log_entries: list[tuple]  # the log: an event is appended as ("event", name, args)
     seen: tuple | None  # WRITTEN: the events players witnessed, a chain of (name, args, seat, older)
