@@ -180,6 +180,31 @@ def test_a_clone_or_determinization_played_out_leaves_the_original_as_it_was(nam
             assert _saved(game) == before
 
 
+
+def _texts(game: GameState) -> tuple:
+    pending = game.pending
+    return pending.prompt, [(o.id, o.label) for o in pending]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_shared_decision_keeps_its_texts_whichever_game_takes_it_first(name: str) -> None:
+    """Texts not read before the copy is made (prompts and labels are worked out when first
+    read, from the game that asked): read after either game took the decision, they are those of
+    the position (Bases, seed 3: "a base for Pyre Warlord 4/4 to attack", not the 6/4 its
+    attack made it)."""
+    for seed in range(4):
+        for decisions in (10, 60):
+            asking, copied, twin = (_random_game(name, seed, decisions) for _ in range(3))
+            if twin.is_over:
+                continue
+            expected = _texts(twin)
+            copy = asking.clone()
+            asking.apply(0)
+            assert _texts(copy) == expected
+            copy = copied.clone()
+            copy.apply(0)
+            assert _texts(copied) == expected
+
 def _draws(rng: random.Random) -> list[int]:
     return [rng.getrandbits(32) for _ in range(5)]
 

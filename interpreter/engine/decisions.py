@@ -122,8 +122,10 @@ class Pending(OptionList):
     use, and options work out their labels on first use: an agent that never reads them never
     pays for them.
 
-    `clone()` shares the waiting decision with the copy and marks it `shared`; the first game of
-    the two to take it settles its text first (`settle`), while both states are still the same."""
+    `clone()` shares the waiting decision with the copy and marks it `shared`. Its texts are read
+    from the state of the game that asked it, so that game settles them before it takes the
+    decision (`taken_by`), while every state that shares it is still the same; a copy taking it
+    changes only its own state, and settles nothing."""
 
     __slots__ = ("seat", "var", "_prompt", "span", "shared")
 
@@ -164,6 +166,12 @@ class Pending(OptionList):
             if unseen is not None:
                 option._id, option._label = unseen
         return option
+
+    def taken_by(self, game: GameState) -> None:
+        """`game` is about to take this decision: if the decision is shared and asked by `game`,
+        settle its texts first (see the class)."""
+        if self.shared and self._game is game:
+            self.settle()
 
     def settle(self) -> None:
         """Work out the prompt and every option's label now."""

@@ -224,8 +224,7 @@ class PlayingOut:
         except BaseException as err:  # (even an interrupt: it is raised once the rules have stopped)
             self._interrupted = err
             return False
-        if pending.shared:
-            pending.settle()
+        pending.taken_by(self)
         f.locals[pending.var] = value
         self.pending = None
         self.answered += 1

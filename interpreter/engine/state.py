@@ -142,8 +142,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         if pending is None:
             raise GameStateError(self._no_decision("no decision can be taken"))
         value = self._answer_value(pending, option)
-        if pending.shared:  # a copy waits on the same decision: its text must not follow this game
-            pending.settle()
+        pending.taken_by(self)  # (a copy may wait on the same decision: its texts must not follow this game)
         self.frames[-1].locals[pending.var] = value
         self.pending = None
         self.halted = False
