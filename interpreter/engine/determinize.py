@@ -252,8 +252,8 @@ def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
             if not d:
                 continue
             values = held(d)
-            # (most cards hold numbers, text and none there, or what they print, which names no card)
-            if plain(map(type, values)) or values == cards[cid].defn.printed_references:
+            # (most cards hold what they print, which names no card, or numbers, text and none)
+            if values == cards[cid].defn.printed_references or plain(map(type, values)):
                 continue
             before = walk.found
             walk(values)
