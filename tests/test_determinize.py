@@ -227,3 +227,32 @@ def test_the_rows_followed_for_references_are_all_that_hold_them(name):
             game.apply(rng.randrange(len(game.decision()[1])))
     if name == "initiative":
         assert attached_seen  # (the attached-only way was taken, with cards attached)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_hidden_places_are_runs_of_one_kin_each(name):
+    """`_hidden_places` (which has `kinship` written out, and works run by run) finds every card a
+    player may not see, once, at its place, in the group of its kin (or of the zone it was seen go into)."""
+    from interpreter.engine.determinize import _hidden_places
+    from interpreter.lang.values import KNOWN
+
+    rules = RULES[name]
+    rng = random.Random(5)
+    for seed in range(3):
+        game = rules.new_game(seed=seed, log=False)
+        for _ in range(40):
+            if game.is_over:
+                break
+            state = game.state
+            for seat in range(1, rules.player_count + 1):
+                found = []
+                for kin, runs in _hidden_places(state, seat, set()).items():
+                    for key, start, run in runs:
+                        assert state.zones[key][start:start + len(run)] == run
+                        for card in run:
+                            known = state.attrs[card.id][KNOWN] >> seat & 1
+                            assert kin == (("known", key) if known else kinship(state, card))
+                            found.append(card.id)
+                hidden = [c.id for cards in state.zones.values() for c in cards if not game.visible(c, seat)]
+                assert sorted(found) == sorted(hidden)
+            game.apply(rng.randrange(len(game.decision()[1])))

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -94,31 +95,43 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
     places = _hidden_places(new, seat, pinned)
     kept = sum(1 for cid in pinned if cid in new.card_zone and not new.visible(new.cards[cid], seat))
     mapping: dict[int, CardRef] = {}
-    attrs = new.attrs
     getrandbits = rng.getrandbits
-    for origin in sorted(places):
-        group = places[origin]
-        cards = [card for _key, _index, card in group]
-        cards.sort(key=_ID)
+    for kin in sorted(places):
+        runs = places[kin]
+        olds = [card for _key, _start, run in runs for card in run]
+        cards = sorted(olds, key=_ID)
         _shuffle(cards, getrandbits)
-        dealt, bound = _dealt(group, cards, referenced)
+        if not referenced or referenced.isdisjoint(map(_ID, olds)):
+            _deal(new, runs, olds, cards)
+            continue
+        dealt, bound = _dealt(olds, cards, referenced)
         kept += bound
-        # what belongs to the place, not to the card: who it went to, when (see the module)
-        at_place = [attrs[old.id][_PLACE] for _key, _index, old in group]
-        zones, card_zone = new.zones, new.card_zone
-        for (key, index, old), card, state in zip(group, dealt, at_place):
-            if card is old:
-                continue
-            zones[key][index] = card
-            card_zone[card.id] = key
-            attrs[card.id][_PLACE] = state  # (every row owned: `own_rows` above)
-            if old.id in referenced:  # (only references need following)
-                mapping[old.id] = card
+        _deal(new, runs, olds, dealt)
+        # (only references need following)
+        mapping.update((old.id, card) for old, card in zip(olds, dealt) if card is not old and old.id in referenced)
     if mapping:
         _follow(new, mapping, holders)
     new.kept = kept
     reset_caches(new)  # (the cards moved behind the runtime's back)
     return new
+
+
+def _deal(game: GameState, runs: list[tuple], olds: list[CardRef], dealt: list[CardRef]) -> None:
+    """Put `dealt` at the places of `runs` (whose cards were `olds`), run by run; each card takes
+    what belongs to its place rather than to the card (see the module)."""
+    attrs = game.attrs  # (every row owned: `own_rows` in `determinize`)
+    at_place = [attrs[old.id][_PLACE] for old in olds]
+    for card, state in zip(dealt, at_place):
+        attrs[card.id][_PLACE] = state
+    zones, card_zone = game.zones, game.card_zone
+    one_zone = len(runs) == 1 or all(key == runs[0][0] for key, _start, _run in runs)
+    i = 0
+    for key, start, run in runs:
+        part = dealt[i:i + len(run)]
+        zones[key][start:start + len(run)] = part
+        if not one_zone:  # (a group within one zone leaves every card in it)
+            card_zone.update(zip(map(_ID, part), repeat(key)))
+        i += len(run)
 
 
 def _shuffle(cards: list[CardRef], getrandbits: Callable[[int], int]) -> None:
@@ -161,17 +174,15 @@ def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
     return out
 
 
-def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> tuple[list[CardRef], int]:
-    """The shuffled `cards` dealt to the places of `group` in order, except that a place whose
-    card is referred to elsewhere gets the first card of that card's type: what the rules do
-    next with it may depend on its type (its attributes, the statements it runs). Also how many
-    such places the type bound (a group of one card type binds none)."""
-    if not referenced or not any(old.id in referenced for _key, _index, old in group):
-        return cards, 0
-    dealt: list[CardRef | None] = [None] * len(group)
+def _dealt(olds: list[CardRef], cards: list[CardRef], referenced: set[int]) -> tuple[list[CardRef], int]:
+    """The shuffled `cards` dealt to the places of `olds` (the cards there) in order, except that a
+    place whose card is referred to elsewhere (`referenced`: some are) gets the first card of that card's type: what the
+    rules do next with it may depend on its type (its attributes, the statements it runs). Also how
+    many such places the type bound (a group of one card type binds none)."""
+    dealt: list[CardRef | None] = [None] * len(olds)
     several_types = len({c.defn.type for c in cards}) > 1
     bound = 0
-    for j, (_key, _index, old) in enumerate(group):
+    for j, old in enumerate(olds):
         if old.id in referenced:
             card_type = old.defn.type
             k = next(i for i, c in enumerate(cards) if c.defn.type == card_type)
@@ -183,14 +194,15 @@ def _dealt(group: list[tuple], cards: list[CardRef], referenced: set[int]) -> tu
 
 def hidden_from(game: GameState, seat: int) -> list[CardRef]:
     """The cards in zones that `seat` may not see and that were not revealed, zone by zone."""
-    return [card for group in _hidden_places(game, seat, set()).values() for _k, _i, card in group]
+    return [card for runs in _hidden_places(game, seat, set()).values() for _key, _start, run in runs for card in run]
 
 
 def kinship(game: GameState, card: CardRef) -> tuple:
     """Which hidden cards a hidden card is drawn among (see the module): ('seat', s) for a card
     of player s's own deck, or a card of a shared zone that every player saw go to s;
     ('origin', zone) for a card of a shared zone that no player has yet, or that went to its
-    player out of view (dealt face down: which player got it is what the others do not know)."""
+    player out of view (dealt face down: which player got it is what the others do not know).
+    (`_zone_runs` has it written out: keep the two the same.)"""
     origin = card.origin
     d = game.attrs[card.id]
     owner = d[OWNER]
@@ -205,12 +217,11 @@ def kinship(game: GameState, card: CardRef) -> tuple:
 
 
 def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, list[tuple]]:
-    """(zone key, index, card) of every card `seat` may not see, grouped by `kinship`, in zone
-    order; the cards `seat` saw go into a zone (`KNOWN`) as a group of that zone."""
+    """The places of the cards `seat` may not see, grouped by `kinship`, in zone order, as runs
+    (zone key, first index, the cards there) of places next to each other in one zone; the cards
+    `seat` saw go into a zone (`KNOWN`) as a group of that zone."""
     zones = game.rules.zones
-    revealed = game.revealed
-    attrs = game.attrs
-    bit = 1 << seat
+    skipped = game.revealed | pinned if pinned else game.revealed  # (seen by every player, or kept as they are)
     groups: dict[tuple, list[tuple]] = {}
     for key, cards in game.zones.items():
         if not cards:
@@ -219,19 +230,44 @@ def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, 
         if (visibility == "public" or (visibility == "owner" and key[1] == seat)
                 or (visibility == "others" and key[1] != seat)):
             continue
-        for index, card in enumerate(cards):
-            cid = card.id
-            if cid in revealed or cid in pinned:
-                continue
-            d = attrs[cid]
-            if d[SHOWN] & bit:
-                continue
-            kin = ("known", key) if d[KNOWN] & bit else kinship(game, card)
+        for kin, start, run in _zone_runs(game, key, cards, 1 << seat, skipped):
             group = groups.get(kin)
             if group is None:
                 group = groups[kin] = []
-            group.append((key, index, card))
+            group.append((key, start, run))
     return groups
+
+
+def _zone_runs(game: GameState, key: tuple, cards: list[CardRef], bit: int, skipped: set[int]) -> list[tuple]:
+    """(kin, first index, cards) of each run of cards of one kin in a zone hidden from the player
+    of `bit` (a seat's bit of `SHOWN` and `KNOWN`), but those of `skipped`."""
+    attrs = game.attrs
+    runs = []
+    run_kin = None
+    start = 0
+    for index, card in enumerate(cards):
+        cid = card.id
+        d = attrs[cid]
+        if (d[SHOWN] | d[KNOWN]) & bit or cid in skipped:
+            kin = None if cid in skipped or d[SHOWN] & bit else ("known", key)
+        else:  # (`kinship` written out: a call per card would cost as much as the rest of the loop)
+            origin = card.origin
+            owner = d[OWNER]
+            if origin is None:
+                kin = ("seat", owner.seat if type(owner) is PlayerRef else 0)
+            elif origin[1]:
+                kin = ("seat", origin[1])
+            elif type(owner) is PlayerRef and not d[DEALT]:
+                kin = ("seat", owner.seat)
+            else:
+                kin = ("origin", origin[0])
+        if kin != run_kin:
+            if run_kin is not None:
+                runs.append((run_kin, start, cards[start:index]))
+            run_kin, start = kin, index
+    if run_kin is not None:
+        runs.append((run_kin, start, cards[start:]))
+    return runs
 
 
 def _references(game: GameState) -> tuple[set[int], set[int], set[int]]:
