@@ -231,8 +231,8 @@ def test_the_rows_followed_for_references_are_all_that_hold_them(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_hidden_places_are_runs_of_one_kin_each(name):
-    """`_hidden_places` (which has `kinship` written out, and works run by run) finds every card a
-    player may not see, once, at its place, in the group of its kin (or of the zone it was seen go into)."""
+    """`_hidden_places` (which works run by run) finds every card a player may not see, once, at
+    its place, in the group of its kin (or of the zone it was seen go into)."""
     from interpreter.engine.determinize import _hidden_places
     from interpreter.lang.values import KNOWN
 
@@ -256,3 +256,17 @@ def test_hidden_places_are_runs_of_one_kin_each(name):
                 hidden = [c.id for cards in state.zones.values() for c in cards if not game.visible(c, seat)]
                 assert sorted(found) == sorted(hidden)
             game.apply(rng.randrange(len(game.decision()[1])))
+
+
+def test_groups_are_shuffled_as_random_shuffle_would():
+    """determinize's own Fisher-Yates (no call per card) draws as `random.Random.shuffle` does: the
+    copies stay the same for the same generator whichever of the two a version uses."""
+    from interpreter.engine.determinize import _shuffle
+
+    for seed in range(20):
+        for n in (0, 1, 2, 3, 13, 40, 52, 60):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            cards, expected = list(range(n)), list(range(n))
+            _shuffle(cards, ours.getrandbits)
+            theirs.shuffle(expected)
+            assert cards == expected and ours.getstate() == theirs.getstate()

@@ -202,18 +202,8 @@ def kinship(game: GameState, card: CardRef) -> tuple:
     of player s's own deck, or a card of a shared zone that every player saw go to s;
     ('origin', zone) for a card of a shared zone that no player has yet, or that went to its
     player out of view (dealt face down: which player got it is what the others do not know).
-    (`_zone_runs` has it written out: keep the two the same.)"""
-    origin = card.origin
-    d = game.attrs[card.id]
-    owner = d[OWNER]
-    if origin is None:  # (a card of a game saved before origins were kept: its owner)
-        return ("seat", owner.seat if type(owner) is PlayerRef else 0)
-    zone, seat = origin
-    if seat:
-        return ("seat", seat)
-    if type(owner) is PlayerRef and not d[DEALT]:
-        return ("seat", owner.seat)
-    return ("origin", zone)
+    Worked out by `_zone_runs`, whose loop has the rule written out."""
+    return _zone_runs(game, None, [card], 0, frozenset())[0][0]
 
 
 def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, list[tuple]]:
@@ -238,9 +228,11 @@ def _hidden_places(game: GameState, seat: int, pinned: set[int]) -> dict[tuple, 
     return groups
 
 
-def _zone_runs(game: GameState, key: tuple, cards: list[CardRef], bit: int, skipped: set[int]) -> list[tuple]:
+def _zone_runs(game: GameState, key: tuple | None, cards: list[CardRef], bit: int,
+               skipped: set[int] | frozenset[int]) -> list[tuple]:
     """(kin, first index, cards) of each run of cards of one kin in a zone hidden from the player
-    of `bit` (a seat's bit of `SHOWN` and `KNOWN`), but those of `skipped`."""
+    of `bit` (a seat's bit of `SHOWN` and `KNOWN`), but those of `skipped`; with `bit` 0, the
+    cards by their kin alone (`kinship`)."""
     attrs = game.attrs
     runs = []
     run_kin = None
@@ -250,10 +242,10 @@ def _zone_runs(game: GameState, key: tuple, cards: list[CardRef], bit: int, skip
         d = attrs[cid]
         if (d[SHOWN] | d[KNOWN]) & bit or cid in skipped:
             kin = None if cid in skipped or d[SHOWN] & bit else ("known", key)
-        else:  # (`kinship` written out: a call per card would cost as much as the rest of the loop)
+        else:  # (`kinship`, written out here alone: a call per card would cost as much as the rest of the loop)
             origin = card.origin
             owner = d[OWNER]
-            if origin is None:
+            if origin is None:  # (a card of a game saved before origins were kept: its owner)
                 kin = ("seat", owner.seat if type(owner) is PlayerRef else 0)
             elif origin[1]:
                 kin = ("seat", origin[1])
