@@ -89,6 +89,7 @@ def test_what_the_game_was_started_with():
         setup.seed = 4  # (a record: the game keeps what it was started with)
     assert setup.max_decisions == 100000 and RULES.new_game(seed=3, max_decisions=7).setup.max_decisions == 7
     assert load_game_json(game.to_json(), RULES).setup == Setup(3, (), 100000)
+    assert game.determinize(1, random.Random(1)).setup.seed is None  # (its generator is drawn anew)
 
 
 def test_the_game_itself_is_read_as_game():

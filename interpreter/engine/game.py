@@ -2,8 +2,9 @@
 
 A facade of twenty-three members over the engine's `GameState` (engine/state.py), which holds the
 state and is the runtime generated rule code calls. What a researcher or a tool needs is here:
-what the game was started with, the decision (its seat, prompt and options), taking one, what a player may see,
-where each card is, copies for search, saving, playing to the end, the log and the result.
+what the game was started with, the decision (its seat, prompt and options), taking one, what a
+player may see, where each card is, copies for search, saving, playing to the end, the log and
+the result.
 Everything else (zones, card rows, frames, caches) is the engine's and may change between
 versions; tools that arrange a position (scenarios, tests) reach it through `state`. The one
 hook a viewer sets (`on_automatic_choice`) is a function of this module, not a member.
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
 class Setup:
     """What a game was started with (`Rules.new_game`'s arguments, as a log's header gives them)."""
 
-    seed: int
+    seed: int | None
+    """Its seed; None for a determinized copy (its generator was drawn anew)."""
     decks: tuple[Deck, ...]
     """The decks it was dealt from (`Deck`s: their names and cards), seat 1 first; () for a
     ruleset without decks and for a game loaded from JSON."""
