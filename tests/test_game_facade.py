@@ -7,6 +7,7 @@ hook) with exact values."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +27,16 @@ def test_the_api_is_these_members():
                       "rules", "scores", "setup", "state", "to_json", "visible", "where")
     assert Game.__slots__ == ("state",)  # (nothing else can be set on it)
 
+
+
+def test_the_readme_names_every_member_and_their_number():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("A `Game` has these")
+    paragraph = readme[start:readme.index("\n\n", start)]
+    words = {22: "twenty-two", 23: "twenty-three", 24: "twenty-four"}
+    assert paragraph.startswith(f"A `Game` has these {words[len(PUBLIC)]} members and no others")
+    for name in PUBLIC:
+        assert f"`{name}`" in paragraph or f"`{name}()`" in paragraph or f"`{name}(" in paragraph, name
 
 def test_every_way_to_a_game_gives_the_public_one():
     game = RULES.new_game(seed=3)
