@@ -33,7 +33,13 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Keep what collection made out of the garbage collector's passes (`gc.freeze`): mostly the
     rules that test modules load at import, which live to the end of the run anyway, and which
-    every full pass of the collector in every later test of the worker would walk again."""
+    every full pass of the collector in every later test of the worker would walk again.
+
+    Hypothesis is imported first: on import it registers the generators of modules imported
+    before it (trio's), checking with `gc.get_referrers` that something holds them, and that
+    does not see frozen objects (a HypothesisWarning in a run of one file that imports it late)."""
+    import hypothesis  # noqa: F401
+
     gc.collect()
     gc.freeze()
 
