@@ -13,8 +13,9 @@ from interpreter import load
 from interpreter.agents import decider, make_agent
 from interpreter.backends import BatchSpec, agent_seed, play_game
 from interpreter.backends.records import RecordWatcher, game_record
+from interpreter.paths import shipped_games
 
-SHIPPED = ["initiative", "lanes", "lanes-classic", "bases", "hearts", "harvest", "spades", "expedition"]
+SHIPPED = [*shipped_games(), "lanes-classic"]  # (and the variant with Lanes' other rules)
 
 
 def _random(seed: int):

@@ -176,9 +176,10 @@ def _witnessed_by(chain: tuple | None, seat: int, limit: int) -> tuple | None:
 
 def _dealt(olds: list[CardRef], cards: list[CardRef], referenced: set[int]) -> tuple[list[CardRef], int]:
     """The shuffled `cards` dealt to the places of `olds` (the cards there) in order, except that a
-    place whose card is referred to elsewhere (`referenced`: some are) gets the first card of that card's type: what the
-    rules do next with it may depend on its type (its attributes, the statements it runs). Also how
-    many such places the type bound (a group of one card type binds none)."""
+    place whose card is referred to elsewhere (`referenced`: some are) gets the first card of that
+    card's type: what the rules do next with it may depend on its type (its attributes, the
+    statements it runs). Also how many such places the type bound (a group of one card type binds
+    none)."""
     dealt: list[CardRef | None] = [None] * len(olds)
     several_types = len({c.defn.type for c in cards}) > 1
     bound = 0
