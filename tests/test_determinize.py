@@ -270,3 +270,42 @@ def test_groups_are_shuffled_as_random_shuffle_would():
             _shuffle(cards, ours.getrandbits)
             theirs.shuffle(expected)
             assert cards == expected and ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_copies_of_one_decision_share_its_plan_and_equal_those_made_without_it(name):
+    """A search determinizes one decision many times: the hidden places are worked out once per
+    decision and seat (`_plan_of`), and every copy is the very copy a game without that plan
+    makes (a clone: it starts without caches), at each decision of a random game."""
+    from interpreter.engine.determinize import _plan_of
+
+    rng = random.Random(5)
+    game = RULES[name].new_game(seed=5, log=False)
+    for checked in range(12):
+        if game.is_over:
+            break
+        seat = game.decision()[0]
+        game.determinize(seat, random.Random(checked))
+        plan = _plan_of(game.state, seat, None)
+        again = game.determinize(seat, random.Random(100 + checked))
+        assert _plan_of(game.state, seat, None) is plan
+        assert _state(again) == _state(game.clone().determinize(seat, random.Random(100 + checked)))
+        for _ in range(rng.randrange(1, 6)):
+            if not game.is_over:
+                game.apply(rng.randrange(len(game.decision()[1])))
+
+
+def test_rule_code_run_at_a_decision_makes_a_new_plan():
+    """Expedition: a card of another hand that a procedure run at the decision reveals (`perform`,
+    E-3.3: a signal is shown to everyone; no card moves) stays where it is in every copy made after."""
+    game = RULES["expedition"].new_game(seed=3, log=False)
+    for _ in range(3):
+        game.apply(0)
+    seat = game.decision()[0]
+    other = next(p for p in game.players if p.seat != seat)
+    hand = ("hand", other.seat, "")
+    card = game.state.zones[hand][0]
+    assert not all(game.determinize(seat, random.Random(k)).state.zones[hand][0] is card for k in range(8))
+    game.perform("give_signal", p=other, c=card)
+    assert game.decision()[0] == seat and game.visible(card, seat)
+    assert all(game.determinize(seat, random.Random(k)).state.zones[hand][0] is card for k in range(8))

@@ -48,6 +48,10 @@ kept as they are or bound to their type (a referenced card among hidden cards of
 0 at the decisions of the shipped games, for the player deciding.
 For a player who is not deciding, the decision pending stays as it was asked (its options were
 worked out from the true state): determinize for the player who decides.
+
+A search determinizes one decision hundreds of times: what does not depend on the draw (the
+groups of hidden places, the references, the events witnessed) is worked out once per decision
+and seat (`_Plan`, among the runtime's caches) and each copy only shuffles and deals.
 """
 
 from __future__ import annotations
@@ -87,46 +91,100 @@ def determinize(game: GameState, seat: int, rng: random.Random) -> GameState:
         game.pending.settle()  # (its lazy prompt and labels read the true state: read them first)
     new = game.clone(random.Random(rng.getrandbits(64)))
     new.own_rows()  # (the hidden cards' rows are written: most of them)
+    plan = _plan_of(game, seat, new)
     new.log_entries = []
     new.logging = False
     new.seed = None
-    new.seen = _witnessed_by(game.seen, seat, game.rules.seen_count)
-    pinned, referenced, holders = _references(new)
-    places = _hidden_places(new, seat, pinned)
-    kept = sum(1 for cid in pinned if cid in new.card_zone and not new.visible(new.cards[cid], seat))
+    new.seen = plan.seen
+    kept = plan.kept
+    referenced = plan.referenced
     mapping: dict[int, CardRef] = {}
     getrandbits = rng.getrandbits
-    for kin in sorted(places):
-        runs = places[kin]
-        olds = [card for _key, _start, run in runs for card in run]
-        cards = sorted(olds, key=_ID)
+    for group in plan.groups:
+        cards = group.by_id.copy()
         _shuffle(cards, getrandbits)
-        if not referenced or referenced.isdisjoint(map(_ID, olds)):
-            _deal(new, runs, olds, cards)
+        if not group.referenced:
+            _deal(new, group, cards)
             continue
-        dealt, bound = _dealt(olds, cards, referenced)
+        dealt, bound = _dealt(group.olds, cards, referenced)
         kept += bound
-        _deal(new, runs, olds, dealt)
+        _deal(new, group, dealt)
         # (only references need following)
-        mapping.update((old.id, card) for old, card in zip(olds, dealt) if card is not old and old.id in referenced)
+        mapping.update((old.id, card) for old, card in zip(group.olds, dealt) if card is not old and old.id in referenced)
     if mapping:
-        _follow(new, mapping, holders)
+        _follow(new, mapping, plan.holders)
     new.kept = kept
     reset_caches(new)  # (the cards moved behind the runtime's back)
     return new
 
 
-def _deal(game: GameState, runs: list[tuple], olds: list[CardRef], dealt: list[CardRef]) -> None:
-    """Put `dealt` at the places of `runs` (whose cards were `olds`), run by run; each card takes
-    what belongs to its place rather than to the card (see the module)."""
+class _Group:
+    """The hidden places of one kin (see `_hidden_places`), as every determinization at a
+    decision deals them: the runs of places, the cards there (`olds`, in place order) and in the
+    order of their ids (`by_id`, what is shuffled), what belongs to each place (`at_place`), and
+    whether any of the cards is referred to elsewhere (`referenced`)."""
+
+    __slots__ = ("runs", "olds", "by_id", "at_place", "one_zone", "referenced")
+
+    def __init__(self, game: GameState, runs: list[tuple], referenced: set[int]) -> None:
+        self.runs = runs
+        self.olds = olds = [card for _key, _start, run in runs for card in run]
+        self.by_id = sorted(olds, key=_ID)
+        attrs = game.attrs
+        self.at_place = [attrs[old.id][_PLACE] for old in olds]
+        self.one_zone = len(runs) == 1 or all(key == runs[0][0] for key, _start, _run in runs)
+        self.referenced = bool(referenced) and not referenced.isdisjoint(map(_ID, olds))
+
+
+class _Plan:
+    """What every determinization of a game for one seat at one decision shares, worked out
+    from the true state once: the events the seat witnessed (`seen`), the groups of hidden
+    places in the order they are shuffled, the cards referred to outside the zones
+    (`referenced`) and the cards whose attributes refer to cards (`holders`), and how many
+    hidden cards are kept as they are (`kept`). It holds while the game waits at the decision
+    it was made at, as long as no rule code ran and no card moved (`_plan_of`)."""
+
+    __slots__ = ("pending", "moment", "seen", "groups", "referenced", "holders", "kept")
+
+    def __init__(self, game: GameState, seat: int, copy: GameState) -> None:
+        self.pending = game.pending
+        self.moment = _moment(game)
+        self.seen = _witnessed_by(game.seen, seat, game.rules.seen_count)
+        pinned, self.referenced, self.holders = _references(copy)
+        places = _hidden_places(copy, seat, pinned)
+        self.kept = sum(1 for cid in pinned if cid in copy.card_zone and not copy.visible(copy.cards[cid], seat))
+        self.groups = [_Group(copy, places[kin], self.referenced) for kin in sorted(places)]
+
+
+def _moment(game: GameState) -> tuple[int, int, int]:
+    """What changes whenever rule code runs (`steps`, even for `perform` at a decision), a card
+    moves (`clock`) or continuous effects may read something new (`version`)."""
+    return (game.steps, game.clock, game.version)
+
+
+def _plan_of(game: GameState, seat: int, copy: GameState) -> _Plan:
+    """The plan of determinizing `game` for `seat`, kept among the runtime's caches while the
+    game waits at one decision (a search determinizes the same decision many times) and no
+    rule code runs; a change made behind the runtime's back empties the caches (`reset_caches`),
+    as for every cache. A new plan is worked out on `copy`, a clone of `game` not yet dealt: the
+    same state, whose freshly copied rows the walk over every row reads faster."""
+    plans = game._determinize_plans
+    plan = plans.get(seat)
+    if plan is None or plan.pending is not game.pending or game.pending is None or plan.moment != _moment(game):
+        plan = plans[seat] = _Plan(game, seat, copy)
+    return plan
+
+
+def _deal(game: GameState, group: _Group, dealt: list[CardRef]) -> None:
+    """Put `dealt` at the places of the group, run by run; each card takes what belongs to its
+    place rather than to the card (see the module)."""
     attrs = game.attrs  # (every row owned: `own_rows` in `determinize`)
-    at_place = [attrs[old.id][_PLACE] for old in olds]
-    for card, state in zip(dealt, at_place):
+    for card, state in zip(dealt, group.at_place):
         attrs[card.id][_PLACE] = state
     zones, card_zone = game.zones, game.card_zone
-    one_zone = len(runs) == 1 or all(key == runs[0][0] for key, _start, _run in runs)
+    one_zone = group.one_zone
     i = 0
-    for key, start, run in runs:
+    for key, start, run in group.runs:
         part = dealt[i:i + len(run)]
         zones[key][start:start + len(run)] = part
         if not one_zone:  # (a group within one zone leaves every card in it)

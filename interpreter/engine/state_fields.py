@@ -188,6 +188,8 @@ FIELDS: tuple[Field, ...] = (
     Field("_reading", CACHE, "the reads of modified values under way (against loops)", load=FRESH, fresh="set()"),
     Field("_computing", CACHE, "the targets of static effects being worked out (against loops)", load=FRESH,
           fresh="set()"),
+    Field("_determinize_plans", CACHE, "by seat, what determinizing at the decision pending shares "
+          "(see engine/determinize.py's `_Plan`)", load=FRESH, fresh="{}"),
 )
 
 BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
