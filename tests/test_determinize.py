@@ -277,8 +277,6 @@ def test_copies_of_one_decision_share_its_plan_and_equal_those_made_without_it(n
     """A search determinizes one decision many times: the hidden places are worked out once per
     decision and seat (`_plan_of`), and every copy is the very copy a game without that plan
     makes (a clone: it starts without caches), at each decision of a random game."""
-    from interpreter.engine.determinize import _plan_of
-
     rng = random.Random(5)
     game = RULES[name].new_game(seed=5, log=False)
     for checked in range(12):
@@ -286,9 +284,9 @@ def test_copies_of_one_decision_share_its_plan_and_equal_those_made_without_it(n
             break
         seat = game.decision()[0]
         game.determinize(seat, random.Random(checked))
-        plan = _plan_of(game.state, seat, None)
+        plan = game.state._determinize_plans[seat]
         again = game.determinize(seat, random.Random(100 + checked))
-        assert _plan_of(game.state, seat, None) is plan
+        assert game.state._determinize_plans[seat] is plan
         assert _state(again) == _state(game.clone().determinize(seat, random.Random(100 + checked)))
         for _ in range(rng.randrange(1, 6)):
             if not game.is_over:
