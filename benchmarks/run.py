@@ -3,7 +3,8 @@
 Per shipped game, on one core (the process is pinned to CPU 0 where the OS allows), all timed
 in CPU time (`time.process_time`: wall time on a shared machine swings several-fold): random full
 games per second, decisions per second, clones and determinizations per second (of mid-game
-states), and peak memory of one game (tracemalloc); with `--mcts N`, the CPU seconds `mcts:200`
+states; determinizations drawn again at a decision, as a search draws them, and each the first at
+its decision), and peak memory of one game (tracemalloc); with `--mcts N`, the CPU seconds `mcts:200`
 takes per decision at N mid-game decisions. Games are played as `cardrules simulate` plays them, by
 `Rules.play_out`: the rules call the deciding function and go on, as plain Python
 (docs/performance.md). The games/s of the same games taken one decision at a time
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harness import handwritten_module, pin_one_core  # noqa: E402  (benchmarks/, the script's folder, is on the path)
 
 from interpreter import load  # noqa: E402
+from interpreter.engine.state_fields import reset_caches  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
 
@@ -87,14 +89,19 @@ def clones_per_second(rules, seconds: float, seed: int) -> float:
     return clones / (time.process_time() - start)
 
 
-def determinizations_per_second(rules, seconds: float, seed: int) -> float:
-    """Copies of mid-game states with what the deciding player cannot see drawn anew."""
+def determinizations_per_second(rules, seconds: float, seed: int, first: bool = False) -> float:
+    """Copies of mid-game states with what the deciding player cannot see drawn anew, over and
+    over as a search draws them at its decision (what every copy of a decision shares is worked
+    out once: engine/determinize.py), or with `first` each as the first copy of its decision (the
+    state's caches emptied before it)."""
     states = mid_game_states(rules, seed)
     rng = random.Random(seed)
     made = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
         for state in states:
+            if first:
+                reset_caches(state.state)
             state.determinize(state.decision()[0], rng)
         made += len(states)
     return made / (time.process_time() - start)
@@ -156,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {"python": sys.version.split()[0], "cpu": pinned, "runs": args.runs, "games": {}}
     for name in args.games or shipped_games():
         rules = load(name)
-        gps, dps, sgps, cps, dtps, base = [], [], [], [], [], []
+        gps, dps, sgps, cps, dtps, fdtps, base = [], [], [], [], [], [], []
         for run in range(args.runs):
             g, d = games_per_second(rules, args.seconds, args.seed + 100_000 * run)
             gps.append(g)
@@ -164,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             sgps.append(games_per_second(rules, args.seconds, args.seed + 100_000 * run, play_stepped)[0])
             cps.append(clones_per_second(rules, args.seconds / 2, args.seed + run))
             dtps.append(determinizations_per_second(rules, args.seconds / 2, args.seed + run))
+            fdtps.append(determinizations_per_second(rules, args.seconds / 2, args.seed + run, first=True))
             b = baseline_games_per_second(name, args.seconds, args.seed + 100_000 * run)
             if b is not None:
                 base.append(b)
@@ -172,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             "decisions_per_s": round(statistics.median(dps)),
             "clones_per_s": round(statistics.median(cps)),
             "determinizations_per_s": round(statistics.median(dtps)),
+            "first_determinizations_per_s": round(statistics.median(fdtps)),
             "peak_memory_kib": round(peak_memory_kib(rules, args.seed), 1),
             "games_per_s_runs": [round(x, 1) for x in gps],
             "stepped_games_per_s": round(statistics.median(sgps), 1),
@@ -188,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         report["games"][name] = entry
         if not args.json:
             print(f"{name}: {entry['games_per_s']} games/s, {entry['decisions_per_s']} decisions/s, "
-                  f"{entry['clones_per_s']} clones/s, {entry['determinizations_per_s']} determinizations/s, peak {entry['peak_memory_kib']} KiB for one game "
+                  f"{entry['clones_per_s']} clones/s, {entry['determinizations_per_s']} determinizations/s "
+                  f"({entry['first_determinizations_per_s']} the first at a decision), peak {entry['peak_memory_kib']} KiB for one game "
                   f"(median of {args.runs}; runs {entry['games_per_s_runs']})", flush=True)
             print(f"  one decision at a time (decision/apply): {entry['stepped_games_per_s']} games/s")
             if base:
