@@ -177,22 +177,6 @@ class Game(plain.Game):
             if self._scored():
                 return
 
-    def _scored(self) -> bool:
-        """H-4: the deal's points added; True when the game is over (as the plain version)."""
-        points = [sum(1 for c in p.taken if c >= plain.FIRST_HEART) + 13 * (plain.QUEEN_OF_SPADES in p.taken)
-                  for p in self.players]
-        if plain.MOON in points and self.moon == "others":
-            points = [0 if n == plain.MOON else plain.MOON for n in points]
-        for p, n in zip(self.players, points):
-            p.score += n
-        if max(p.score for p in self.players) < self.target:
-            return False
-        low = min(p.score for p in self.players)
-        best = [p for p in self.players if p.score == low]
-        self.winner = best[0].seat if len(best) == 1 else None
-        self.over = True
-        return True
-
 
 def level_game(level: str):
     """`Game` at one level, as a class `harness.measure` can make from a seed alone."""

@@ -165,20 +165,25 @@ class Game(harness.GeneratorDriven):
                 leader.taken += trick
                 trick.clear()
                 self.tricks += 1
-            # H-4.1, H-4.2
-            points = [sum(1 for c in p.taken if c >= FIRST_HEART) + 13 * (QUEEN_OF_SPADES in p.taken)
-                      for p in players]
-            if MOON in points and self.moon == "others":
-                points = [0 if n == MOON else MOON for n in points]
-            for p, n in zip(players, points):
-                p.score += n
-            # H-4.3
-            if max(p.score for p in players) >= self.target:
-                low = min(p.score for p in players)
-                best = [p for p in players if p.score == low]
-                self.winner = best[0].seat if len(best) == 1 else None
-                self.over = True
+            if self._scored():
                 return
+
+    def _scored(self) -> bool:
+        """H-4: the deal's points added (H-4.1, H-4.2); True when that ends the game (H-4.3)."""
+        players = self.players
+        points = [sum(1 for c in p.taken if c >= FIRST_HEART) + 13 * (QUEEN_OF_SPADES in p.taken)
+                  for p in players]
+        if MOON in points and self.moon == "others":
+            points = [0 if n == MOON else MOON for n in points]
+        for p, n in zip(players, points):
+            p.score += n
+        if max(p.score for p in players) < self.target:
+            return False
+        low = min(p.score for p in players)
+        best = [p for p in players if p.score == low]
+        self.winner = best[0].seat if len(best) == 1 else None
+        self.over = True
+        return True
 
 
 # ---------------------------------------------------------------------- measuring
