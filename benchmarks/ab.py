@@ -5,7 +5,8 @@ On a shared machine a timed run of one and the same code varies by a quarter (do
 so that before/after figures from `run.py` runs made one after the other say little about a
 change of a few percent. This alternates the two versions round by round (the order swapped
 each round), each round one fresh process per version (PYTHONPATH=DIR) that plays the same N
-seeded random games by `Rules.play_out`, as `run.py` does, after one game that is not timed; it
+seeded random games by `Rules.play_out`, as `run.py` does (by a decider by count, `by_count`, where
+the code has it), after one game that is not timed; it
 reports each version's CPU seconds (`time.process_time`), the fastest and the median round, and
 the after/before speed-up of both. The fastest rounds are the ones least disturbed by other jobs.
 """
@@ -24,7 +25,11 @@ from interpreter import load
 rules = load(sys.argv[1])
 games = int(sys.argv[2])
 rng = random.Random(1)
-decide = lambda g: rng.randrange(len(g.decision()[1]))
+try:  # (a decider by count, as `simulate` plays random agents, where the code has one)
+    from interpreter import by_count
+    decide = by_count(lambda seat, n: rng.randrange(n))
+except ImportError:
+    decide = lambda g: rng.randrange(len(g.decision()[1]))
 rules.play_out(decide, seed=0)
 start = time.process_time()
 for seed in range(1, games + 1):

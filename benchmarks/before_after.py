@@ -61,12 +61,18 @@ def _child_interpreter_rules(game: str):
 
 
 def _child_play(rules, seed: int, rng: random.Random) -> None:
-    """One random game, as `simulate` plays it where the code offers `Rules.play_out`."""
+    """One random game, as `simulate` plays it where the code offers `Rules.play_out` (with a
+    decider by count, `by_count`, where the code offers one)."""
     def decide(game):
         return rng.randrange(len(game.decision()[1]))
 
     if hasattr(rules, "play_out"):
-        rules.play_out(decide, seed=seed, log=False)
+        import interpreter
+
+        if hasattr(interpreter, "by_count"):
+            rules.play_out(interpreter.by_count(lambda _seat, n: rng.randrange(n)), seed=seed, log=False)
+        else:
+            rules.play_out(decide, seed=seed, log=False)
         return
     game = rules.new_game(seed=seed, log=False)
     while not game.is_over:

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not 
 
 from harness import handwritten_module  # noqa: E402
 
-from interpreter import load  # noqa: E402
+from interpreter import by_count, load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
 
@@ -102,13 +102,14 @@ def count_playout(name: str, games: int, seed: int) -> tuple[OpCounter, OpCounte
     rules.play_out(lambda g: 0, seed=seed - 1)  # (what a ruleset works out once)
     play, set_up = OpCounter(), OpCounter()
     rng = random.Random(seed)
+    decide = by_count(lambda _seat, n: rng.randrange(n))  # (as `simulate` plays random agents)
     decisions = 0
     gc.collect()
     gc.disable()
     try:
         for i in range(games):
             with play:
-                game = rules.play_out(lambda g: rng.randrange(len(g.decision()[1])), seed=seed + i)
+                game = rules.play_out(decide, seed=seed + i)
             decisions += game.state.answered
     finally:
         gc.enable()

@@ -31,14 +31,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness import handwritten_module, pin_one_core  # noqa: E402  (benchmarks/, the script's folder, is on the path)
 
-from interpreter import load  # noqa: E402
+from interpreter import by_count, load  # noqa: E402
 from interpreter.engine.state_fields import reset_caches  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
 
 def play(rules, seed: int, rng: random.Random, log: bool = False) -> int:
-    """One random game by `Rules.play_out`, as `simulate` plays; its number of decisions."""
-    return rules.play_out(lambda g: rng.randrange(len(g.decision()[1])), seed=seed, log=log).state.answered
+    """One random game by `Rules.play_out`, as `simulate` plays it with random agents (a decider
+    by count: `by_count`); its number of decisions."""
+    return rules.play_out(by_count(lambda _seat, n: rng.randrange(n)), seed=seed, log=log).state.answered
 
 
 def play_stepped(rules, seed: int, rng: random.Random, log: bool = False) -> int:

@@ -17,14 +17,16 @@ from .errors import CardrulesError, GameStateError, IllegalDecisionError
 if TYPE_CHECKING:
     from .api import load, load_game_json
     from .engine.attributes import GAME
+    from .engine.playout import by_count
 
-__all__ = ["load", "load_game_json", "GAME", "CardrulesError", "GameStateError", "IllegalDecisionError"]
+__all__ = ["load", "load_game_json", "GAME", "by_count", "CardrulesError", "GameStateError", "IllegalDecisionError"]
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    """`load`, `load_game_json` and `GAME` (the game itself, as `game.read(GAME, "turn")` takes it:
-    the rules' globals) are imported on first use: a command that needs no engine (a `validate`
+    """`load`, `load_game_json`, `GAME` (the game itself, as `game.read(GAME, "turn")` takes it:
+    the rules' globals) and `by_count` (a deciding function that reads only how many options
+    there are: `ByCount`) are imported on first use: a command that needs no engine (a `validate`
     replayed from the cache, `fmt`, `schema`) starts without importing it."""
     if name in ("load", "load_game_json"):
         from . import api
@@ -34,4 +36,8 @@ def __getattr__(name: str) -> Any:
         from .engine.attributes import GAME
 
         return GAME
+    if name == "by_count":
+        from .engine.playout import by_count
+
+        return by_count
     raise AttributeError(f"module 'interpreter' has no attribute {name!r}")

@@ -154,8 +154,16 @@ def play_out(game, agents: Sequence[Agent], fast: bool = False) -> int:
 
 def decider(agents: Sequence[Agent]) -> Callable:
     """The function `Game.play_out` and `Rules.play_out` take: each decision to the agent of the
-    deciding seat (agents[seat - 1]), its answer checked as `answer_of` does."""
+    deciding seat (agents[seat - 1]), its answer checked as `answer_of` does. When every agent
+    reads only how many options there are (its own class says `reads_only_counts`, and its
+    `choose_index(n)` answers as its `act` does), a decider by count (`by_count`): a play-out
+    then asks it without making the decision's object."""
     agents = list(agents)
+    if agents and all(type(a).__dict__.get("reads_only_counts") for a in agents):
+        from .. import by_count
+
+        choosers = [a.choose_index for a in agents]
+        return by_count(lambda seat, n: choosers[seat - 1](n))
 
     def decide(game):
         view = view_of(game)

@@ -29,7 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import GAME
+from .. import GAME, by_count
 from ..lang.values import AbilityRef, CardRef, Labelled, PlayerRef
 from .base import DecisionView
 from .greedy import best_option
@@ -255,10 +255,17 @@ class MctsAgent:
                 taken += 1
                 if taken > depth:
                     raise _Cut
-                return best_option(g, rng) if greedy else rng.randrange(len(g.pending))
+                return best_option(g, rng)
 
-            try:
-                game.play_out(decide, fast=not greedy)  # (greedy copies the game at each decision)
+            def choose(_seat: int, n: int) -> int:
+                nonlocal taken
+                taken += 1
+                if taken > depth:
+                    raise _Cut
+                return rng.randrange(n)
+
+            try:  # (greedy copies the game at each decision: not fast)
+                game.play_out(decide if greedy else by_count(choose), fast=not greedy)
             except _Cut:
                 pass
         return values(game, self.score)

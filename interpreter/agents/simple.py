@@ -18,8 +18,14 @@ class RandomAgent:
         self.seed = seed
         self.rng = random.Random(seed)
 
+    reads_only_counts = True  # (`act` is `choose_index` of the number of options: see `decider`)
+
     def act(self, view: DecisionView):
         return self.rng.randrange(len(view.options))  # the index: no Option need be made
+
+    def choose_index(self, n: int) -> int:
+        """What `act` answers at a decision with `n` options."""
+        return self.rng.randrange(n)
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed!r})"
@@ -28,7 +34,12 @@ class RandomAgent:
 class FirstAgent:
     """Always takes the first legal option."""
 
+    reads_only_counts = True
+
     def act(self, view: DecisionView):
+        return 0
+
+    def choose_index(self, n: int) -> int:
         return 0
 
     def __repr__(self) -> str:

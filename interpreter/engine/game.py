@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from .playout import ByCount
+
 if TYPE_CHECKING:
     from ..lang.values import CardRef, PlayerRef, ZoneKey
     from ..rules.decks import Deck
@@ -238,7 +240,10 @@ def on_automatic_choice(game: Game, look: Callable[[], None]) -> None:
 
 
 def answering_for(game: Game, decide: Callable[[Game], Any]) -> Callable[[GameState], Any]:
-    """`decide` as the engine's play-out calls it (with its state): given the facade instead."""
+    """`decide` as the engine's play-out calls it (with its state): given the facade instead. A
+    decider by count (`ByCount`) reads the decision alone, which the state gives as the facade does."""
+    if type(decide) is ByCount:
+        return decide
     def answer(_state: GameState) -> Any:
         return decide(game)
 

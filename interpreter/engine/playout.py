@@ -32,6 +32,32 @@ RULE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, Zero
                RecursionError)
 
 
+class ByCount:
+    """A deciding function that reads nothing of the game but who decides and how many options
+    there are: `choose(seat, n)` gives the index of its answer (0 <= index < n). A random agent
+    and a search's random playouts are such functions; a play-out asks them without making the
+    decision's object (`ask_one`). Called as `decide(game)`, as any deciding function, it reads
+    the decision due (`Game.decision()`), so it serves wherever one is taken."""
+
+    __slots__ = ("choose",)
+
+    def __init__(self, choose: Callable[[int, int], int]) -> None:
+        self.choose = choose
+
+    def __call__(self, game) -> int:
+        seat, options = game.decision()
+        return self.choose(seat, len(options))
+
+    def __repr__(self) -> str:
+        return f"ByCount({self.choose!r})"
+
+
+def by_count(choose: Callable[[int, int], int]) -> ByCount:
+    """A deciding function for `play_out` from `choose(seat, number of options) -> index`: see
+    `ByCount`."""
+    return ByCount(choose)
+
+
 class _Abandoned(Exception):
     """Raised through rule code in its rollout form when `decide` failed (see `play_out`)."""
 
@@ -64,7 +90,12 @@ class PlayingOut:
 
     def _answer_pending(self) -> None:
         while self.pending is not None:
-            self.apply(self.decide(self))
+            choose = self.choose_by_count
+            if choose is not None:
+                pending = self.pending
+                self.apply(choose(pending.seat, len(pending)))
+            else:
+                self.apply(self.decide(self))
             self.answered += 1
             interrupted, self._interrupted = self._interrupted, None
             if interrupted is not None:
@@ -102,6 +133,8 @@ class PlayingOut:
             self.rules.compiler.compile_rollout()
         self.own_rows()  # (it writes most rows: see `GameState.own_rows`)
         self.answered = 0
+        if type(decide) is ByCount and self.logging is not True:  # (a logged decision names its option)
+            self.choose_by_count = decide.choose
         self.decide = decide
         self.rolling = fast
         try:
@@ -118,6 +151,7 @@ class PlayingOut:
             raise self.too_deep(err, self.frames[-1]) from None
         finally:
             self.decide = None
+            self.choose_by_count = None
             self.rolling = False
         return self.answered
 
@@ -195,10 +229,23 @@ class PlayingOut:
             self.stop_unfinished()
             raise _Capped
         self.decisions = n
-        pending = self.pending = Pending(who.seat, "", prompt or "choose", candidates, self, False, span)
         self.steps_left = self.rules.step_budget  # (it counts the steps between two decisions)
+        choose = self.choose_by_count
+        answer = None
+        if choose is not None:  # (a decider by count: no decision object unless its answer is refused)
+            try:
+                answer = choose(who.seat, len(candidates))
+            except BaseException as err:
+                self._interrupted = err
+                raise _Abandoned from None
+            if type(answer) is int and 0 <= answer < len(candidates):
+                value = candidates[answer]
+                self.answered += 1
+                return value.value if type(value) is Labelled else value
+        pending = self.pending = Pending(who.seat, "", prompt or "choose", candidates, self, False, span)
         try:
-            answer = self.decide(self)
+            if choose is None:
+                answer = self.decide(self)
             if type(answer) is int and self.logging is not True and 0 <= answer < len(candidates):
                 value = candidates[answer]
                 if type(value) is Labelled:
@@ -219,8 +266,10 @@ class PlayingOut:
         budget = self.rules.step_budget  # (it counts the steps between two decisions)
         self.steps += budget - self.steps_left
         self.steps_left = budget
+        choose = self.choose_by_count
         try:
-            value = self._answer_value(pending, self.decide(self))
+            answer = self.decide(self) if choose is None else choose(pending.seat, len(pending))
+            value = self._answer_value(pending, answer)
         except BaseException as err:  # (even an interrupt: it is raised once the rules have stopped)
             self._interrupted = err
             return False

@@ -162,6 +162,8 @@ FIELDS: tuple[Field, ...] = (
           load=FRESH, fresh="None"),
     Field("decide", PER_COPY, "the deciding function while `play_out` runs (a copy made while it asks is not "
           "played out itself)", load=FRESH, fresh="None"),
+    Field("choose_by_count", PER_COPY, "while `play_out` runs with a decider by count (`ByCount`), its "
+          "`choose(seat, n)`, asked without making the decision's object", load=FRESH, fresh="None"),
     Field("rolling", PER_COPY, "while `play_out(fast=True)` runs: blocks run in their rollout form",
           load=FRESH, fresh="False"),
     Field("_interrupted", PER_COPY, "an error of the deciding function `play_out` met, raised once it unwound",

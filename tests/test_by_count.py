@@ -1,0 +1,154 @@
+"""A decider by count (`by_count(choose)`, `choose(seat, number of options) -> index`): what random
+agents and a search's random playouts are. A play-out asks it without making the decision's
+object, and plays the very game a deciding function that reads the decision and answers the same
+index plays; an answer that is no option's index is refused as `apply` refuses it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import by_count, load
+from interpreter.agents import FirstAgent, RandomAgent, decider
+from interpreter.engine import decisions
+from interpreter.engine.playout import ByCount
+from interpreter.errors import GameStateError, IllegalDecisionError
+from interpreter.paths import shipped_games
+
+GAMES = {name: load(name) for name in shipped_games()}
+
+
+class Interrupt(Exception):
+    """What a chooser raises in these tests."""
+
+
+def _state(game) -> dict:
+    data = game.to_json()
+    del data["frames"], data["steps"]  # (a fast play-out leaves no frames to resume)
+    return data
+
+
+def _both(seed: int):
+    """A decider by count and a deciding function that reads the decision, each drawing from a
+    generator of its own with the same seed, and the seats each was asked for."""
+    asked: tuple[list, list] = ([], [])
+    by_index, by_decision = random.Random(seed), random.Random(seed)
+
+    def choose(seat, n):
+        asked[0].append((seat, n))
+        return by_index.randrange(n)
+
+    def decide(game):
+        seat, options = game.decision()
+        asked[1].append((seat, len(options)))
+        return by_decision.randrange(len(options))
+
+    return by_count(choose), decide, asked
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("how", ["rules", "fast", "resumable"])
+def test_a_decider_by_count_plays_the_game_a_deciding_function_plays(name, how):
+    rules = GAMES[name]
+    counted, decide, asked = _both(7)
+    if how == "rules":
+        games = [rules.play_out(d, seed=7) for d in (counted, decide)]
+    else:
+        games = [rules.new_game(seed=7, log=False), rules.new_game(seed=7, log=False)]
+        for game, d in zip(games, (counted, decide)):
+            game.play_out(d, fast=how == "fast")
+    assert games[0].is_over and asked[0] == asked[1] and len(asked[0]) > 10
+    assert games[0].result == games[1].result and _state(games[0]) == _state(games[1])
+
+
+def test_a_fast_play_out_by_count_makes_no_decision_object(monkeypatch):
+    made = []
+    original = decisions.Pending.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(1)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(decisions.Pending, "__init__", counting)
+    rules = GAMES["hearts"]
+    counted, decide, asked = _both(3)
+    rules.play_out(counted, seed=3)
+    assert made == [] and asked[0]
+    rules.play_out(decide, seed=3)
+    assert len(made) == len(asked[1])  # (a deciding function reads the decision: one object each)
+
+
+def test_a_logged_play_out_by_count_logs_each_decision():
+    rules = GAMES["lanes"]
+    counted, decide, _asked = _both(5)
+    games = [rules.play_out(d, seed=5, log=True) for d in (counted, decide)]
+    assert games[0].log == games[1].log and any(e[0] == "decision" for e in games[0].state.log_entries)
+
+
+@pytest.mark.parametrize("answer", [-1, "n", 2.0, None])
+@pytest.mark.parametrize("fast", [False, True])
+def test_an_answer_by_count_that_is_no_index_is_refused(answer, fast):
+    rules = GAMES["bases"]
+    rng = random.Random(4)
+    taken: list[int] = []
+
+    def choose(_seat, n):
+        if len(taken) == 20:
+            return n if answer == "n" else answer
+        taken.append(rng.randrange(n))
+        return taken[-1]
+
+    game = rules.new_game(seed=4, log=False)  # (a logged decision is asked with its object)
+    with pytest.raises(IllegalDecisionError):
+        game.play_out(by_count(choose), fast=fast)
+    assert not game.is_over and game.state.decide is None and game.state.choose_by_count is None
+    if fast:  # (nothing can resume the rollout form half-way)
+        with pytest.raises(GameStateError, match="cannot go on"):
+            game.decision()
+        return
+    stepped = rules.new_game(seed=4, log=False)
+    for index in taken:
+        stepped.apply(index)
+    assert game.to_json() == stepped.to_json()  # waiting at the decision it refused the answer to
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_what_a_chooser_raises_is_raised_by_the_play_out(fast):
+    calls = []
+
+    def choose(_seat, _n):
+        calls.append(1)
+        if len(calls) == 9:
+            raise Interrupt("ninth")
+        return 0
+
+    with pytest.raises(Interrupt, match="ninth"):
+        GAMES["initiative"].new_game(seed=2, log=False).play_out(by_count(choose), fast=fast)
+    with pytest.raises(Interrupt, match="ninth"):
+        calls.clear()
+        GAMES["initiative"].play_out(by_count(choose), seed=2)
+
+
+def test_a_decider_by_count_answers_where_a_deciding_function_is_called():
+    game = GAMES["spades"].new_game(seed=1)
+    counted = by_count(lambda seat, n: n - 1)
+    seat, options = game.decision()
+    assert counted(game) == len(options) - 1
+
+
+class _Thoughtful(RandomAgent):
+    """A random agent's subclass whose `act` reads the options: not asked by count."""
+
+    def act(self, view):
+        return len(view.options) - 1
+
+
+def test_random_and_first_agents_are_asked_by_count_and_a_subclass_that_reads_options_is_not():
+    assert type(decider([RandomAgent(1), FirstAgent()])) is ByCount
+    mixed = decider([RandomAgent(1), _Thoughtful(2)])
+    assert type(mixed) is not ByCount
+    game = GAMES["initiative"].new_game(seed=3)
+    while game.decision()[0] != 2:
+        game.apply(0)
+    assert mixed(game) == len(game.decision()[1]) - 1  # (its own act, not RandomAgent's draw)
