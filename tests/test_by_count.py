@@ -1,7 +1,9 @@
 """A decider by count (`by_count(choose)`, `choose(seat, number of options) -> index`): what random
 agents and a search's random playouts are. A play-out asks it without making the decision's
 object, and plays the very game a deciding function that reads the decision and answers the same
-index plays; an answer that is no option's index is refused as `apply` refuses it."""
+index plays; an answer that is no option's index is refused as `apply` refuses it. Unlogged and
+unwatched, it keeps no record of what each player saw (`sight_kept`): the game's observations,
+copies drawn for a player and saving are refused afterwards."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from interpreter import by_count, load
 from interpreter.agents import FirstAgent, RandomAgent, decider
 from interpreter.engine import decisions
 from interpreter.engine.playout import ByCount
+from interpreter.envs import ObservationEncoding
 from interpreter.errors import GameStateError, IllegalDecisionError
+from interpreter.lang.values import DEALT, KNOWN
 from interpreter.paths import shipped_games
 
 GAMES = {name: load(name) for name in shipped_games()}
@@ -23,10 +27,15 @@ class Interrupt(Exception):
     """What a chooser raises in these tests."""
 
 
-def _state(game) -> dict:
-    data = game.to_json()
-    del data["frames"], data["steps"]  # (a fast play-out leaves no frames to resume)
-    return data
+def _played(game) -> tuple:
+    """What a game holds but its frames (a fast play-out leaves none to resume) and what each
+    player saw (known places, dealt marks, witnessed events), which a play-out by count does
+    not keep: its result, decisions, zones, rows, globals, players' attributes and generator."""
+    s = game.state
+    rows = [repr([v for i, v in enumerate(row) if i not in (KNOWN, DEALT)]) for row in s.attrs]
+    zones = {key: [card.id for card in cards] for key, cards in s.zones.items()}
+    return (game.result, s.decisions, zones, rows, repr(s.globals), repr(s.player_attrs), s.rng.getstate(),
+            s.clock)
 
 
 def _both(seed: int):
@@ -59,7 +68,8 @@ def test_a_decider_by_count_plays_the_game_a_deciding_function_plays(name, how):
         for game, d in zip(games, (counted, decide)):
             game.play_out(d, fast=how == "fast")
     assert games[0].is_over and asked[0] == asked[1] and len(asked[0]) > 10
-    assert games[0].result == games[1].result and _state(games[0]) == _state(games[1])
+    assert games[0].result == games[1].result and _played(games[0]) == _played(games[1])
+    assert not games[0].state.sight_kept and games[1].state.sight_kept
 
 
 def test_a_fast_play_out_by_count_makes_no_decision_object(monkeypatch):
@@ -110,7 +120,8 @@ def test_an_answer_by_count_that_is_no_index_is_refused(answer, fast):
     stepped = rules.new_game(seed=4, log=False)
     for index in taken:
         stepped.apply(index)
-    assert game.to_json() == stepped.to_json()  # waiting at the decision it refused the answer to
+    assert _played(game) == _played(stepped)  # waiting at the decision it refused the answer to
+    assert game.decision()[0] == stepped.decision()[0]
 
 
 @pytest.mark.parametrize("fast", [False, True])
@@ -152,3 +163,28 @@ def test_random_and_first_agents_are_asked_by_count_and_a_subclass_that_reads_op
     while game.decision()[0] != 2:
         game.apply(0)
     assert mixed(game) == len(game.decision()[1]) - 1  # (its own act, not RandomAgent's draw)
+
+
+@pytest.mark.parametrize("name", ["hearts", "lanes"])
+def test_a_game_played_out_by_count_unlogged_refuses_what_needs_what_players_saw(name):
+    rules = GAMES[name]
+    game = rules.play_out(by_count(lambda _seat, n: n - 1), seed=2)
+    assert game.is_over and not game.state.sight_kept
+    refusals = [lambda: game.observation(1), lambda: game.observation(1, reveal_all=True),
+                lambda: game.determinize(1, random.Random(1)), game.to_json,
+                lambda: rules.observation_encoder(ObservationEncoding(rules), 1).entries(game),
+                lambda: rules.observation_encoder(ObservationEncoding(rules), 1).window(game)]
+    for refused in refusals:
+        with pytest.raises(GameStateError, match="keeps no record of what each player saw"):
+            refused()
+    card = next(iter(game.cards.values()))
+    assert game.where(card) is not None and game.clone().result == game.result  # (what it holds may be read)
+
+
+@pytest.mark.parametrize("how", ["logged", "log of events", "decision read"])
+def test_a_play_out_that_is_logged_or_reads_the_decision_keeps_what_players_saw(how):
+    rules = GAMES["hearts"]
+    counted, decide, _asked = _both(6)
+    log = {"logged": True, "log of events": "events", "decision read": False}[how]
+    game = rules.play_out(decide if how == "decision read" else counted, seed=6, log=log)
+    assert game.state.sight_kept and game.observation(1)["seen"] and game.to_json()

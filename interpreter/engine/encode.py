@@ -132,6 +132,7 @@ class StateEncoder:
         """The viewer's vector now, as {index: value} (entries not listed are 0); `choosing` and
         `fresh` as envs/encoding.py's `encode_game` takes them (`game`: the public `Game`)."""
         game = game.state
+        game.sight_needed("a player's encoded observation")
         layout = self.layout
         viewer = self.viewer
         out: dict[int, float] = {}
@@ -373,6 +374,7 @@ class StateEncoder:
         """The keys (envs/encoding.py `event_key`) of the events of the viewer's `seen` window,
         oldest first: what `fresh_count` aligns, without building the events (`game`: the public
         `Game`)."""
+        game.state.sight_needed("a player's window of events")
         return self._window(game.state, self.seen_count)
 
     def _window(self, game, limit: int) -> list[tuple]:

@@ -246,9 +246,11 @@ class ProceduresAndEvents:
         if self.logging:
             self.log_entries.append(("event", name, args))
         witnessed = rules.event_witnesses.get(name)
-        if witnessed == "":  # (every player witnesses it: `witness`, in short)
+        if witnessed is None or not self.sight_kept:
+            pass
+        elif witnessed == "":  # (every player witnesses it: `witness`, in short)
             self.seen = (name, args, 0, self.seen)
-        elif witnessed is not None:
+        else:
             self.witness(name, args)
         if name in rules.until_events:  # temporary effects (and silences) that last until this event end
             self.end_temporary(name)
@@ -270,6 +272,8 @@ class ProceduresAndEvents:
         `Rules.event_witnesses`): every player, or the one in the argument its visibility names
         (nobody if that holds no player). Its cards are shown, when an observation lists it, by
         where they are then, as anywhere else."""
+        if not self.sight_kept:  # (see `GameState.sight_kept`)
+            return
         argument = self.rules.event_witnesses[name]
         if not argument:
             self.seen = (name, args, 0, self.seen)

@@ -135,6 +135,8 @@ class PlayingOut:
         self.answered = 0
         if type(decide) is ByCount and self.logging is not True:  # (a logged decision names its option)
             self.choose_by_count = decide.choose
+            if not self.logging and self.watcher is None:  # (nothing reads what each player saw)
+                self.sight_kept = False
         self.decide = decide
         self.rolling = fast
         try:
@@ -165,6 +167,13 @@ class PlayingOut:
         card = f" (card {f.self_card.defn.name})" if f.self_card is not None else ""
         return RuntimeRuleError(f"rule code ran too deep, calls or triggered abilities without end, in "
                                 f"{self._code_at(span, f)}{card}", span)
+
+    def sight_needed(self, what: str) -> None:
+        """GameStateError if what each player saw was not kept (`sight_kept`), which `what` needs."""
+        if not self.sight_kept:
+            raise GameStateError(f"this game was played out by count (`by_count`), unlogged and unwatched, "
+                                 f"which keeps no record of what each player saw: {what} cannot be given "
+                                 f"(play it out logged, or with a deciding function that reads the decision)")
 
     def _not_rolling(self, done: str) -> None:
         if self.rolling:  # (the rules' state lives in Python locals: no frame holds where they are)

@@ -98,6 +98,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         self.clock = 0
         self.revealed: set[int] = set()
         self.seen: tuple | None = None
+        self.sight_kept = True
         self.steps = 0
         self.turns_before = 0
         self.decisions = 0
@@ -256,6 +257,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         decisions, for the player deciding)."""
         from .determinize import determinize
 
+        self.sight_needed("a copy drawn for a player")
         return determinize(self, player if isinstance(player, int) else player.seat, rng)
 
     def observation(self, player: int | PlayerRef, detail: bool = True) -> dict:
@@ -265,10 +267,12 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         events seen, which is much cheaper."""
         from .observe import observation
 
+        self.sight_needed("a player's observation")
         return observation(self, player if isinstance(player, int) else player.seat, detail)
 
     def to_json(self) -> dict:
         self._not_rolling("saved")
+        self.sight_needed("its saved form")
         from .serialize import game_to_json
 
         return game_to_json(self)

@@ -164,6 +164,9 @@ FIELDS: tuple[Field, ...] = (
           "played out itself)", load=FRESH, fresh="None"),
     Field("choose_by_count", PER_COPY, "while `play_out` runs with a decider by count (`ByCount`), its "
           "`choose(seat, n)`, asked without making the decision's object", load=FRESH, fresh="None"),
+    Field("sight_kept", SHARED, "false once a play-out by count has run unlogged and unwatched (`play_out`): "
+          "what each player saw (known places, dealt marks, witnessed events) was not kept, so the game's "
+          "observations, copies drawn for a player and saving are refused", load=FRESH),
     Field("rolling", PER_COPY, "while `play_out(fast=True)` runs: blocks run in their rollout form",
           load=FRESH, fresh="False"),
     Field("_interrupted", PER_COPY, "an error of the deciding function `play_out` met, raised once it unwound",

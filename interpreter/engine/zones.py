@@ -113,19 +113,20 @@ class ZonesAndCards:
             if d[ATTACHED] is not None:
                 d[ATTACHED] = None
                 self.attached_ids.discard(cid)
+            sight = self.sight_kept  # (what each player saw: see `GameState.sight_kept`)
             if d[OWNER] is None and key[1]:  # an unowned card (made in a shared zone) is owned by
                 d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]  # the first player it goes to
-                self._dealt_unseen(d, cid, old, key)
+                if sight:
+                    self._dealt_unseen(d, cid, old, key)
             revealed = self.revealed
             if revealed and cid in revealed or d[SHOWN]:
-                known = self._known_mask(cid, old, key)
+                if sight:
+                    d[KNOWN] = self._known_mask(cid, old, key)
                 revealed.discard(cid)  # (what was shown stays shown in its zone only: see `reveal`)
                 d[SHOWN] = 0
-            else:
+            elif sight:
                 known = rules.known_masks.get((old, key))  # (see `_known_mask`)
-                if known is None:
-                    known = self._known_mask(cid, old, key)
-            d[KNOWN] = known
+                d[KNOWN] = known if known is not None else self._known_mask(cid, old, key)
             self.clock = d[STAMP] = self.clock + 1
             if d[LEAVING]:  # (its silence, or effects that last while it stays, end)
                 self.left_zone(card)
@@ -163,6 +164,7 @@ class ZonesAndCards:
         old_key = src = known_default = None
         masks = rules.known_masks
         old_watched = False
+        sight = self.sight_kept  # (what each player saw: see `GameState.sight_kept`)
         clock = self.clock
         for card in cards:
             cid = card.id
@@ -172,9 +174,10 @@ class ZonesAndCards:
                 self.runtime_error(f"card {card!r} is no longer in the game")
             if old is not old_key:  # (cards mostly come from one zone: its list, test and mask once)
                 old_key, src, old_watched = old, zones[old], old in watched
-                known_default = masks.get((old, key))
-                if known_default is None:
-                    known_default = self._known_mask(-1, old, key)
+                if sight:
+                    known_default = masks.get((old, key))
+                    if known_default is None:
+                        known_default = self._known_mask(-1, old, key)
             src.remove(card)
             dst.append(card)
             if old != key:
@@ -185,14 +188,15 @@ class ZonesAndCards:
                     self.attached_ids.discard(cid)
                 if d[OWNER] is None and key[1]:
                     d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
-                    self._dealt_unseen(d, cid, old, key)
+                    if sight:
+                        self._dealt_unseen(d, cid, old, key)
                 if revealed and cid in revealed or d[SHOWN]:
-                    known = self._known_mask(cid, old, key)
+                    if sight:
+                        d[KNOWN] = self._known_mask(cid, old, key)
                     revealed.discard(cid)
                     d[SHOWN] = 0
-                else:
-                    known = known_default
-                d[KNOWN] = known
+                elif sight:
+                    d[KNOWN] = known_default
                 clock += 1
                 d[STAMP] = clock
                 if d[LEAVING]:

@@ -397,8 +397,8 @@ class StatementCode:
             values = self.temp()  # (logged and witnessed: `g.emit` does both for the other events)
             witnessed = (f"g.seen = ({literal(s.event)}, {values}, 0, g.seen)"  # (every player: in short)
                          if self.names.witnessed_events[s.event] == "" else f"g.witness({literal(s.event)}, {values})")
-            logged = [f"{values} = {{{args}}}", "if g.logging:",
-                      f"    g.log_entries.append(('event', {literal(s.event)}, {values}))", witnessed]
+            logged = ["if g.sight_kept:", f"    {values} = {{{args}}}", "    if g.logging:",
+                      f"        g.log_entries.append(('event', {literal(s.event)}, {values}))", f"    {witnessed}"]
         if s.event in self.names.quiet_events:  # nothing waits for it: it is only logged
             return logged
         if s.event in self.names.ending_only_events:  # logged, then the end conditions checked

@@ -59,6 +59,7 @@ class RuleRuntime(Protocol):
     rolling: bool  # while `play_out(fast=True)` plays the game: the main program goes on in its rollout form
     log_entries: list[tuple]  # the log: an event is appended as ("event", name, args)
     seen: tuple | None  # WRITTEN: the events players witnessed, a chain of (name, args, seat, older)
+    sight_kept: bool  # whether what each player saw is kept (`seen`): not in a play-out by count, unlogged
     steps_left: int  # WRITTEN: steps left before the step budget runs out (each loop round counts one)
     version: int  # WRITTEN: bumped when code changes something continuous effects read
     returned: Any  # WRITTEN: a procedure's `return` value, left here for its caller to read at once
