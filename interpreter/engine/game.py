@@ -244,6 +244,7 @@ def answering_for(game: Game, decide: Callable[[Game], Any]) -> Callable[[GameSt
     decider by count (`ByCount`) reads the decision alone, which the state gives as the facade does."""
     if type(decide) is ByCount:
         return decide
+
     def answer(_state: GameState) -> Any:
         return decide(game)
 
