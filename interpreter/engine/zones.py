@@ -130,11 +130,12 @@ class ZonesAndCards:
             self.clock = d[STAMP] = self.clock + 1
             if d[LEAVING]:  # (its silence, or effects that last while it stays, end)
                 self.left_zone(card)
-            if old in rules.watched_keys or key in rules.watched_keys:
+            watched = rules.watched_keys  # (tested empty first: a zone key is hashed at each `in`)
+            if watched and (old in watched or key in watched):
                 self._rearranged(card.defn)
             if self.watcher is not None:
                 self.watcher.moved(self, card, old, key)
-        elif key in rules.watched_keys:  # (a move within a zone)
+        elif rules.watched_keys and key in rules.watched_keys:  # (a move within a zone)
             self.version += 1
             self.layout += 1
         if rules.moves_wanted:
@@ -154,7 +155,7 @@ class ZonesAndCards:
         contents continuous effects do not read)."""
         rules = self.rules
         if (position is not None or rules.moves_wanted or self.watcher is not None
-                or key in rules.watched_keys or len(cards) < 2):
+                or rules.watched_keys and key in rules.watched_keys or len(cards) < 2):
             for card in cards:
                 self.move(card, key, position)
             return
