@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from logcorpus import MAX_DECISIONS, SHIPPED_CASES, TEST_CASES, rules_of
 
 from interpreter import by_count, load
 from interpreter.agents import FirstAgent, RandomAgent, decider
@@ -70,6 +71,24 @@ def test_a_decider_by_count_plays_the_game_a_deciding_function_plays(name, how):
     assert games[0].is_over and asked[0] == asked[1] and len(asked[0]) > 10
     assert games[0].result == games[1].result and _played(games[0]) == _played(games[1])
     assert not games[0].state.sight_kept and games[1].state.sight_kept
+
+
+# the corpus games of the test rulesets, and the first of each shipped game's (with its options)
+CORPUS = [(case, seed) for case in TEST_CASES for seed in case.seeds] + [(case, case.seeds[0]) for case in SHIPPED_CASES]
+
+
+@pytest.mark.parametrize("case, seed", CORPUS, ids=[f"{case.name}.seed{seed}" for case, seed in CORPUS])
+def test_every_corpus_ruleset_plays_the_same_game_by_count_without_a_record_of_sight(case, seed):
+    """The games of the identical-logs corpus (tests/helpers/logcorpus.py): the test rulesets
+    (revealed cards, hands shared and dealt out of view, silences, effects tied to a card, teams)
+    and the shipped games with their options. Played by count, a game keeps nothing of what each
+    player saw, and is the game a deciding function plays, which keeps it."""
+    rules = rules_of(case)
+    counted, decide, asked = _both(seed)
+    cap = min(rules.max_decisions, MAX_DECISIONS)
+    games = [rules.play_out(d, seed=seed, max_decisions=cap) for d in (counted, decide)]
+    assert asked[0] == asked[1] and not games[0].state.sight_kept
+    assert _played(games[0]) == _played(games[1])
 
 
 def test_a_fast_play_out_by_count_makes_no_decision_object(monkeypatch):
