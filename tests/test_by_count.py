@@ -41,7 +41,7 @@ def _played(game) -> tuple:
 
 def _both(seed: int):
     """A decider by count and a deciding function that reads the decision, each drawing from a
-    generator of its own with the same seed, and the seats each was asked for."""
+    generator of its own with the same seed, and the (seat, number of options) each was asked."""
     asked: tuple[list, list] = ([], [])
     by_index, by_decision = random.Random(seed), random.Random(seed)
 
