@@ -246,11 +246,10 @@ class ProceduresAndEvents:
         if self.logging:
             self.log_entries.append(("event", name, args))
         witnessed = rules.event_witnesses.get(name)
-        if witnessed is None or not self.sight_kept:
-            pass
-        elif witnessed == "":  # (every player witnesses it: `witness`, in short)
-            self.seen = (name, args, 0, self.seen)
-        else:
+        if witnessed == "":  # (every player witnesses it: `witness`, in short)
+            if self.sight_kept:
+                self.seen = (name, args, 0, self.seen)
+        elif witnessed is not None:
             self.witness(name, args)
         if name in rules.until_events:  # temporary effects (and silences) that last until this event end
             self.end_temporary(name)

@@ -90,12 +90,7 @@ class PlayingOut:
 
     def _answer_pending(self) -> None:
         while self.pending is not None:
-            choose = self.choose_by_count
-            if choose is not None:
-                pending = self.pending
-                self.apply(choose(pending.seat, len(pending)))
-            else:
-                self.apply(self.decide(self))
+            self.apply(self.decide(self))  # (a decider by count reads the decision: `ByCount`)
             self.answered += 1
             interrupted, self._interrupted = self._interrupted, None
             if interrupted is not None:
@@ -275,10 +270,8 @@ class PlayingOut:
         budget = self.rules.step_budget  # (it counts the steps between two decisions)
         self.steps += budget - self.steps_left
         self.steps_left = budget
-        choose = self.choose_by_count
         try:
-            answer = self.decide(self) if choose is None else choose(pending.seat, len(pending))
-            value = self._answer_value(pending, answer)
+            value = self._answer_value(pending, self.decide(self))
         except BaseException as err:  # (even an interrupt: it is raised once the rules have stopped)
             self._interrupted = err
             return False
