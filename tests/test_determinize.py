@@ -17,7 +17,7 @@ from playout import zone_consistency
 
 from interpreter import load
 from interpreter.engine.determinize import hidden_from, kinship
-from interpreter.lang.values import ABSENT
+from interpreter.lang.values import ABSENT, KNOWN
 
 GAMES = ("initiative", "lanes", "bases", "hearts", "harvest", "spades", "expedition")
 RULES = {name: load(name) for name in GAMES}
@@ -307,3 +307,29 @@ def test_rule_code_run_at_a_decision_makes_a_new_plan():
     game.perform("give_signal", p=other, c=card)
     assert game.decision()[0] == seat and game.visible(card, seat)
     assert all(game.determinize(seat, random.Random(k)).state.zones[hand][0] is card for k in range(8))
+
+
+def test_a_modifier_on_a_card_the_player_saw_go_into_a_hidden_zone_stays_on_that_card():
+    """Lanes, seed 2090 (found by the test above): Iron Tonic gave Quill Pikeman +3 attack until
+    the turn ends, and the Pikeman, destroyed, went back to its owner's hand, where the other
+    player knows it is (`KNOWN`). Their copy must keep the modifier on the Pikeman, whose attack
+    they see as 5, rather than move it to the card dealt at the Pikeman's place in the hand."""
+    rules = RULES["lanes"]
+    rng = random.Random(2090)
+    game = rules.new_game(seed=2090, log=False)
+    checked = 0
+    while not game.is_over:
+        if rng.random() < 0.15:
+            seat = game.decision()[0]
+            for viewer in (seat, seat % rules.player_count + 1):
+                copy = game.determinize(viewer, random.Random(rng.random()))
+                modified = [m[0].id for m in game.state.temp_mods if not game.visible(m[0], viewer)
+                            and game.state.attrs[m[0].id][KNOWN] & 1 << viewer]
+                assert [m[0].id for m in copy.state.temp_mods if m[0].id in modified] == modified
+                checked += len(modified)
+                assert json.dumps(copy.observation(viewer), sort_keys=True) == json.dumps(
+                    game.observation(viewer), sort_keys=True)
+                if viewer == seat and rng.random() < 0.1:
+                    copy.play_out(lambda g: rng.randrange(len(g.pending)), fast=True)
+        game.apply(rng.randrange(len(game.decision()[1])))
+    assert checked > 0
