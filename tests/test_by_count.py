@@ -18,7 +18,7 @@ from interpreter.engine import decisions
 from interpreter.engine.playout import ByCount
 from interpreter.envs import ObservationEncoding
 from interpreter.errors import GameStateError, IllegalDecisionError
-from interpreter.lang.values import DEALT, KNOWN
+from interpreter.lang.values import DEALT, KNOWN, STAMP
 from interpreter.paths import shipped_games
 
 GAMES = {name: load(name) for name in shipped_games()}
@@ -28,15 +28,26 @@ class Interrupt(Exception):
     """What a chooser raises in these tests."""
 
 
-def _played(game) -> tuple:
+def _played(game, stamps: bool = True) -> tuple:
     """What a game holds but its frames (a fast play-out leaves none to resume) and what each
     player saw (known places, dealt marks, witnessed events), which a play-out by count does
-    not keep: its result, decisions, zones, rows, globals, players' attributes and generator."""
+    not keep: its result, decisions, zones, rows, globals, players' attributes and generator;
+    with `stamps` false, not the time stamps either (nor the clock that gives them), which such
+    a play-out does not keep for rules that nothing in them reads (`stamps_kept`)."""
     s = game.state
-    rows = [repr([v for i, v in enumerate(row) if i not in (KNOWN, DEALT)]) for row in s.attrs]
+    left_out = (KNOWN, DEALT) if stamps else (KNOWN, DEALT, STAMP)
+    rows = [repr([v for i, v in enumerate(row) if i not in left_out]) for row in s.attrs]
     zones = {key: [card.id for card in cards] for key, cards in s.zones.items()}
     return (game.result, s.decisions, zones, rows, repr(s.globals), repr(s.player_attrs), s.rng.getstate(),
-            s.clock)
+            s.clock if stamps else None)
+
+
+def _same_game(by_count_game, other) -> bool:
+    """`_played` of both the same, leaving time stamps out where the game played by count kept
+    none, which it does exactly for rules whose moves need not (`Rules.plain_moves`)."""
+    stamps = by_count_game.state.stamps_kept
+    assert stamps is not by_count_game.rules.plain_moves and other.state.stamps_kept
+    return _played(by_count_game, stamps) == _played(other, stamps)
 
 
 def _both(seed: int):
@@ -69,7 +80,7 @@ def test_a_decider_by_count_plays_the_game_a_deciding_function_plays(name, how):
         for game, d in zip(games, (counted, decide)):
             game.play_out(d, fast=how == "fast")
     assert games[0].is_over and asked[0] == asked[1] and len(asked[0]) > 10
-    assert games[0].result == games[1].result and _played(games[0]) == _played(games[1])
+    assert games[0].result == games[1].result and _same_game(games[0], games[1])
     assert not games[0].state.sight_kept and games[1].state.sight_kept
 
 
@@ -88,7 +99,7 @@ def test_every_corpus_ruleset_plays_the_same_game_by_count_without_a_record_of_s
     cap = min(rules.max_decisions, MAX_DECISIONS)
     games = [rules.play_out(d, seed=seed, max_decisions=cap) for d in (counted, decide)]
     assert asked[0] == asked[1] and not games[0].state.sight_kept
-    assert _played(games[0]) == _played(games[1])
+    assert _same_game(games[0], games[1])
 
 
 def test_a_fast_play_out_by_count_makes_no_decision_object(monkeypatch):
@@ -207,3 +218,17 @@ def test_a_play_out_that_is_logged_or_reads_the_decision_keeps_what_players_saw(
     log = {"logged": True, "log of events": "events", "decision read": False}[how]
     game = rules.play_out(decide if how == "decision read" else counted, seed=6, log=log)
     assert game.state.sight_kept and game.observation(1)["seen"] and game.to_json()
+
+
+def test_the_rules_whose_play_outs_by_count_keep_no_time_stamps_are_those_whose_moves_need_none():
+    """`Rules.plain_moves`: no static, triggered or replacement ability (time stamps order them),
+    nothing attached, revealed, silenced or affected while it stays, no zone watched, no rule
+    waiting for `moved`. Expedition reveals cards; the others have abilities."""
+    assert {name for name, rules in GAMES.items() if rules.plain_moves} == {"harvest", "hearts", "spades"}
+    plain = {case.name for case in TEST_CASES if rules_of(case).plain_moves}
+    assert plain and plain < {case.name for case in TEST_CASES}
+    reveals = rules_of(next(case for case in SHIPPED_CASES if case.name.startswith("expedition")))
+    assert not reveals.plain_moves
+    game = GAMES["hearts"].play_out(by_count(lambda _seat, n: 0), seed=3)
+    assert not game.state.stamps_kept
+    assert GAMES["hearts"].play_out(by_count(lambda _seat, n: 0), seed=3, log="events").state.stamps_kept

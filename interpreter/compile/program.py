@@ -34,6 +34,7 @@ from .analyses import (
     event_witnesses,
     grantable_keywords,
     modified_attributes,
+    plain_moves,
     private_points,
     replacement_anchors,
     static_reads,
@@ -109,6 +110,7 @@ class Program:
     until_events: set[str]  # events that end temporary effects
     wanted_events: set[str]  # built-in events some rule waits for (else never emitted)
     moves_wanted: bool  # (the built-in event of `GameState.move`)
+    plain_moves: bool  # a move needs only change a card's place (and a first owner) when sight is not kept
     event_witnesses: dict[str, str]  # who witnesses each event (observations' `seen`)
     # the compiled code
     compiler: Compiler
@@ -357,6 +359,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         reference_slots=references,
         static_reads=reads, watched_zones=watched, watched_keys=frozenset(k for k in keys if k[0] in watched),
         until_events=until, wanted_events=wanted, moves_wanted="moved" in wanted, event_witnesses=witnesses,
+        plain_moves=plain_moves(low, watched, wanted),
         compiler=compiler, keyword_abilities=keyword_abilities, keyword_tables=keyword_tables,
         card_defs=card_defs, playable_card_names=[n for n, d in card_defs.items() if not d.token],
         grantable_keywords=grantable,

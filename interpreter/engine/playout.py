@@ -132,6 +132,8 @@ class PlayingOut:
             self.choose_by_count = decide.choose
             if not self.logging and self.watcher is None:  # (nothing reads what each player saw)
                 self.sight_kept = False
+                if self.rules.plain_moves:  # (nor time stamps: see `stamps_kept`)
+                    self.stamps_kept = False
         self.decide = decide
         self.rolling = fast
         try:

@@ -99,6 +99,7 @@ class GameState(ZonesAndCards, ActivatedAbilities, ProceduresAndEvents, Continuo
         self.revealed: set[int] = set()
         self.seen: tuple | None = None
         self.sight_kept = True
+        self.stamps_kept = True
         self.steps = 0
         self.turns_before = 0
         self.decisions = 0

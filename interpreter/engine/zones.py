@@ -99,6 +99,17 @@ class ZonesAndCards:
         old = self.card_zone.get(cid)
         if old is None:
             self.runtime_error(f"card {card!r} is no longer in the game")
+        if not self.stamps_kept and position is None:  # (nothing else to change: `Rules.plain_moves`)
+            zones = self.zones
+            zones[old].remove(card)
+            zones[key].append(card)
+            if old is not key and old != key:
+                self.card_zone[cid] = key
+                if key[1]:
+                    d = self.attrs[cid] if self.attrs_owned[cid] else self.own_row(cid)
+                    if d[OWNER] is None:  # (as below)
+                        d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
+            return
         zones = self.zones
         zones[old].remove(card)
         dst = zones[key]
@@ -160,6 +171,9 @@ class ZonesAndCards:
                 self.move(card, key, position)
             return
         self.own_rows_of(cards)
+        if not self.stamps_kept:  # (nothing to change but places and first owners: `Rules.plain_moves`)
+            self._move_places(cards, key)
+            return
         zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
         watched, revealed = rules.watched_keys, self.revealed
         old_key = src = known_default = None
@@ -206,6 +220,27 @@ class ZonesAndCards:
                     self.clock = clock
                     self._rearranged(card.defn)
         self.clock = clock
+
+    def _move_places(self, cards: list, key: ZoneKey) -> None:
+        """`move_each` where moves keep no time stamps (`stamps_kept`, `Rules.plain_moves`)."""
+        zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
+        owner = self.players[key[1] - 1] if key[1] else None
+        old_key = src = None
+        for card in cards:
+            cid = card.id
+            old = card_zone.get(cid)
+            if old is None:
+                self.runtime_error(f"card {card!r} is no longer in the game")
+            if old is not old_key:
+                old_key, src = old, zones[old]
+            src.remove(card)
+            dst.append(card)
+            if old is not key and old != key:
+                card_zone[cid] = key
+                if owner is not None:
+                    d = attrs[cid]
+                    if d[OWNER] is None:
+                        d[OWNER] = d[CONTROLLER] = owner
 
     def _dealt_unseen(self, d: list, cid: int, old: ZoneKey, key: ZoneKey) -> None:
         """Mark a card that just went to its first owner (`DEALT`) unless every player saw it go:
