@@ -31,15 +31,16 @@ class Interrupt(Exception):
 def _played(game, stamps: bool = True) -> tuple:
     """What a game holds but its frames (a fast play-out leaves none to resume) and what each
     player saw (known places, dealt marks, witnessed events), which a play-out by count does
-    not keep: its result, decisions, zones, rows, globals, players' attributes and generator;
+    not keep: its result, decisions, zones, rows, revealed cards, globals, players' attributes
+    and generator;
     with `stamps` false, not the time stamps either (nor the clock that gives them), which such
     a play-out does not keep for rules that nothing in them reads (`stamps_kept`)."""
     s = game.state
     left_out = (KNOWN, DEALT) if stamps else (KNOWN, DEALT, STAMP)
     rows = [repr([v for i, v in enumerate(row) if i not in left_out]) for row in s.attrs]
     zones = {key: [card.id for card in cards] for key, cards in s.zones.items()}
-    return (game.result, s.decisions, zones, rows, repr(s.globals), repr(s.player_attrs), s.rng.getstate(),
-            s.clock if stamps else None)
+    return (game.result, s.decisions, zones, rows, sorted(s.revealed), repr(s.globals), repr(s.player_attrs),
+            s.rng.getstate(), s.clock if stamps else None)
 
 
 def _same_game(by_count_game, other) -> bool:
@@ -222,13 +223,13 @@ def test_a_play_out_that_is_logged_or_reads_the_decision_keeps_what_players_saw(
 
 def test_the_rules_whose_play_outs_by_count_keep_no_time_stamps_are_those_whose_moves_need_none():
     """`Rules.plain_moves`: no static, triggered or replacement ability (time stamps order them),
-    nothing attached, revealed, silenced or affected while it stays, no zone watched, no rule
-    waiting for `moved`. Expedition reveals cards; the others have abilities."""
-    assert {name for name, rules in GAMES.items() if rules.plain_moves} == {"harvest", "hearts", "spades"}
+    nothing attached, silenced, affected while it stays or revealed to some players only, no zone
+    watched, no rule waiting for `moved`. Expedition reveals cards to every player (a move ends
+    that); Initiative, Lanes and Bases have abilities."""
+    plain = {name for name, rules in GAMES.items() if rules.plain_moves}
+    assert plain == {"expedition", "harvest", "hearts", "spades"}
     plain = {case.name for case in TEST_CASES if rules_of(case).plain_moves}
     assert plain and plain < {case.name for case in TEST_CASES}
-    reveals = rules_of(next(case for case in SHIPPED_CASES if case.name.startswith("expedition")))
-    assert not reveals.plain_moves
     game = GAMES["hearts"].play_out(by_count(lambda _seat, n: 0), seed=3)
     assert not game.state.stamps_kept
     assert GAMES["hearts"].play_out(by_count(lambda _seat, n: 0), seed=3, log="events").state.stamps_kept

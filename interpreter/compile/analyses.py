@@ -52,23 +52,25 @@ def until_events(low: LoweredRuleset) -> set[str]:
     return {n.arg("until") for n in low.nodes() if type(n) is ir.GameOp and n.op in _TEMPORARY and n.arg("until")}
 
 
-# what a move clears or reads on a card besides its place: an attachment, a silence, effects that
-# last while it stays in its zone (`until it leaves`), what it was shown to (`reveal`)
+# what a move clears or reads on a card besides its place and a reveal to every player: an
+# attachment, a silence, effects that last while it stays in its zone (`until it leaves`), the
+# players it was shown to (`reveal c to P`)
 _MARKING_OPS = frozenset({"attach", "detach", "silence", "modify_until", "grant_until"})
 
 
 def plain_moves(low: LoweredRuleset, watched: frozenset[str], wanted: set[str]) -> bool:
     """Whether moving a card of this ruleset changes nothing but where it is and, for a card going
-    to its first owner, its owner, once nothing keeps what each player saw (`stamps_kept` in
-    engine/state_fields.py): no ability is static, triggered or a replacement (time stamps order
-    those, and nothing else reads them), no code attaches, silences, makes effects that last a
-    while or reveals cards, no zone is watched by effects and no rule waits for `moved`."""
+    to its first owner, its owner, and for a card revealed to every player, that it no longer
+    is, once nothing keeps what each player saw (`stamps_kept` in engine/state_fields.py): no
+    ability is static, triggered or a replacement (time stamps order those, and nothing else
+    reads them), no code attaches, silences, makes effects that last a while or reveals cards to
+    some players only, no zone is watched by effects and no rule waits for `moved`."""
     if watched or "moved" in wanted:
         return False
     if any(a.kind in ("static", "triggered", "replacement") for a in all_abilities(low)):
         return False
-    return not any(type(n) is ir.GameOp and n.op in _MARKING_OPS or type(n) is ir.Call and n.name == "reveal"
-                   for n in low.nodes())
+    return not any(type(n) is ir.GameOp and n.op in _MARKING_OPS
+                   or type(n) is ir.Call and n.name == "reveal" and len(n.args) > 1 for n in low.nodes())
 
 
 def modified_attributes(low: LoweredRuleset) -> set[str]:

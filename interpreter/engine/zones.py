@@ -105,6 +105,9 @@ class ZonesAndCards:
             zones[key].append(card)
             if old is not key and old != key:
                 self.card_zone[cid] = key
+                revealed = self.revealed  # (to every player: see `reveal`)
+                if revealed and cid in revealed:
+                    revealed.discard(cid)
                 if key[1]:
                     d = self.attrs[cid] if self.attrs_owned[cid] else self.own_row(cid)
                     if d[OWNER] is None:  # (as below)
@@ -222,9 +225,11 @@ class ZonesAndCards:
         self.clock = clock
 
     def _move_places(self, cards: list, key: ZoneKey) -> None:
-        """`move_each` where moves keep no time stamps (`stamps_kept`, `Rules.plain_moves`)."""
+        """`move_each` where moves keep no time stamps (`stamps_kept`, `Rules.plain_moves`): a card
+        changes places, gets its first owner, and is no longer revealed."""
         zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
         owner = self.players[key[1] - 1] if key[1] else None
+        revealed = self.revealed  # (to every player: see `reveal`)
         old_key = src = None
         for card in cards:
             cid = card.id
@@ -237,6 +242,8 @@ class ZonesAndCards:
             dst.append(card)
             if old is not key and old != key:
                 card_zone[cid] = key
+                if revealed and cid in revealed:
+                    revealed.discard(cid)
                 if owner is not None:
                     d = attrs[cid]
                     if d[OWNER] is None:
