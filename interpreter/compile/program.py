@@ -110,7 +110,7 @@ class Program:
     until_events: set[str]  # events that end temporary effects
     wanted_events: set[str]  # built-in events some rule waits for (else never emitted)
     moves_wanted: bool  # (the built-in event of `GameState.move`)
-    plain_moves: bool  # a move needs only change a card's place (and a first owner) when sight is not kept
+    plain_moves: bool  # without sight kept, a move changes only a place, a first owner, a reveal to all
     event_witnesses: dict[str, str]  # who witnesses each event (observations' `seen`)
     # the compiled code
     compiler: Compiler
