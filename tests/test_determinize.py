@@ -58,27 +58,33 @@ def _check_copy(game, copy, viewer: int) -> None:
     assert copy.state.log_entries == [] and not copy.state.logging
 
 
-@pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31 - 1))
-def test_determinized_copies_agree_with_what_the_player_sees(name, seed):
-    rules = RULES[name]
+def _determinizations(game, seed: int):
+    """Plays `game`, new, at random from `seed`, with copies drawn for the player to decide and
+    for the next player at random decisions: yields (viewer, copy) for each, before the decider's copy
+    is, now and then, played out to its end (a copy is a game that goes on; another player's
+    copy keeps the decision pending as it was asked, see engine/determinize.py)."""
     rng = random.Random(seed)
-    game = rules.new_game(seed=seed, log=False)
-    checked = 0
     while not game.is_over:
         if rng.random() < 0.15:
             seat = game.decision()[0]
-            for viewer in (seat, seat % rules.player_count + 1):
+            for viewer in (seat, seat % game.rules.player_count + 1):
                 copy = game.determinize(viewer, random.Random(rng.random()))
-                _check_copy(game, copy, viewer)
-                checked += 1
-                # the copy is a game that goes on to an end (the decider's: another player's copy
-                # keeps the decision pending as it was asked, see engine/determinize.py)
+                yield viewer, copy
                 if viewer == seat and rng.random() < 0.1:
                     copy.play_out(lambda g: rng.randrange(len(g.pending)), fast=True)
                     assert copy.is_over
         game.apply(rng.randrange(len(game.decision()[1])))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1))
+def test_determinized_copies_agree_with_what_the_player_sees(name, seed):
+    game = RULES[name].new_game(seed=seed, log=False)
+    checked = 0
+    for viewer, copy in _determinizations(game, seed):
+        _check_copy(game, copy, viewer)
+        checked += 1
     assert checked > 0 or game.state.answered < 10
 
 
@@ -314,22 +320,13 @@ def test_a_modifier_on_a_card_the_player_saw_go_into_a_hidden_zone_stays_on_that
     the turn ends, and the Pikeman, destroyed, went back to its owner's hand, where the other
     player knows it is (`KNOWN`). Their copy must keep the modifier on the Pikeman, whose attack
     they see as 5, rather than move it to the card dealt at the Pikeman's place in the hand."""
-    rules = RULES["lanes"]
-    rng = random.Random(2090)
-    game = rules.new_game(seed=2090, log=False)
+    game = RULES["lanes"].new_game(seed=2090, log=False)
     checked = 0
-    while not game.is_over:
-        if rng.random() < 0.15:
-            seat = game.decision()[0]
-            for viewer in (seat, seat % rules.player_count + 1):
-                copy = game.determinize(viewer, random.Random(rng.random()))
-                modified = [m[0].id for m in game.state.temp_mods if not game.visible(m[0], viewer)
-                            and game.state.attrs[m[0].id][KNOWN] & 1 << viewer]
-                assert [m[0].id for m in copy.state.temp_mods if m[0].id in modified] == modified
-                checked += len(modified)
-                assert json.dumps(copy.observation(viewer), sort_keys=True) == json.dumps(
-                    game.observation(viewer), sort_keys=True)
-                if viewer == seat and rng.random() < 0.1:
-                    copy.play_out(lambda g: rng.randrange(len(g.pending)), fast=True)
-        game.apply(rng.randrange(len(game.decision()[1])))
+    for viewer, copy in _determinizations(game, 2090):
+        modified = [m[0].id for m in game.state.temp_mods if not game.visible(m[0], viewer)
+                    and game.state.attrs[m[0].id][KNOWN] & 1 << viewer]
+        assert [m[0].id for m in copy.state.temp_mods if m[0].id in modified] == modified
+        checked += len(modified)
+        assert json.dumps(copy.observation(viewer), sort_keys=True) == json.dumps(
+            game.observation(viewer), sort_keys=True)
     assert checked > 0
