@@ -7,6 +7,10 @@ random games with the interpreter and with the hand-written Python version of th
 instructions each executes per decision (`sys.settrace` with opcode events), from the first
 decision to the end (setting up a game is counted apart). The ratio says how much more work
 the interpreter does for the same game; `--top N` lists the functions that do the most of it.
+Each count is also split by layer: the generated rule code (`<cardrules ...>`), the engine
+(interpreter/) and the rest (the random generator, the decider): the rule code's and the rest's
+instructions over the hand-written version's whole count bound the ratio any engine-side work
+could reach, were every engine call free.
 
 An instruction is not a unit of time (a call or a dict lookup costs more than an addition), so
 the ratio of times is larger than the ratio of instructions: see run.py for times.
@@ -32,17 +36,30 @@ from harness import handwritten_module  # noqa: E402
 from interpreter import by_count, load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
+ENGINE = str(Path(__file__).resolve().parents[1] / "interpreter")
+LAYERS = ("rule code", "engine", "other")
+
+
+def layer_of(filename: str) -> str:
+    """Which layer a function's code belongs to (see the module's docstring)."""
+    if filename.startswith("<cardrules"):
+        return "rule code"
+    return "engine" if str(Path(filename).resolve()).startswith(ENGINE) else "other"
+
 
 class OpCounter:
     """Counts the bytecode instructions executed while it is on, by function."""
 
     def __init__(self) -> None:
         self.by_function: Counter = Counter()
+        self.layers: dict[str, str] = {}  # each function's layer, by its key
 
     def _trace(self, frame, event, arg):
         frame.f_trace_opcodes = True
         code = frame.f_code
         key = f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_name}"
+        if key not in self.layers:
+            self.layers[key] = layer_of(code.co_filename)
         counts = self.by_function
 
         def per_instruction(frame, event, arg):
@@ -62,6 +79,13 @@ class OpCounter:
     @property
     def total(self) -> int:
         return sum(self.by_function.values())
+
+    def by_layer(self) -> dict[str, int]:
+        """The instructions counted in each layer (`LAYERS`)."""
+        out = dict.fromkeys(LAYERS, 0)
+        for key, n in self.by_function.items():
+            out[self.layers.get(key, "other")] += n
+        return out
 
 
 def count_games(start, over, games: int, seed: int) -> tuple[OpCounter, OpCounter, int]:
@@ -125,6 +149,7 @@ def report_game(name: str, games: int, seed: int, top: int, playout: bool = Fals
     entry = {"games": games, "decisions": decisions,
              "instructions_per_decision": round(play.total / decisions, 1),
              "set_up_instructions_per_game": round(set_up.total / games),
+             "by_layer": {layer: round(n / decisions, 1) for layer, n in play.by_layer().items()},
              "top": [[key, round(n / decisions, 1)] for key, n in play.by_function.most_common(top)]}
     module = handwritten_module(name)
     if module is not None:
@@ -137,6 +162,8 @@ def report_game(name: str, games: int, seed: int, top: int, playout: bool = Fals
         entry["handwritten_instructions_per_decision"] = round(h_play.total / decisions, 1)
         entry["handwritten_set_up_instructions_per_game"] = round(h_set_up.total / games)
         entry["interpreter_over_handwritten"] = round(play.total / h_play.total, 2)
+        layers = play.by_layer()  # (with every engine call free, what would be left)
+        entry["without_engine_over_handwritten"] = round((layers["rule code"] + layers["other"]) / h_play.total, 2)
         entry["handwritten_top"] = [[key, round(n / decisions, 1)] for key, n in h_play.by_function.most_common(top)]
     return entry
 
@@ -163,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
                      f"(set-up {entry['handwritten_set_up_instructions_per_game']}/game): "
                      f"{entry['interpreter_over_handwritten']}x")
         print(line, flush=True)
+        layers = ", ".join(f"{layer} {n}" for layer, n in entry["by_layer"].items())
+        line = f"  by layer, per decision: {layers}"
+        if "without_engine_over_handwritten" in entry:
+            line += f"; without the engine's: {entry['without_engine_over_handwritten']}x the hand-written"
+        print(line)
         for key, n in entry["top"]:
             print(f"  {n:8.1f}  {key}")
         for key, n in entry.get("handwritten_top", []):

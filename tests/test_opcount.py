@@ -3,6 +3,7 @@ interpreter and the hand-written version of a game."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,22 @@ def test_counts_are_repeatable_and_compare_the_same_games():
     ratio = first["instructions_per_decision"] / first["handwritten_instructions_per_decision"]
     assert first["interpreter_over_handwritten"] == pytest.approx(ratio, rel=0.01)
     assert len(first["top"]) == 3 and first["top"][0][1] >= first["top"][2][1]
+
+
+def test_the_layers_split_the_whole_count_and_bound_the_engines_share():
+    entry = opcount.report_game("initiative", 1, 1, 0, playout=True)
+    layers = entry["by_layer"]
+    assert set(layers) == {"rule code", "engine", "other"} and all(n > 0 for n in layers.values())
+    assert sum(layers.values()) == pytest.approx(entry["instructions_per_decision"], abs=0.2)
+    without = (layers["rule code"] + layers["other"]) / entry["handwritten_instructions_per_decision"]
+    assert entry["without_engine_over_handwritten"] == pytest.approx(without, abs=0.01)
+    assert entry["without_engine_over_handwritten"] < entry["interpreter_over_handwritten"]
+
+
+def test_functions_are_put_in_their_layer():
+    assert opcount.layer_of("<cardrules 12: function claim_of>") == "rule code"
+    assert opcount.layer_of(opcount.ENGINE + "/engine/zones.py") == "engine"
+    assert opcount.layer_of(random.__file__) == "other"
 
 
 def test_games_that_are_not_the_same_give_no_ratio(monkeypatch):
