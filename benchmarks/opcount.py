@@ -33,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # (benchmarks/ is not 
 
 from harness import handwritten_module  # noqa: E402
 
+import interpreter  # noqa: E402
 from interpreter import by_count, load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
-ENGINE = str(Path(__file__).resolve().parents[1] / "interpreter")
+ENGINE = str(Path(interpreter.__file__).resolve().parent)  # (where it is imported from: installed or not)
 LAYERS = ("rule code", "engine", "other")
 
 
