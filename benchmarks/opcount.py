@@ -37,7 +37,7 @@ import interpreter  # noqa: E402
 from interpreter import by_count, load  # noqa: E402
 from interpreter.paths import shipped_games  # noqa: E402
 
-ENGINE = str(Path(interpreter.__file__).resolve().parent)  # (where it is imported from: installed or not)
+ENGINE = Path(interpreter.__file__).resolve().parent  # (where it is imported from: installed or not)
 LAYERS = ("rule code", "engine", "other")
 
 
@@ -45,7 +45,7 @@ def layer_of(filename: str) -> str:
     """Which layer a function's code belongs to (see the module's docstring)."""
     if filename.startswith("<cardrules"):
         return "rule code"
-    return "engine" if str(Path(filename).resolve()).startswith(ENGINE) else "other"
+    return "engine" if Path(filename).resolve().is_relative_to(ENGINE) else "other"
 
 
 class OpCounter:

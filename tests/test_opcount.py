@@ -36,7 +36,8 @@ def test_the_layers_split_the_whole_count_and_bound_the_engines_share():
 
 def test_functions_are_put_in_their_layer():
     assert opcount.layer_of("<cardrules 12: function claim_of>") == "rule code"
-    assert opcount.layer_of(opcount.ENGINE + "/engine/zones.py") == "engine"
+    assert opcount.layer_of(str(opcount.ENGINE / "engine" / "zones.py")) == "engine"
+    assert opcount.layer_of(str(opcount.ENGINE) + "_elsewhere/zones.py") == "other"  # (a folder, not a prefix)
     assert opcount.layer_of(random.__file__) == "other"
 
 
