@@ -95,24 +95,13 @@ class ZonesAndCards:
         return card
 
     def move(self, card: CardRef, key: ZoneKey, position) -> None:
+        if not self.stamps_kept and position is None:  # (nothing else to change: `Rules.plain_moves`)
+            self._move_places((card,), key)
+            return
         cid = card.id
         old = self.card_zone.get(cid)
         if old is None:
             self.runtime_error(f"card {card!r} is no longer in the game")
-        if not self.stamps_kept and position is None:  # (nothing else to change: `Rules.plain_moves`)
-            zones = self.zones
-            zones[old].remove(card)
-            zones[key].append(card)
-            if old is not key and old != key:
-                self.card_zone[cid] = key
-                revealed = self.revealed  # (to every player: see `reveal`)
-                if revealed and cid in revealed:
-                    revealed.discard(cid)
-                if key[1]:
-                    d = self.attrs[cid] if self.attrs_owned[cid] else self.own_row(cid)
-                    if d[OWNER] is None:  # (as below)
-                        d[OWNER] = d[CONTROLLER] = self.players[key[1] - 1]
-            return
         zones = self.zones
         zones[old].remove(card)
         dst = zones[key]
@@ -173,10 +162,10 @@ class ZonesAndCards:
             for card in cards:
                 self.move(card, key, position)
             return
-        self.own_rows_of(cards)
         if not self.stamps_kept:  # (nothing to change but places and first owners: `Rules.plain_moves`)
             self._move_places(cards, key)
             return
+        self.own_rows_of(cards)
         zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
         watched, revealed = rules.watched_keys, self.revealed
         old_key = src = known_default = None
@@ -224,10 +213,10 @@ class ZonesAndCards:
                     self._rearranged(card.defn)
         self.clock = clock
 
-    def _move_places(self, cards: list, key: ZoneKey) -> None:
-        """`move_each` where moves keep no time stamps (`stamps_kept`, `Rules.plain_moves`): a card
-        changes places, gets its first owner, and is no longer revealed."""
-        zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
+    def _move_places(self, cards, key: ZoneKey) -> None:
+        """`move` and `move_each` where moves keep no time stamps (`stamps_kept`, `Rules.plain_moves`):
+        each card changes places, gets its first owner, and is no longer revealed."""
+        zones, card_zone, attrs, owned, dst = self.zones, self.card_zone, self.attrs, self.attrs_owned, self.zones[key]
         owner = self.players[key[1] - 1] if key[1] else None
         revealed = self.revealed  # (to every player: see `reveal`)
         old_key = src = None
@@ -245,7 +234,7 @@ class ZonesAndCards:
                 if revealed and cid in revealed:
                     revealed.discard(cid)
                 if owner is not None:
-                    d = attrs[cid]
+                    d = attrs[cid] if owned[cid] else self.own_row(cid)
                     if d[OWNER] is None:
                         d[OWNER] = d[CONTROLLER] = owner
 
