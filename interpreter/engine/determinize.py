@@ -124,21 +124,19 @@ class _Group:
     """The hidden places of one kin (see `_hidden_places`), as every determinization at a
     decision deals them: the runs of places, the cards there (`olds`, in place order) and in the
     order of their ids (`by_id`, what is shuffled), what belongs to each place (`at_place`), and
-    whether any of the cards is referred to elsewhere (`referenced`) by a reference that follows
-    the place. A reference to a card the player saw go into its zone (kin `known`) follows the
-    card: the player knows which card it names, and what it does to the card (a modifier, a
-    grant) is in what they see of it."""
+    whether any of the cards is referred to elsewhere (`referenced`: the ids referred to by
+    references that follow the place, see `_Plan`)."""
 
     __slots__ = ("runs", "olds", "by_id", "at_place", "one_zone", "referenced")
 
-    def __init__(self, game: GameState, kin: tuple, runs: list[tuple], referenced: set[int]) -> None:
+    def __init__(self, game: GameState, runs: list[tuple], referenced: set[int]) -> None:
         self.runs = runs
         self.olds = olds = [card for _key, _start, run in runs for card in run]
         self.by_id = sorted(olds, key=_ID)
         attrs = game.attrs
         self.at_place = [attrs[old.id][_PLACE] for old in olds]
         self.one_zone = len(runs) == 1 or all(key == runs[0][0] for key, _start, _run in runs)
-        self.referenced = kin[0] != "known" and bool(referenced) and not referenced.isdisjoint(map(_ID, olds))
+        self.referenced = bool(referenced) and not referenced.isdisjoint(map(_ID, olds))
 
 
 class _Plan:
@@ -158,7 +156,10 @@ class _Plan:
         pinned, self.referenced, self.holders = _references(copy)
         places = _hidden_places(copy, seat, pinned)
         self.kept = sum(1 for cid in pinned if cid in copy.card_zone and not copy.visible(copy.cards[cid], seat))
-        self.groups = [_Group(copy, kin, places[kin], self.referenced) for kin in sorted(places)]
+        # (a reference to a card the player saw go into its zone, kin `known`, follows the card: the
+        # player knows which card it names, and what it does to the card is in what they see of it)
+        self.groups = [_Group(copy, places[kin], self.referenced if kin[0] != "known" else set())
+                       for kin in sorted(places)]
 
 
 def _moment(game: GameState) -> tuple[int, int, int]:
