@@ -8,6 +8,8 @@ copies drawn for a player and saving are refused afterwards."""
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 from logcorpus import MAX_DECISIONS, SHIPPED_CASES, TEST_CASES, rules_of
@@ -17,11 +19,12 @@ from interpreter.agents import FirstAgent, RandomAgent, decider
 from interpreter.engine import decisions
 from interpreter.engine.playout import ByCount
 from interpreter.envs import ObservationEncoding
-from interpreter.errors import GameStateError, IllegalDecisionError
+from interpreter.errors import GameStateError, IllegalDecisionError, RuntimeRuleError
 from interpreter.lang.values import DEALT, KNOWN, STAMP
 from interpreter.paths import shipped_games
 
 GAMES = {name: load(name) for name in shipped_games()}
+DECK52 = Path(__file__).resolve().parent / "data" / "deck52"
 
 
 class Interrupt(Exception):
@@ -233,3 +236,25 @@ def test_the_rules_whose_play_outs_by_count_keep_no_time_stamps_are_those_whose_
     game = GAMES["hearts"].play_out(by_count(lambda _seat, n: 0), seed=3)
     assert not game.state.stamps_kept
     assert GAMES["hearts"].play_out(by_count(lambda _seat, n: 0), seed=3, log="events").state.stamps_kept
+
+
+@pytest.mark.parametrize("moved", ["c", "[c]"])
+def test_a_plain_move_of_a_card_no_longer_in_the_game_is_the_error_the_engine_move_gives(tmp_path, moved):
+    """Where moves keep no time stamps, rule code moves cards itself (`_plain_move`); a card deleted
+    from the game cannot be moved, and the error names the card and the statement, as the
+    engine's `move` does where time stamps are kept."""
+    for f in DECK52.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    rules_file = tmp_path / "deck52.rules"
+    rules_file.write_text(rules_file.read_text(encoding="utf-8").replace(
+        "  move c to table()\n", f"  delete c\n  move {moved} to table()\n"), encoding="utf-8")
+    rules = load(str(tmp_path / "deck52.yaml"))
+    assert rules.plain_moves
+    errors, games = [], [rules.new_game(seed=1, log=False) for _ in range(2)]
+    for game, decide in zip(games, (by_count(lambda _seat, n: 0), lambda game: 0)):
+        with pytest.raises(RuntimeRuleError) as caught:
+            game.play_out(decide, fast=True)
+        errors.append(str(caught.value))
+    assert not games[0].state.stamps_kept and games[1].state.stamps_kept
+    assert errors[0] == errors[1]
+    assert "deck52.rules:36:3: runtime error: card " in errors[0] and "is no longer in the game" in errors[0]

@@ -252,6 +252,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
     names.global_limits = dict(global_clamps)
     names.static_reads = reads
     names.watched_zones = watched
+    names.plain_moves = plain_moves(low, watched, wanted)
     clamped = {n for n, a in ruleset.player_attributes.items() if a.clamp} | {
         n for t in ruleset.card_types.values() for n, a in t.attributes.items() if a.clamp}
     every = set(ruleset.player_attributes) | set(ruleset.globals) | {
@@ -359,7 +360,7 @@ def compile_ruleset(ruleset: Ruleset, base: Program | None = None) -> Program:
         reference_slots=references,
         static_reads=reads, watched_zones=watched, watched_keys=frozenset(k for k in keys if k[0] in watched),
         until_events=until, wanted_events=wanted, moves_wanted="moved" in wanted, event_witnesses=witnesses,
-        plain_moves=plain_moves(low, watched, wanted),
+        plain_moves=names.plain_moves,
         compiler=compiler, keyword_abilities=keyword_abilities, keyword_tables=keyword_tables,
         card_defs=card_defs, playable_card_names=[n for n, d in card_defs.items() if not d.token],
         grantable_keywords=grantable,

@@ -169,7 +169,9 @@ FIELDS: tuple[Field, ...] = (
           "observations, copies drawn for a player and saving are refused", load=FRESH),
     Field("stamps_kept", SHARED, "false once such a play-out has run for rules whose moves need change nothing "
           "but a card's place, first owner and reveal to every player (`Rules.plain_moves`): its moves kept no "
-          "time stamps, which only order abilities and attachments, and these rules have none", load=FRESH),
+          "time stamps, which only order abilities and attachments, and these rules have none; rule code "
+          "then moves cards itself, as list operations (`_plain_move` in lang/codegen_statements.py)",
+          load=FRESH),
     Field("rolling", PER_COPY, "while `play_out(fast=True)` runs: blocks run in their rollout form",
           load=FRESH, fresh="False"),
     Field("_interrupted", PER_COPY, "an error of the deciding function `play_out` met, raised once it unwound",

@@ -95,9 +95,6 @@ class ZonesAndCards:
         return card
 
     def move(self, card: CardRef, key: ZoneKey, position) -> None:
-        if not self.stamps_kept and position is None:  # (nothing else to change: `Rules.plain_moves`)
-            self._move_places((card,), key)
-            return
         cid = card.id
         old = self.card_zone.get(cid)
         if old is None:
@@ -162,9 +159,6 @@ class ZonesAndCards:
             for card in cards:
                 self.move(card, key, position)
             return
-        if not self.stamps_kept:  # (nothing to change but places and first owners: `Rules.plain_moves`)
-            self._move_places(cards, key)
-            return
         self.own_rows_of(cards)
         zones, card_zone, attrs, dst = self.zones, self.card_zone, self.attrs, self.zones[key]
         watched, revealed = rules.watched_keys, self.revealed
@@ -212,31 +206,6 @@ class ZonesAndCards:
                     self.clock = clock
                     self._rearranged(card.defn)
         self.clock = clock
-
-    def _move_places(self, cards, key: ZoneKey) -> None:
-        """`move` and `move_each` where moves keep no time stamps (`stamps_kept`, `Rules.plain_moves`):
-        each card changes places, gets its first owner, and is no longer revealed."""
-        zones, card_zone, attrs, owned, dst = self.zones, self.card_zone, self.attrs, self.attrs_owned, self.zones[key]
-        owner = self.players[key[1] - 1] if key[1] else None
-        revealed = self.revealed  # (to every player: see `reveal`)
-        old_key = src = None
-        for card in cards:
-            cid = card.id
-            old = card_zone.get(cid)
-            if old is None:
-                self.runtime_error(f"card {card!r} is no longer in the game")
-            if old is not old_key:
-                old_key, src = old, zones[old]
-            src.remove(card)
-            dst.append(card)
-            if old is not key and old != key:
-                card_zone[cid] = key
-                if revealed and cid in revealed:
-                    revealed.discard(cid)
-                if owner is not None:
-                    d = attrs[cid] if owned[cid] else self.own_row(cid)
-                    if d[OWNER] is None:
-                        d[OWNER] = d[CONTROLLER] = owner
 
     def _dealt_unseen(self, d: list, cid: int, old: ZoneKey, key: ZoneKey) -> None:
         """Mark a card that just went to its first owner (`DEALT`) unless every player saw it go:

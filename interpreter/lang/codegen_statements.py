@@ -24,6 +24,7 @@ from .codegen_tables import (
 )
 from .kinds import called, name_of
 from .runtime import Frame
+from .values import CONTROLLER, OWNER
 
 
 class StatementCode:
@@ -359,15 +360,34 @@ class StatementCode:
         moving, zone = s.arg("card"), s.arg("zone")
         before, moved = self.lowered(moving, scope, mode)
         position = self.ex(s.arg("position"), scope)
+        key = self.zone_key(zone, scope)
+        plain = self.names.plain_moves and position == "None"
         if self.is_list(moving, scope):  # (no test of what it holds: `_as_list` gives a list itself)
-            return [*before, f"g.move_each({moved}, {self.zone_key(zone, scope)}, {position})"]
+            return [*before, *self._moves(f"g.move_each({moved}, {key}, {position})", moved, key, plain, False)]
         if self._is_card(moving, scope) or self._is_handle(moving, scope):
-            return [*before, f"g.move({moved}, {self.zone_key(zone, scope)}, {position})"]
+            return [*before, *self._moves(f"g.move({moved}, {key}, {position})", moved, key, plain, True)]
         return [*before, f"{card} = {moved}",
                 f"if type({card}) is _CardRef:",
-                f"    g.move({card}, {self.zone_key(zone, scope)}, {position})",
+                *_indented(self._moves(f"g.move({card}, {key}, {position})", card, key, plain, True)),
                 f"elif {card} is not None:",
-                f"    g.move_each(_as_list({card}), {self.zone_key(zone, scope)}, {position})"]
+                *_indented(self._moves(f"g.move_each(_as_list({card}), {key}, {position})", f"_as_list({card})",
+                                       key, plain, False))]
+
+    def _moves(self, call: str, moved: str, key: str, plain: bool, one: bool) -> list[str]:
+        """The lines of a move: the engine's `call`, and for rules whose moves can be plain
+        (`Names.plain_moves`), while a play-out keeps no time stamps (`stamps_kept`), the move
+        written out as what it then is: list operations, the card's place, its first owner, the
+        end of a reveal to every player. `moved`: the code of the card (`one`) or list moved."""
+        if not plain:
+            return [call]
+        to = self.temp()
+        card = moved if one and moved.isidentifier() else self.temp()  # (a name: the error message shows it)
+        moving = _plain_move(card, to, self.temp(), self.temp(), self.temp())
+        if not one:
+            moving = [f"for {card} in {moved}:", *_indented(moving)]
+        elif card != moved:
+            moving = [f"{card} = {moved}", *moving]
+        return ["if g.stamps_kept:", f"    {call}", "else:", f"    {to} = {key}", *_indented(moving)]
 
     def op_create(self, s: ir.GameOp, scope, loop_depth, mode):
         key = self.temp()
@@ -482,6 +502,30 @@ class StatementCode:
 
 def _is_while(s: ir.Stmt) -> bool:
     return type(s) is ir.Loop and s.kind == "while"
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
+
+
+def _plain_move(card: str, to: str, cid: str, old: str, row: str) -> list[str]:
+    """A card (the Python name `card`) moved to the end of the zone whose key is in `to`, in rules
+    whose moves can be plain (`Names.plain_moves`) while no time stamps are kept: its place, its
+    first owner if the zone is a player's, no longer revealed to every player."""
+    return [f"{cid} = {card}.id",
+            f"{old} = g.card_zone.get({cid})",
+            f"if {old} is None:",
+            f"    g.runtime_error(f'card {{{card}!r}} is no longer in the game')",
+            f"g.zones[{old}].remove({card})",
+            f"g.zones[{to}].append({card})",
+            f"if {old} != {to}:",
+            f"    g.card_zone[{cid}] = {to}",
+            "    if g.revealed:",
+            f"        g.revealed.discard({cid})",
+            f"    if {to}[1]:",
+            f"        {row} = g.attrs[{cid}] if g.attrs_owned[{cid}] else g.own_row({cid})",
+            f"        if {row}[{OWNER}] is None:",
+            f"            {row}[{OWNER}] = {row}[{CONTROLLER}] = g.players[{to}[1] - 1]"]
 
 
 def _own_row(card: str) -> str:

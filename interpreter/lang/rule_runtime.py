@@ -52,7 +52,12 @@ class RuleRuntime(Protocol):
     attrs: list[list]  # each card's row of stored values by card id (lang/values.py: PART, ...; empty: gone): read
     attrs_owned: bytearray  # 1 where the game owns the row of that card id; write a row only then (else `own_row`)
     card_zone: dict[int, ZoneKey]  # the zone each card is in, by card id
-    zones: dict[ZoneKey, list[CardRef]]  # the cards of each zone, in order (never changed in place)
+    zones: dict[ZoneKey, list[CardRef]]  # the cards of each zone, in order
+    revealed: set[int]  # the ids of the cards revealed to every player
+    # whether moves keep time stamps: false in a play-out by count of rules whose moves can be
+    # plain (`Rules.plain_moves`), where code moves cards itself, changing `zones`, `card_zone`,
+    # `revealed` and first owners in place (`_plain_move` in codegen_statements.py)
+    stamps_kept: bool
     frames: list[Frame]  # the frame stack: code compares the top with its own frame after a call
     halted: bool  # true once a decision is due or the game has ended: resumable code stops then
     logging: bool | str  # whether events are logged (`log_entries`): True or "events"

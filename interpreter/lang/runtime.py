@@ -168,6 +168,9 @@ class Names:
         self.static_reads: set[str] = set()  # attributes that static abilities read
         # zones whose contents continuous effects and abilities depend on (set by the builder)
         self.watched_zones: frozenset[str] = frozenset()
+        # a move changes only a card's place, first owner and reveal to every player once no time
+        # stamps are kept (`Rules.plain_moves`, compile/analyses.py; set by the builder)
+        self.plain_moves = False
         # card type -> the types `is` it holds for: itself and the types extending it (set by the builder)
         self.subtypes: dict[str, frozenset[str]] = {}
         # card type -> the attributes every card of the type has (set by the builder)
