@@ -258,3 +258,21 @@ def test_a_plain_move_of_a_card_no_longer_in_the_game_is_the_error_the_engine_mo
     assert not games[0].state.stamps_kept and games[1].state.stamps_kept
     assert errors[0] == errors[1]
     assert "deck52.rules:36:3: runtime error: card " in errors[0] and "is no longer in the game" in errors[0]
+
+
+def test_a_plain_move_works_out_what_it_moves_before_the_zone_as_the_engine_move_does(tmp_path):
+    """Both fail here: the error is the one of what is moved, by count (rule code moving the cards
+    itself) as with a deciding function (the engine's `move_each`)."""
+    for f in DECK52.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    rules_file = tmp_path / "deck52.rules"
+    rules_file.write_text(rules_file.read_text(encoding="utf-8").replace(
+        "  move c to table()\n", "  move hand(players[7]) to hand(c)\n"), encoding="utf-8")
+    rules = load(str(tmp_path / "deck52.yaml"))
+    errors, games = [], [rules.new_game(seed=1, log=False) for _ in range(2)]
+    for game, decide in zip(games, (by_count(lambda _seat, n: 0), lambda game: 0)):
+        with pytest.raises(RuntimeRuleError) as caught:
+            game.play_out(decide, fast=True)
+        errors.append(str(caught.value))
+    assert not games[0].state.stamps_kept and games[1].state.stamps_kept
+    assert errors[0] == errors[1] and "zone 'hand' belongs to a player: got None" in errors[0]

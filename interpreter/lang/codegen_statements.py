@@ -380,14 +380,15 @@ class StatementCode:
         end of a reveal to every player. `moved`: the code of the card (`one`) or list moved."""
         if not plain:
             return [call]
-        to = self.temp()
-        card = moved if one and moved.isidentifier() else self.temp()  # (a name: the error message shows it)
+        # (what is moved is worked out before the zone, as for the call; a card in a name, which
+        # the error message shows)
+        held = moved if moved.isidentifier() else self.temp()
+        to, card = self.temp(), held if one else self.temp()
         moving = _plain_move(card, to, self.temp(), self.temp(), self.temp())
         if not one:
-            moving = [f"for {card} in {moved}:", *_indented(moving)]
-        elif card != moved:
-            moving = [f"{card} = {moved}", *moving]
-        return ["if g.stamps_kept:", f"    {call}", "else:", f"    {to} = {key}", *_indented(moving)]
+            moving = [f"for {card} in {held}:", *_indented(moving)]
+        first = [f"{held} = {moved}"] if held != moved else []
+        return ["if g.stamps_kept:", f"    {call}", "else:", *_indented([*first, f"{to} = {key}", *moving])]
 
     def op_create(self, s: ir.GameOp, scope, loop_depth, mode):
         key = self.temp()
