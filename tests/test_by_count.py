@@ -238,16 +238,15 @@ def test_the_rules_whose_play_outs_by_count_keep_no_time_stamps_are_those_whose_
     assert GAMES["hearts"].play_out(by_count(lambda _seat, n: 0), seed=3, log="events").state.stamps_kept
 
 
-@pytest.mark.parametrize("moved", ["c", "[c]"])
-def test_a_plain_move_of_a_card_no_longer_in_the_game_is_the_error_the_engine_move_gives(tmp_path, moved):
-    """Where moves keep no time stamps, rule code moves cards itself (`_plain_move`); a card deleted
-    from the game cannot be moved, and the error names the card and the statement, as the
-    engine's `move` does where time stamps are kept."""
+def _move_errors(tmp_path: Path, statement: str) -> list[str]:
+    """The error of a game of deck52 whose turn plays `statement` where it moves the chosen card
+    `c` to the table: played out by count (rule code moving cards itself, `_plain_move`), then
+    by a deciding function (the engine's `move`, time stamps kept)."""
     for f in DECK52.iterdir():
         shutil.copy(f, tmp_path / f.name)
     rules_file = tmp_path / "deck52.rules"
     rules_file.write_text(rules_file.read_text(encoding="utf-8").replace(
-        "  move c to table()\n", f"  delete c\n  move {moved} to table()\n"), encoding="utf-8")
+        "  move c to table()\n", statement), encoding="utf-8")
     rules = load(str(tmp_path / "deck52.yaml"))
     assert rules.plain_moves
     errors, games = [], [rules.new_game(seed=1, log=False) for _ in range(2)]
@@ -256,6 +255,15 @@ def test_a_plain_move_of_a_card_no_longer_in_the_game_is_the_error_the_engine_mo
             game.play_out(decide, fast=True)
         errors.append(str(caught.value))
     assert not games[0].state.stamps_kept and games[1].state.stamps_kept
+    return errors
+
+
+@pytest.mark.parametrize("moved", ["c", "[c]"])
+def test_a_plain_move_of_a_card_no_longer_in_the_game_is_the_error_the_engine_move_gives(tmp_path, moved):
+    """Where moves keep no time stamps, rule code moves cards itself (`_plain_move`); a card deleted
+    from the game cannot be moved, and the error names the card and the statement, as the
+    engine's `move` does where time stamps are kept."""
+    errors = _move_errors(tmp_path, f"  delete c\n  move {moved} to table()\n")
     assert errors[0] == errors[1]
     assert "deck52.rules:36:3: runtime error: card " in errors[0] and "is no longer in the game" in errors[0]
 
@@ -263,16 +271,5 @@ def test_a_plain_move_of_a_card_no_longer_in_the_game_is_the_error_the_engine_mo
 def test_a_plain_move_works_out_what_it_moves_before_the_zone_as_the_engine_move_does(tmp_path):
     """Both fail here: the error is the one of what is moved, by count (rule code moving the cards
     itself) as with a deciding function (the engine's `move_each`)."""
-    for f in DECK52.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    rules_file = tmp_path / "deck52.rules"
-    rules_file.write_text(rules_file.read_text(encoding="utf-8").replace(
-        "  move c to table()\n", "  move hand(players[7]) to hand(c)\n"), encoding="utf-8")
-    rules = load(str(tmp_path / "deck52.yaml"))
-    errors, games = [], [rules.new_game(seed=1, log=False) for _ in range(2)]
-    for game, decide in zip(games, (by_count(lambda _seat, n: 0), lambda game: 0)):
-        with pytest.raises(RuntimeRuleError) as caught:
-            game.play_out(decide, fast=True)
-        errors.append(str(caught.value))
-    assert not games[0].state.stamps_kept and games[1].state.stamps_kept
+    errors = _move_errors(tmp_path, "  move hand(players[7]) to hand(c)\n")
     assert errors[0] == errors[1] and "zone 'hand' belongs to a player: got None" in errors[0]
