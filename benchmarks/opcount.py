@@ -147,10 +147,11 @@ def count_handwritten(module, games: int, seed: int) -> tuple[OpCounter, OpCount
 
 def report_game(name: str, games: int, seed: int, top: int, playout: bool = False) -> dict:
     play, set_up, decisions = (count_playout if playout else count_interpreter)(name, games, seed)
+    layers = play.by_layer()
     entry = {"games": games, "decisions": decisions,
              "instructions_per_decision": round(play.total / decisions, 1),
              "set_up_instructions_per_game": round(set_up.total / games),
-             "by_layer": {layer: round(n / decisions, 1) for layer, n in play.by_layer().items()},
+             "by_layer": {layer: round(n / decisions, 1) for layer, n in layers.items()},
              "top": [[key, round(n / decisions, 1)] for key, n in play.by_function.most_common(top)]}
     module = handwritten_module(name)
     if module is not None:
@@ -163,7 +164,7 @@ def report_game(name: str, games: int, seed: int, top: int, playout: bool = Fals
         entry["handwritten_instructions_per_decision"] = round(h_play.total / decisions, 1)
         entry["handwritten_set_up_instructions_per_game"] = round(h_set_up.total / games)
         entry["interpreter_over_handwritten"] = round(play.total / h_play.total, 2)
-        layers = play.by_layer()  # (with every engine call free, what would be left)
+        # (with every engine call free, what would be left)
         entry["without_engine_over_handwritten"] = round((layers["rule code"] + layers["other"]) / h_play.total, 2)
         entry["handwritten_top"] = [[key, round(n / decisions, 1)] for key, n in h_play.by_function.most_common(top)]
     return entry
