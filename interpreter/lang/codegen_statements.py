@@ -383,12 +383,13 @@ class StatementCode:
         # (what is moved is worked out before the zone, as for the call; a card in a name, which
         # the error message shows)
         held = moved if moved.isidentifier() else self.temp()
-        to, card = self.temp(), held if one else self.temp()
-        moving = _plain_move(card, to, self.temp(), self.temp(), self.temp())
+        to, dst, card = self.temp(), self.temp(), held if one else self.temp()
+        moving = _plain_move(card, to, dst, self.temp(), self.temp(), self.temp())
         if not one:
             moving = [f"for {card} in {held}:", *_indented(moving)]
         first = [f"{held} = {moved}"] if held != moved else []
-        return ["if g.stamps_kept:", f"    {call}", "else:", *_indented([*first, f"{to} = {key}", *moving])]
+        return ["if g.stamps_kept:", f"    {call}", "else:",
+                *_indented([*first, f"{to} = {key}", f"{dst} = g.zones[{to}]", *moving])]
 
     def op_create(self, s: ir.GameOp, scope, loop_depth, mode):
         key = self.temp()
@@ -509,8 +510,9 @@ def _indented(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
 
 
-def _plain_move(card: str, to: str, cid: str, old: str, row: str) -> list[str]:
-    """A card (the Python name `card`) moved to the end of the zone whose key is in `to`, in rules
+def _plain_move(card: str, to: str, dst: str, cid: str, old: str, row: str) -> list[str]:
+    """A card (the Python name `card`) moved to the end of the zone whose key is in `to` (its list
+    in `dst`), in rules
     whose moves can be plain (`Names.plain_moves`) while no time stamps are kept: its place, its
     first owner if the zone is a player's, no longer revealed to every player."""
     return [f"{cid} = {card}.id",
@@ -518,7 +520,7 @@ def _plain_move(card: str, to: str, cid: str, old: str, row: str) -> list[str]:
             f"if {old} is None:",
             f"    g.runtime_error(f'card {{{card}!r}} is no longer in the game')",
             f"g.zones[{old}].remove({card})",
-            f"g.zones[{to}].append({card})",
+            f"{dst}.append({card})",
             f"if {old} != {to}:",
             f"    g.card_zone[{cid}] = {to}",
             "    if g.revealed:",
